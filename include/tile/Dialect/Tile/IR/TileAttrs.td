@@ -1,0 +1,29 @@
+//===- TileAttrs.td - tile dialect attributes --------------*- tablegen -*-===//
+
+#ifndef TILE_DIALECT_TILE_IR_TILEATTRS_TD
+#define TILE_DIALECT_TILE_IR_TILEATTRS_TD
+
+include "tile/Dialect/Tile/IR/TileDialect.td"
+include "mlir/IR/AttrTypeBase.td"
+include "mlir/IR/EnumAttr.td"
+
+def Tile_StorageShared : I32EnumAttrCase<"shared", 0>;
+def Tile_StorageRegisters : I32EnumAttrCase<"registers", 1>;
+def Tile_Storage : I32EnumAttr<"Storage", "where a tile var lives",
+                               [Tile_StorageShared, Tile_StorageRegisters]> {
+  let cppNamespace = "::mlir::tile";
+  let genSpecializedAttr = 0;
+}
+def Tile_StorageAttr : EnumAttr<Tile_Dialect, Tile_Storage, "storage">;
+
+def Tile_DimX : I32EnumAttrCase<"x", 0>;
+def Tile_DimY : I32EnumAttrCase<"y", 1>;
+def Tile_DimZ : I32EnumAttrCase<"z", 2>;
+def Tile_GridDim : I32EnumAttr<"GridDim", "a dimension of the launch grid",
+                               [Tile_DimX, Tile_DimY, Tile_DimZ]> {
+  let cppNamespace = "::mlir::tile";
+  let genSpecializedAttr = 0;
+}
+def Tile_GridDimAttr : EnumAttr<Tile_Dialect, Tile_GridDim, "dim">;
+
+#endif // TILE_DIALECT_TILE_IR_TILEATTRS_TD

@@ -1,0 +1,44 @@
+//===- TileDialect.h - the tile dialect -------------------------*- C++ -*-===//
+//
+// The one header for users of the tile dialect: the dialect, its types,
+// attributes and ops.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_DIALECT_TILE_IR_TILEDIALECT_H
+#define TILE_DIALECT_TILE_IR_TILEDIALECT_H
+
+#include "mlir/Bytecode/BytecodeOpInterface.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Dialect.h"
+#include "mlir/IR/OpDefinition.h"
+#include "mlir/IR/OpImplementation.h"
+#include "mlir/Interfaces/ControlFlowInterfaces.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Interfaces/InferTypeOpInterface.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+#include "tile/Dialect/Tile/IR/TileDialect.h.inc"
+#include "tile/Dialect/Tile/IR/TileEnums.h.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "tile/Dialect/Tile/IR/TileAttrs.h.inc"
+
+#define GET_TYPEDEF_CLASSES
+#include "tile/Dialect/Tile/IR/TileTypes.h.inc"
+
+namespace mlir::tile {
+/// Threads per warp on every target tile supports (`ctx.lanes`).
+constexpr int64_t kLanes = 32;
+
+/// Fails, with an error on `op`, unless `op` is nested in a tile.kernel.
+LogicalResult verifyInsideKernel(Operation *op);
+/// Checks `[R, C] -> [R, 1]` with one element type.
+LogicalResult verifyRowReduction(Operation *op, Type input, Type result);
+} // namespace mlir::tile
+
+#define GET_OP_CLASSES
+#include "tile/Dialect/Tile/IR/TileOps.h.inc"
+
+#endif // TILE_DIALECT_TILE_IR_TILEDIALECT_H

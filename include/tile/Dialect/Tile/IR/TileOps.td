@@ -1,0 +1,399 @@
+//===- TileOps.td - tile dialect operations ----------------*- tablegen -*-===//
+
+#ifndef TILE_DIALECT_TILE_IR_TILEOPS_TD
+#define TILE_DIALECT_TILE_IR_TILEOPS_TD
+
+include "tile/Dialect/Tile/IR/TileDialect.td"
+include "tile/Dialect/Tile/IR/TileAttrs.td"
+include "tile/Dialect/Tile/IR/TileTypes.td"
+include "mlir/IR/BuiltinAttributes.td"
+include "mlir/IR/OpAsmInterface.td"
+include "mlir/IR/SymbolInterfaces.td"
+include "mlir/Interfaces/ControlFlowInterfaces.td"
+include "mlir/Interfaces/FunctionInterfaces.td"
+include "mlir/Interfaces/InferTypeOpInterface.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+
+//===----------------------------------------------------------------------===//
+// Type constraints
+//===----------------------------------------------------------------------===//
+
+def Tile_ElementType : AnyTypeOf<[F16, BF16, F32, I1, I32],
+                                 "f16, bf16, f32, i1 or i32">;
+def Tile_TileValue
+    : Type<StaticShapeTensorOf<[F16, BF16, F32, I1, I32]>.predicate,
+           "tile (statically shaped tensor of f16, bf16, f32, i1 or i32)",
+           "::mlir::RankedTensorType">;
+def Tile_Matrix
+    : Type<And<[StaticShapeTensorOf<[F16, BF16, F32, I32]>.predicate,
+                HasAnyRankOfPred<[2]>]>,
+           "rank-2 tile of f16, bf16, f32 or i32", "::mlir::RankedTensorType">;
+
+//===----------------------------------------------------------------------===//
+// Kernel
+//===----------------------------------------------------------------------===//
+
+def Tile_KernelOp : Tile_Op<"kernel", [
+    AutomaticAllocationScope, FunctionOpInterface, IsolatedFromAbove]> {
+  let summary = "a GPU kernel over tiles";
+  let description = [{
+    A kernel launched with `threads` threads per CTA over a grid of CTAs.
+    Every argument is a global tensor (`!tile.tensor`); a kernel returns
+    nothing. The symbolic dimensions of the arguments, in order of first
+    appearance, are the kernel's *symbols*: the ABI passes one 64-bit integer
+    for each after the tensor pointers.
+
+    * `threads`: threads per CTA (`@launch(N)`), a multiple of 32 in
+      [32, 1024]. It is `ctx.threads`.
+    * `grid`: an affine map with no dimensions whose symbols are the
+      kernel's symbols, in order, and whose 1 to 3 results are the grid size
+      (`@launch(N, grid = [...])`). Absent: a single CTA.
+    * `registers`: names of the vars to keep in per-thread registers
+      (`@registers(...)`), resolved by `tile-promote-registers`.
+    * `pipeline`: the arguments of `@pipeline(...)`, carried for the
+      pipelining pass.
+
+    ```mlir
+    tile.kernel @squares(%X: !tile.tensor<[16, K], f32>,
+                         %O: !tile.tensor<[16, 64], f32>)
+        attributes {threads = 256 : i64, registers = ["acc"]} {
+      ...
+      tile.return
+    }
+    ```
+  }];
+  let arguments = (ins SymbolNameAttr:$sym_name,
+                       TypeAttrOf<FunctionType>:$function_type,
+                       OptionalAttr<DictArrayAttr>:$arg_attrs,
+                       OptionalAttr<DictArrayAttr>:$res_attrs,
+                       I64Attr:$threads,
+                       OptionalAttr<AffineMapAttr>:$grid,
+                       OptionalAttr<StrArrayAttr>:$registers,
+                       OptionalAttr<DictionaryAttr>:$pipeline);
+  let regions = (region SizedRegion<1>:$body);
+  let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
+  let hasRegionVerifier = 1;
+  let skipDefaultBuilders = 1;
+  let builders = [OpBuilder<(ins "::llvm::StringRef":$name,
+                                 "::mlir::FunctionType":$type,
+                                 "int64_t":$threads)>];
+  let extraClassDeclaration = [{
+    ::llvm::ArrayRef<::mlir::Type> getArgumentTypes() {
+      return getFunctionType().getInputs();
+    }
+    ::llvm::ArrayRef<::mlir::Type> getResultTypes() {
+      return getFunctionType().getResults();
+    }
+    ::mlir::Region *getCallableRegion() { return &getBody(); }
+    ::mlir::Block &getBodyBlock() { return getBody().front(); }
+
+    /// The symbolic dimensions of the parameters, in order of first
+    /// appearance: the ABI order of the trailing 64-bit arguments.
+    ::llvm::SmallVector<::mlir::StringAttr> getSymbols();
+
+    /// The names in `registers`, or none.
+    ::llvm::SmallVector<::llvm::StringRef> getRegisterNames();
+  }];
+}
+
+def Tile_ReturnOp : Tile_Op<"return", [Pure, HasParent<"KernelOp">,
+                                       Terminator, ReturnLike]> {
+  let summary = "end of a kernel";
+  let assemblyFormat = "attr-dict";
+}
+
+//===----------------------------------------------------------------------===//
+// Launch context
+//===----------------------------------------------------------------------===//
+
+class Tile_ContextOp<string mnemonic, list<Trait> traits = []>
+    : Tile_Op<mnemonic, !listconcat(traits, [Pure])> {
+  let results = (outs Index:$result);
+  let hasVerifier = 1;
+  let extraClassDefinition = [{
+    ::llvm::LogicalResult $cppClass::verify() {
+      return verifyInsideKernel(getOperation());
+    }
+  }];
+}
+
+def Tile_ThreadIdOp : Tile_ContextOp<"thread_id"> {
+  let summary = "`ctx.thread`: this thread's index in its CTA";
+  let description = [{
+    ```mlir
+    %t = tile.thread_id
+    ```
+  }];
+  let assemblyFormat = "attr-dict";
+}
+
+def Tile_NumThreadsOp : Tile_ContextOp<"num_threads"> {
+  let summary = "`ctx.threads`: threads per CTA";
+  let description = [{
+    The kernel's `threads`; folds to that constant.
+
+    ```mlir
+    %n = tile.num_threads
+    ```
+  }];
+  let assemblyFormat = "attr-dict";
+  let hasFolder = 1;
+}
+
+def Tile_LanesOp : Tile_ContextOp<"lanes"> {
+  let summary = "`ctx.lanes`: threads per warp (32)";
+  let description = [{
+    ```mlir
+    %l = tile.lanes
+    ```
+  }];
+  let assemblyFormat = "attr-dict";
+  let hasFolder = 1;
+}
+
+def Tile_BlockIdOp : Tile_ContextOp<"block_id"> {
+  let summary = "`ctx.block.x|y|z`: this CTA's index in the grid";
+  let description = [{
+    ```mlir
+    %bx = tile.block_id x
+    ```
+  }];
+  let arguments = (ins Tile_GridDimAttr:$dim);
+  let assemblyFormat = "$dim attr-dict";
+}
+
+def Tile_NumBlocksOp : Tile_ContextOp<"num_blocks"> {
+  let summary = "`ctx.blocks.x|y|z`: the grid size in one dimension";
+  let description = [{
+    ```mlir
+    %gx = tile.num_blocks x
+    ```
+  }];
+  let arguments = (ins Tile_GridDimAttr:$dim);
+  let assemblyFormat = "$dim attr-dict";
+}
+
+def Tile_DimOp : Tile_Op<"dim", [Pure]> {
+  let summary = "a dimension of a global tensor, as an index";
+  let description = [{
+    Folds to a constant for a static dimension; for a symbolic one it is the
+    value of the symbol (`K`).
+
+    ```mlir
+    %K = tile.dim %X[1] : !tile.tensor<[16, K], f32>
+    ```
+  }];
+  let arguments = (ins Tile_GlobalTensorType:$source, I64Attr:$index);
+  let results = (outs Index:$result);
+  let assemblyFormat = "$source `[` $index `]` attr-dict `:` type($source)";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Vars
+//===----------------------------------------------------------------------===//
+
+def Tile_VarOp : Tile_Op<"var", [MemoryEffects<[MemAlloc, MemWrite]>]> {
+  let summary = "a named, mutable tile or scalar";
+  let description = [{
+    `var name: tile<T>[dims] = e` of the language. `init`, when present, is
+    the initial value. `storage` says where the tile lives: `shared` memory
+    (the default) or per-thread `registers` (`@registers`, checked and
+    carried out by `tile-promote-registers`).
+
+    ```mlir
+    %c = arith.constant dense<0.0> : tensor<16x64xf32>
+    %acc = tile.var "acc" = %c : !tile.var<16x64xf32>
+    %n = tile.var "n" : !tile.var<i32>
+    ```
+  }];
+  let arguments = (ins StrAttr:$name, Optional<AnyType>:$init,
+                       DefaultValuedAttr<Tile_StorageAttr,
+                                         "::mlir::tile::Storage::shared">:$storage);
+  let results = (outs Tile_VarType:$result);
+  let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
+  let builders = [OpBuilder<(ins "::llvm::StringRef":$name,
+                                 "::mlir::tile::VarType":$type,
+                                 "::mlir::Value":$init)>];
+  let extraClassDeclaration = [{
+    ::mlir::tile::VarType getVarType() {
+      return ::llvm::cast<::mlir::tile::VarType>(getResult().getType());
+    }
+  }];
+}
+
+def Tile_ReadOp : Tile_Op<"read", [
+    MemoryEffects<[MemRead]>,
+    TypesMatchWith<"result is the var's value type", "var", "result",
+                   "::llvm::cast<::mlir::tile::VarType>($_self).getValueType()">]> {
+  let summary = "the current value of a var";
+  let description = [{
+    ```mlir
+    %v = tile.read %acc : !tile.var<16x64xf32>
+    ```
+  }];
+  let arguments = (ins Tile_VarType:$var);
+  let results = (outs AnyType:$result);
+  let assemblyFormat = "$var attr-dict `:` type($var)";
+}
+
+def Tile_WriteOp : Tile_Op<"write", [
+    MemoryEffects<[MemWrite]>,
+    TypesMatchWith<"value is the var's value type", "var", "value",
+                   "::llvm::cast<::mlir::tile::VarType>($_self).getValueType()">]> {
+  let summary = "set the value of a var";
+  let description = [{
+    `t = e`; `t += e` is a read, an add and a write.
+
+    ```mlir
+    tile.write %v, %acc : !tile.var<16x64xf32>
+    ```
+  }];
+  let arguments = (ins AnyType:$value, Tile_VarType:$var);
+  let assemblyFormat = "$value `,` $var attr-dict `:` type($var)";
+}
+
+//===----------------------------------------------------------------------===//
+// Global tensor slices
+//===----------------------------------------------------------------------===//
+
+def Tile_LoadOp : Tile_Op<"load", [MemoryEffects<[MemRead]>]> {
+  let summary = "read a slice of a global tensor into a tile";
+  let description = [{
+    `X[i :+ R, j :+ C]`: the tile of the result's shape whose element
+    `(a, b)` is `X[i + a, j + b]`. Elements outside the tensor read as 0.
+    The extents are the result's static shape; an extent larger than a
+    static dimension of the tensor is an error.
+
+    ```mlir
+    %x = tile.load %X[%c0, %kt] : !tile.tensor<[16, K], f32> -> tensor<16x64xf32>
+    ```
+  }];
+  let arguments = (ins Tile_GlobalTensorType:$source, Variadic<Index>:$offsets);
+  let results = (outs Tile_TileValue:$result);
+  let assemblyFormat = [{
+    $source `[` $offsets `]` attr-dict `:` type($source) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_StoreOp : Tile_Op<"store", [MemoryEffects<[MemWrite]>]> {
+  let summary = "write a tile into a slice of a global tensor";
+  let description = [{
+    `X[i :+ R, j :+ C] = t`. Elements that fall outside the tensor are
+    dropped.
+
+    ```mlir
+    tile.store %t, %O[%c0, %c0] : tensor<16x64xf32> -> !tile.tensor<[16, 64], f32>
+    ```
+  }];
+  let arguments = (ins Tile_TileValue:$value, Tile_GlobalTensorType:$dest,
+                       Variadic<Index>:$offsets);
+  let assemblyFormat = [{
+    $value `,` $dest `[` $offsets `]` attr-dict `:` type($value) `->` type($dest)
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Non-elementwise tile ops
+//===----------------------------------------------------------------------===//
+
+class Tile_RowReductionOp<string mnemonic, string what>
+    : Tile_Op<mnemonic, [Pure]> {
+  let summary = "the " # what # " of each row: [R, C] -> [R, 1]";
+  let arguments = (ins Tile_Matrix:$input);
+  let results = (outs Tile_Matrix:$result);
+  let assemblyFormat = [{
+    $input attr-dict `:` type($input) `->` type($result)
+  }];
+  let hasVerifier = 1;
+  let builders = [OpBuilder<(ins "::mlir::Value":$input), [{
+    auto type = ::llvm::cast<::mlir::RankedTensorType>(input.getType());
+    build($_builder, $_state,
+          ::mlir::RankedTensorType::get({type.getDimSize(0), 1},
+                                        type.getElementType()),
+          input);
+  }]>];
+  let extraClassDefinition = [{
+    ::llvm::LogicalResult $cppClass::verify() {
+      return verifyRowReduction(getOperation(), getInput().getType(),
+                                getResult().getType());
+    }
+  }];
+}
+
+def Tile_RowSumOp : Tile_RowReductionOp<"rowsum", "sum"> {
+  let description = [{
+    ```mlir
+    %s = tile.rowsum %t : tensor<16x64xf32> -> tensor<16x1xf32>
+    ```
+  }];
+}
+
+def Tile_RowMaxOp : Tile_RowReductionOp<"rowmax", "maximum"> {
+  let description = [{
+    ```mlir
+    %m = tile.rowmax %t : tensor<16x64xf32> -> tensor<16x1xf32>
+    ```
+  }];
+}
+
+def Tile_DotOp : Tile_Op<"dot", [Pure]> {
+  let summary = "matrix product: [M, K] x [K, N] -> [M, N]";
+  let description = [{
+    The product of two tiles. Both operands have one element type; the
+    result has it too, or `f32` for `f16`/`bf16` operands (accumulation in
+    f32). `acc += dot(a, b)` is `arith.addf` of `acc` and this.
+
+    ```mlir
+    %c = tile.dot %a, %b : tensor<16x32xf16>, tensor<32x64xf16> -> tensor<16x64xf32>
+    ```
+  }];
+  let arguments = (ins Tile_Matrix:$lhs, Tile_Matrix:$rhs);
+  let results = (outs Tile_Matrix:$result);
+  let assemblyFormat = [{
+    $lhs `,` $rhs attr-dict `:` type($lhs) `,` type($rhs) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_BroadcastOp : Tile_Op<"broadcast", [Pure]> {
+  let summary = "stretch the size-1 dimensions of a tile";
+  let description = [{
+    Each dimension of the input is the result's, or 1, which is repeated:
+    `[R, 1] -> [R, C]` repeats each row's value across the row.
+
+    ```mlir
+    %b = tile.broadcast %m : tensor<16x1xf32> -> tensor<16x64xf32>
+    ```
+  }];
+  let arguments = (ins Tile_TileValue:$input);
+  let results = (outs Tile_TileValue:$result);
+  let assemblyFormat = [{
+    $input attr-dict `:` type($input) `->` type($result)
+  }];
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+def Tile_SplatOp : Tile_Op<"splat", [
+    Pure,
+    TypesMatchWith<"scalar is the tile's element type", "result", "input",
+                   "::llvm::cast<::mlir::RankedTensorType>($_self).getElementType()">]> {
+  let summary = "a tile whose elements all equal a scalar";
+  let description = [{
+    ```mlir
+    %t = tile.splat %x : tensor<16x64xf32>
+    ```
+  }];
+  let arguments = (ins Tile_ElementType:$input);
+  let results = (outs Tile_TileValue:$result);
+  let assemblyFormat = "$input attr-dict `:` type($result)";
+  let hasFolder = 1;
+}
+
+#endif // TILE_DIALECT_TILE_IR_TILEOPS_TD

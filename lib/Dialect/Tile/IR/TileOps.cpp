@@ -1,0 +1,320 @@
+//===- TileOps.cpp - tile dialect ops -------------------------------------===//
+
+#include "tile/Dialect/Tile/IR/TileDialect.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/OpImplementation.h"
+#include "mlir/Interfaces/FunctionImplementation.h"
+
+using namespace mlir;
+using namespace mlir::tile;
+
+LogicalResult mlir::tile::verifyInsideKernel(Operation *op) {
+  if (!op->getParentOfType<KernelOp>())
+    return op->emitOpError("is only valid inside a tile.kernel");
+  return success();
+}
+
+LogicalResult mlir::tile::verifyRowReduction(Operation *op, Type input,
+                                             Type result) {
+  auto in = cast<RankedTensorType>(input);
+  auto out = cast<RankedTensorType>(result);
+  if (in.getElementType() != out.getElementType())
+    return op->emitOpError("result element type ")
+           << out.getElementType() << " differs from the input's "
+           << in.getElementType();
+  if (out.getDimSize(0) != in.getDimSize(0) || out.getDimSize(1) != 1)
+    return op->emitOpError("reduces [")
+           << in.getDimSize(0) << ", " << in.getDimSize(1)
+           << "] to [" << in.getDimSize(0) << ", 1], not ["
+           << out.getDimSize(0) << ", " << out.getDimSize(1) << "]";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// KernelOp
+//===----------------------------------------------------------------------===//
+
+void KernelOp::build(OpBuilder &builder, OperationState &state, StringRef name,
+                     FunctionType type, int64_t threads) {
+  state.addAttribute(getSymNameAttrName(state.name),
+                     builder.getStringAttr(name));
+  state.addAttribute(getFunctionTypeAttrName(state.name),
+                     TypeAttr::get(type));
+  state.addAttribute(getThreadsAttrName(state.name),
+                     builder.getI64IntegerAttr(threads));
+  Region *body = state.addRegion();
+  Block *block = new Block();
+  body->push_back(block);
+  for (Type input : type.getInputs())
+    block->addArgument(input, state.location);
+}
+
+ParseResult KernelOp::parse(OpAsmParser &parser, OperationState &result) {
+  auto buildFuncType =
+      [](Builder &builder, ArrayRef<Type> argTypes, ArrayRef<Type> results,
+         function_interface_impl::VariadicFlag,
+         std::string &) { return builder.getFunctionType(argTypes, results); };
+  return function_interface_impl::parseFunctionOp(
+      parser, result, /*allowVariadic=*/false,
+      getFunctionTypeAttrName(result.name), buildFuncType,
+      getArgAttrsAttrName(result.name), getResAttrsAttrName(result.name));
+}
+
+void KernelOp::print(OpAsmPrinter &p) {
+  function_interface_impl::printFunctionOp(
+      p, *this, /*isVariadic=*/false, getFunctionTypeAttrName(),
+      getArgAttrsAttrName(), getResAttrsAttrName());
+}
+
+SmallVector<StringAttr> KernelOp::getSymbols() {
+  SmallVector<StringAttr> symbols;
+  for (Type type : getArgumentTypes())
+    if (auto tensor = dyn_cast<GlobalTensorType>(type))
+      for (StringAttr symbol : tensor.getSymbols())
+        if (!llvm::is_contained(symbols, symbol))
+          symbols.push_back(symbol);
+  return symbols;
+}
+
+SmallVector<StringRef> KernelOp::getRegisterNames() {
+  SmallVector<StringRef> names;
+  if (std::optional<ArrayAttr> registers = getRegisters())
+    for (Attribute name : *registers)
+      names.push_back(cast<StringAttr>(name).getValue());
+  return names;
+}
+
+LogicalResult KernelOp::verify() {
+  if (!getResultTypes().empty())
+    return emitOpError("a kernel returns nothing; results go to tensor "
+                       "parameters");
+  for (auto [index, type] : llvm::enumerate(getArgumentTypes()))
+    if (!isa<GlobalTensorType>(type))
+      return emitOpError("parameter #")
+             << index << " must be a global tensor (!tile.tensor), got "
+             << type;
+  int64_t threads = getThreads();
+  if (threads <= 0 || threads % kLanes != 0 || threads > 1024)
+    return emitOpError("launch threads must be a positive multiple of 32 "
+                       "and at most 1024, got ")
+           << threads;
+  if (std::optional<AffineMap> grid = getGrid()) {
+    size_t symbols = getSymbols().size();
+    if (grid->getNumDims() != 0 || grid->getNumSymbols() != symbols)
+      return emitOpError("grid must be a map ()[s0, ...] over the kernel's ")
+             << symbols << " symbol(s), got " << AffineMapAttr::get(*grid);
+    if (grid->getNumResults() < 1 || grid->getNumResults() > 3)
+      return emitOpError("grid has 1 to 3 dimensions, got ")
+             << grid->getNumResults();
+  }
+  SmallVector<StringRef> seen;
+  for (StringRef name : getRegisterNames()) {
+    if (llvm::is_contained(seen, name))
+      return emitOpError("registers names '") << name << "' twice";
+    seen.push_back(name);
+  }
+  return success();
+}
+
+LogicalResult KernelOp::verifyRegions() {
+  Block &body = getBodyBlock();
+  if (body.getNumArguments() != getArgumentTypes().size())
+    return emitOpError("body has ")
+           << body.getNumArguments() << " arguments for "
+           << getArgumentTypes().size() << " parameters";
+  for (auto [arg, type] : llvm::zip(body.getArguments(), getArgumentTypes()))
+    if (arg.getType() != type)
+      return emitOpError("body argument type ")
+             << arg.getType() << " differs from the parameter's " << type;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Context ops
+//===----------------------------------------------------------------------===//
+
+OpFoldResult NumThreadsOp::fold(FoldAdaptor) {
+  if (auto kernel = (*this)->getParentOfType<KernelOp>())
+    return IntegerAttr::get(IndexType::get(getContext()), kernel.getThreads());
+  return {};
+}
+
+OpFoldResult LanesOp::fold(FoldAdaptor) {
+  return IntegerAttr::get(IndexType::get(getContext()), kLanes);
+}
+
+LogicalResult DimOp::verify() {
+  int64_t rank = getSource().getType().getRank();
+  if (getIndex() >= static_cast<uint64_t>(rank))
+    return emitOpError("dimension ")
+           << getIndex() << " is out of range for a rank-" << rank
+           << " tensor";
+  return success();
+}
+
+OpFoldResult DimOp::fold(FoldAdaptor) {
+  int64_t size = getSource().getType().getShape()[getIndex()];
+  if (ShapedType::isDynamic(size))
+    return {};
+  return IntegerAttr::get(IndexType::get(getContext()), size);
+}
+
+//===----------------------------------------------------------------------===//
+// VarOp
+//===----------------------------------------------------------------------===//
+
+void VarOp::build(OpBuilder &builder, OperationState &state, StringRef name,
+                  VarType type, Value init) {
+  build(builder, state, type, builder.getStringAttr(name), init,
+        StorageAttr::get(builder.getContext(), Storage::shared));
+}
+
+// tile.var "acc" (= %init)? attr-dict : !tile.var<...>
+ParseResult VarOp::parse(OpAsmParser &parser, OperationState &result) {
+  StringAttr name;
+  OpAsmParser::UnresolvedOperand init;
+  VarType type;
+  if (parser.parseAttribute(name, getNameAttrName(result.name),
+                            result.attributes))
+    return failure();
+  bool hasInit = succeeded(parser.parseOptionalEqual());
+  if (hasInit && parser.parseOperand(init))
+    return failure();
+  if (parser.parseOptionalAttrDict(result.attributes) ||
+      parser.parseColonType(type))
+    return failure();
+  if (hasInit &&
+      parser.resolveOperand(init, type.getValueType(), result.operands))
+    return failure();
+  result.addTypes(type);
+  return success();
+}
+
+void VarOp::print(OpAsmPrinter &p) {
+  p << ' ';
+  p.printAttributeWithoutType(getNameAttr());
+  if (getInit())
+    p << " = " << getInit();
+  SmallVector<StringRef> elided = {getNameAttrName()};
+  if (getStorage() == Storage::shared)
+    elided.push_back(getStorageAttrName());
+  p.printOptionalAttrDict((*this)->getAttrs(), elided);
+  p << " : " << getType();
+}
+
+LogicalResult VarOp::verify() {
+  if (getName().empty())
+    return emitOpError("a var needs a name");
+  if (getInit() && getInit().getType() != getVarType().getValueType())
+    return emitOpError("initial value of type ")
+           << getInit().getType() << " does not match the var's "
+           << getVarType().getValueType();
+  if (getStorage() == Storage::registers && getVarType().isScalar())
+    return emitOpError("only a tile var can have register storage");
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Slices
+//===----------------------------------------------------------------------===//
+
+static LogicalResult verifySlice(Operation *op, GlobalTensorType tensor,
+                                 RankedTensorType tile, size_t numOffsets) {
+  if (numOffsets != tensor.getRank())
+    return op->emitOpError("expected ")
+           << tensor.getRank() << " offsets for a rank-" << tensor.getRank()
+           << " tensor, got " << numOffsets;
+  if (tile.getRank() != tensor.getRank())
+    return op->emitOpError("tile rank ")
+           << tile.getRank() << " differs from the tensor's rank "
+           << tensor.getRank();
+  if (tile.getElementType() != tensor.getElementType())
+    return op->emitOpError("tile element type ")
+           << tile.getElementType() << " differs from the tensor's "
+           << tensor.getElementType();
+  for (unsigned dim = 0; dim < tensor.getRank(); ++dim) {
+    int64_t size = tensor.getShape()[dim];
+    if (!ShapedType::isDynamic(size) && tile.getDimSize(dim) > size)
+      return op->emitOpError("slice extent ")
+             << tile.getDimSize(dim) << " of dimension " << dim
+             << " exceeds the tensor's size " << size;
+  }
+  return success();
+}
+
+LogicalResult LoadOp::verify() {
+  return verifySlice(*this, getSource().getType(), getResult().getType(),
+                     getOffsets().size());
+}
+
+LogicalResult StoreOp::verify() {
+  return verifySlice(*this, getDest().getType(), getValue().getType(),
+                     getOffsets().size());
+}
+
+//===----------------------------------------------------------------------===//
+// DotOp, BroadcastOp, SplatOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult DotOp::verify() {
+  RankedTensorType lhs = getLhs().getType(), rhs = getRhs().getType(),
+                   result = getResult().getType();
+  if (lhs.getDimSize(1) != rhs.getDimSize(0))
+    return emitOpError("contracts [")
+           << lhs.getDimSize(0) << ", " << lhs.getDimSize(1) << "] with ["
+           << rhs.getDimSize(0) << ", " << rhs.getDimSize(1)
+           << "]: inner dimensions differ";
+  if (result.getDimSize(0) != lhs.getDimSize(0) ||
+      result.getDimSize(1) != rhs.getDimSize(1))
+    return emitOpError("result must be [")
+           << lhs.getDimSize(0) << ", " << rhs.getDimSize(1) << "], got ["
+           << result.getDimSize(0) << ", " << result.getDimSize(1) << "]";
+  Type in = lhs.getElementType(), out = result.getElementType();
+  if (rhs.getElementType() != in)
+    return emitOpError("operand element types differ: ")
+           << in << " and " << rhs.getElementType();
+  bool widening = (in.isF16() || in.isBF16()) && out.isF32();
+  if (out != in && !widening)
+    return emitOpError("result element type must be ")
+           << in << (in.isF16() || in.isBF16() ? " or f32" : "") << ", got "
+           << out;
+  return success();
+}
+
+LogicalResult BroadcastOp::verify() {
+  RankedTensorType in = getInput().getType(), out = getResult().getType();
+  if (in.getElementType() != out.getElementType())
+    return emitOpError("element type changes from ")
+           << in.getElementType() << " to " << out.getElementType();
+  if (in.getRank() != out.getRank())
+    return emitOpError("rank changes from ")
+           << in.getRank() << " to " << out.getRank();
+  for (unsigned dim = 0; dim < in.getRank(); ++dim)
+    if (in.getDimSize(dim) != out.getDimSize(dim) && in.getDimSize(dim) != 1)
+      return emitOpError("dimension ")
+             << dim << " of size " << in.getDimSize(dim)
+             << " can only broadcast to itself, not to "
+             << out.getDimSize(dim);
+  return success();
+}
+
+OpFoldResult BroadcastOp::fold(FoldAdaptor adaptor) {
+  if (getInput().getType() == getResult().getType())
+    return getInput();
+  if (auto splat = dyn_cast_if_present<SplatElementsAttr>(adaptor.getInput()))
+    return SplatElementsAttr::get(getResult().getType(),
+                                  splat.getSplatValue<Attribute>());
+  return {};
+}
+
+OpFoldResult SplatOp::fold(FoldAdaptor adaptor) {
+  if (!adaptor.getInput())
+    return {};
+  return SplatElementsAttr::get(getResult().getType(), adaptor.getInput());
+}
+
+#define GET_OP_CLASSES
+#include "tile/Dialect/Tile/IR/TileOps.cpp.inc"

@@ -1,0 +1,3 @@
+//===- PassRegistration.cpp - tile dialect passes -------------------------===//
+
+#include "tile/Dialect/Tile/Transforms/Passes.h"

@@ -1,0 +1,57 @@
+# -*- Python -*-
+# lit configuration for the tile regression tests.
+
+import os
+import shutil
+import subprocess
+
+import lit.formats
+from lit.llvm import llvm_config
+
+config.name = "TILE"
+config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
+config.suffixes = [".mlir", ".tile", ".test"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.tile_obj_root, "test")
+config.excludes = ["Inputs", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py"]
+
+config.substitutions.append(("%PATH%", config.environment["PATH"]))
+config.substitutions.append(("%tile_src", config.tile_src_root))
+config.substitutions.append(("%tile_obj", config.tile_obj_root))
+config.substitutions.append(("%cmake", config.cmake_command))
+config.substitutions.append(("%cmake_generator", config.cmake_generator))
+config.substitutions.append(("%cxx", config.cxx_compiler))
+config.substitutions.append(("%mlir_dir", config.mlir_dir))
+config.substitutions.append(("%python", config.python_executable))
+
+llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
+llvm_config.use_default_substitutions()
+
+tool_dirs = [config.tile_tools_dir, config.llvm_tools_dir]
+tools = ["tile-opt"]
+llvm_config.add_tool_substitutions(tools, tool_dirs)
+llvm_config.with_environment("PATH", config.tile_tools_dir, append_path=True)
+llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
+
+# ptxas validates emitted PTX without a GPU.
+if config.ptxas and os.path.exists(config.ptxas):
+    config.available_features.add("ptxas")
+    config.substitutions.append(("%ptxas", config.ptxas))
+
+
+def cuda_device_answers():
+    """True when a CUDA driver is installed and reports at least one device."""
+    try:
+        import ctypes
+
+        cuda = ctypes.CDLL("libcuda.so.1")
+        if cuda.cuInit(0) != 0:
+            return False
+        count = ctypes.c_int(0)
+        return cuda.cuDeviceGetCount(ctypes.byref(count)) == 0 and count.value > 0
+    except OSError:
+        return False
+
+
+if cuda_device_answers():
+    config.available_features.add("cuda-device")
