@@ -174,12 +174,14 @@ void VarOp::build(OpBuilder &builder, OperationState &state, StringRef name,
 
 // tile.var "acc" (= %init)? attr-dict : !tile.var<...>
 ParseResult VarOp::parse(OpAsmParser &parser, OperationState &result) {
-  StringAttr name;
+  std::string name;
   OpAsmParser::UnresolvedOperand init;
   VarType type;
-  if (parser.parseAttribute(name, getNameAttrName(result.name),
-                            result.attributes))
+  // A plain string: parseAttribute would take `"n" : type` as a typed string.
+  if (parser.parseString(&name))
     return failure();
+  result.addAttribute(getNameAttrName(result.name),
+                      parser.getBuilder().getStringAttr(name));
   bool hasInit = succeeded(parser.parseOptionalEqual());
   if (hasInit && parser.parseOperand(init))
     return failure();

@@ -14,7 +14,9 @@ def Tile_Storage : I32EnumAttr<"Storage", "where a tile var lives",
   let cppNamespace = "::mlir::tile";
   let genSpecializedAttr = 0;
 }
-def Tile_StorageAttr : EnumAttr<Tile_Dialect, Tile_Storage, "storage">;
+def Tile_StorageAttr : EnumAttr<Tile_Dialect, Tile_Storage, "storage"> {
+  let assemblyFormat = "`<` $value `>`";
+}
 
 def Tile_DimX : I32EnumAttrCase<"x", 0>;
 def Tile_DimY : I32EnumAttrCase<"y", 1>;

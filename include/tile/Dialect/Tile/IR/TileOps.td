@@ -186,7 +186,7 @@ def Tile_DimOp : Tile_Op<"dim", [Pure]> {
   }];
   let arguments = (ins Tile_GlobalTensorType:$source, I64Attr:$index);
   let results = (outs Index:$result);
-  let assemblyFormat = "$source `[` $index `]` attr-dict `:` type($source)";
+  let assemblyFormat = "$source `[` $index `]` attr-dict `:` qualified(type($source))";
   let hasVerifier = 1;
   let hasFolder = 1;
 }
@@ -237,7 +237,7 @@ def Tile_ReadOp : Tile_Op<"read", [
   }];
   let arguments = (ins Tile_VarType:$var);
   let results = (outs AnyType:$result);
-  let assemblyFormat = "$var attr-dict `:` type($var)";
+  let assemblyFormat = "$var attr-dict `:` qualified(type($var))";
 }
 
 def Tile_WriteOp : Tile_Op<"write", [
@@ -253,7 +253,7 @@ def Tile_WriteOp : Tile_Op<"write", [
     ```
   }];
   let arguments = (ins AnyType:$value, Tile_VarType:$var);
-  let assemblyFormat = "$value `,` $var attr-dict `:` type($var)";
+  let assemblyFormat = "$value `,` $var attr-dict `:` qualified(type($var))";
 }
 
 //===----------------------------------------------------------------------===//
@@ -275,7 +275,7 @@ def Tile_LoadOp : Tile_Op<"load", [MemoryEffects<[MemRead]>]> {
   let arguments = (ins Tile_GlobalTensorType:$source, Variadic<Index>:$offsets);
   let results = (outs Tile_TileValue:$result);
   let assemblyFormat = [{
-    $source `[` $offsets `]` attr-dict `:` type($source) `->` type($result)
+    $source `[` $offsets `]` attr-dict `:` qualified(type($source)) `->` type($result)
   }];
   let hasVerifier = 1;
 }
@@ -293,7 +293,7 @@ def Tile_StoreOp : Tile_Op<"store", [MemoryEffects<[MemWrite]>]> {
   let arguments = (ins Tile_TileValue:$value, Tile_GlobalTensorType:$dest,
                        Variadic<Index>:$offsets);
   let assemblyFormat = [{
-    $value `,` $dest `[` $offsets `]` attr-dict `:` type($value) `->` type($dest)
+    $value `,` $dest `[` $offsets `]` attr-dict `:` type($value) `->` qualified(type($dest))
   }];
   let hasVerifier = 1;
 }

@@ -1,0 +1,322 @@
+// RUN: tile-opt %s -split-input-file -verify-diagnostics
+// One case per verifier rule of the tile dialect.
+
+// expected-error @+1 {{launch threads must be a positive multiple of 32 and at most 1024, got 100}}
+tile.kernel @not_a_warp_multiple() attributes {threads = 100 : i64} {
+  tile.return
+}
+
+// -----
+
+// expected-error @+1 {{launch threads must be a positive multiple of 32 and at most 1024, got 2048}}
+tile.kernel @too_many_threads() attributes {threads = 2048 : i64} {
+  tile.return
+}
+
+// -----
+
+// expected-error @+1 {{launch threads must be a positive multiple of 32 and at most 1024, got 0}}
+tile.kernel @no_threads() attributes {threads = 0 : i64} {
+  tile.return
+}
+
+// -----
+
+// expected-error @+1 {{requires attribute 'threads'}}
+tile.kernel @no_launch() {
+  tile.return
+}
+
+// -----
+
+// expected-error @+1 {{parameter #0 must be a global tensor (!tile.tensor), got 'f32'}}
+tile.kernel @scalar_param(%x: f32) attributes {threads = 32 : i64} {
+  tile.return
+}
+
+// -----
+
+// expected-error @+1 {{a kernel returns nothing}}
+tile.kernel @returns() -> f32 attributes {threads = 32 : i64} {
+  tile.return
+}
+
+// -----
+
+// expected-error @+1 {{'registers' failed to satisfy constraint: string array attribute}}
+tile.kernel @register_names_not_strings() attributes {threads = 32 : i64, registers = [1]} {
+  tile.return
+}
+
+// -----
+
+// expected-error @+1 {{registers names 'acc' twice}}
+tile.kernel @register_name_twice() attributes {threads = 32 : i64, registers = ["acc", "acc"]} {
+  tile.return
+}
+
+// -----
+
+// expected-error @+1 {{grid must be a map ()[s0, ...] over the kernel's 1 symbol(s)}}
+tile.kernel @grid_wrong_symbols(%X: !tile.tensor<[N], f32>)
+    attributes {threads = 32 : i64, grid = affine_map<()[s0, s1] -> (s0)>} {
+  tile.return
+}
+
+// -----
+
+// expected-error @+1 {{grid has 1 to 3 dimensions, got 4}}
+tile.kernel @grid_four_dims() attributes {threads = 32 : i64, grid = affine_map<() -> (1, 1, 1, 1)>} {
+  tile.return
+}
+
+// -----
+
+// expected-error @+1 {{tensor dimensions must be positive, got 0}}
+tile.kernel @bad_tensor_type(%X: !tile.tensor<[0, K], f32>) attributes {threads = 32 : i64} {
+  tile.return
+}
+
+// -----
+
+// expected-error @+1 {{element type must be f16, bf16, f32, i1 or i32, got 'f64'}}
+tile.kernel @f64_tensor(%X: !tile.tensor<[16], f64>) attributes {threads = 32 : i64} {
+  tile.return
+}
+
+// -----
+
+// expected-error @+1 {{tile dimensions must be positive, got 0}}
+func.func private @zero_var() -> !tile.var<0x4xf32>
+
+// -----
+
+tile.kernel @load_offsets(%X: !tile.tensor<[16, 64], f32>) attributes {threads = 32 : i64} {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{expected 2 offsets for a rank-2 tensor, got 1}}
+  %x = tile.load %X[%c0] : !tile.tensor<[16, 64], f32> -> tensor<16x64xf32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @load_rank(%X: !tile.tensor<[16, 64], f32>) attributes {threads = 32 : i64} {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{tile rank 1 differs from the tensor's rank 2}}
+  %x = tile.load %X[%c0, %c0] : !tile.tensor<[16, 64], f32> -> tensor<64xf32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @load_element_type(%X: !tile.tensor<[16, 64], f32>) attributes {threads = 32 : i64} {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{tile element type 'f16' differs from the tensor's 'f32'}}
+  %x = tile.load %X[%c0, %c0] : !tile.tensor<[16, 64], f32> -> tensor<16x64xf16>
+  tile.return
+}
+
+// -----
+
+tile.kernel @load_extent(%X: !tile.tensor<[16, K], f32>) attributes {threads = 32 : i64} {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{slice extent 32 of dimension 0 exceeds the tensor's size 16}}
+  %x = tile.load %X[%c0, %c0] : !tile.tensor<[16, K], f32> -> tensor<32x64xf32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @store_extent(%O: !tile.tensor<[16, 8], f32>) attributes {threads = 32 : i64} {
+  %c0 = arith.constant 0 : index
+  %v = arith.constant dense<1.0> : tensor<16x64xf32>
+  // expected-error @+1 {{slice extent 64 of dimension 1 exceeds the tensor's size 8}}
+  tile.store %v, %O[%c0, %c0] : tensor<16x64xf32> -> !tile.tensor<[16, 8], f32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @dynamic_tile(%X: !tile.tensor<[16, K], f32>) attributes {threads = 32 : i64} {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{must be tile (statically shaped tensor of f16, bf16, f32, i1 or i32)}}
+  %x = tile.load %X[%c0, %c0] : !tile.tensor<[16, K], f32> -> tensor<16x?xf32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @rowsum_shape(%X: !tile.tensor<[16, 64], f32>) attributes {threads = 32 : i64} {
+  %c0 = arith.constant 0 : index
+  %x = tile.load %X[%c0, %c0] : !tile.tensor<[16, 64], f32> -> tensor<16x64xf32>
+  // expected-error @+1 {{reduces [16, 64] to [16, 1], not [1, 64]}}
+  %s = tile.rowsum %x : tensor<16x64xf32> -> tensor<1x64xf32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @rowmax_type(%X: !tile.tensor<[16, 64], f32>) attributes {threads = 32 : i64} {
+  %c0 = arith.constant 0 : index
+  %x = tile.load %X[%c0, %c0] : !tile.tensor<[16, 64], f32> -> tensor<16x64xf32>
+  // expected-error @+1 {{result element type 'f16' differs from the input's 'f32'}}
+  %s = tile.rowmax %x : tensor<16x64xf32> -> tensor<16x1xf16>
+  tile.return
+}
+
+// -----
+
+tile.kernel @rowsum_rank(%X: !tile.tensor<[64], f32>) attributes {threads = 32 : i64} {
+  %c0 = arith.constant 0 : index
+  %x = tile.load %X[%c0] : !tile.tensor<[64], f32> -> tensor<64xf32>
+  // expected-error @+1 {{must be rank-2 tile of f16, bf16, f32 or i32}}
+  %s = tile.rowsum %x : tensor<64xf32> -> tensor<1xf32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @dot_inner(%A: !tile.tensor<[16, 32], f32>) attributes {threads = 32 : i64} {
+  %c0 = arith.constant 0 : index
+  %a = tile.load %A[%c0, %c0] : !tile.tensor<[16, 32], f32> -> tensor<16x32xf32>
+  // expected-error @+1 {{contracts [16, 32] with [16, 32]: inner dimensions differ}}
+  %d = tile.dot %a, %a : tensor<16x32xf32>, tensor<16x32xf32> -> tensor<16x32xf32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @dot_result(%A: !tile.tensor<[16, 16], f32>) attributes {threads = 32 : i64} {
+  %c0 = arith.constant 0 : index
+  %a = tile.load %A[%c0, %c0] : !tile.tensor<[16, 16], f32> -> tensor<16x16xf32>
+  // expected-error @+1 {{result must be [16, 16], got [16, 32]}}
+  %d = tile.dot %a, %a : tensor<16x16xf32>, tensor<16x16xf32> -> tensor<16x32xf32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @dot_mixed(%A: !tile.tensor<[16, 16], f32>, %B: !tile.tensor<[16, 16], f16>) attributes {threads = 32 : i64} {
+  %c0 = arith.constant 0 : index
+  %a = tile.load %A[%c0, %c0] : !tile.tensor<[16, 16], f32> -> tensor<16x16xf32>
+  %b = tile.load %B[%c0, %c0] : !tile.tensor<[16, 16], f16> -> tensor<16x16xf16>
+  // expected-error @+1 {{operand element types differ: 'f32' and 'f16'}}
+  %d = tile.dot %a, %b : tensor<16x16xf32>, tensor<16x16xf16> -> tensor<16x16xf32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @dot_narrowing(%A: !tile.tensor<[16, 16], f32>) attributes {threads = 32 : i64} {
+  %c0 = arith.constant 0 : index
+  %a = tile.load %A[%c0, %c0] : !tile.tensor<[16, 16], f32> -> tensor<16x16xf32>
+  // expected-error @+1 {{result element type must be 'f32', got 'f16'}}
+  %d = tile.dot %a, %a : tensor<16x16xf32>, tensor<16x16xf32> -> tensor<16x16xf16>
+  tile.return
+}
+
+// -----
+
+tile.kernel @broadcast_non_unit(%X: !tile.tensor<[16, 2], f32>) attributes {threads = 32 : i64} {
+  %c0 = arith.constant 0 : index
+  %x = tile.load %X[%c0, %c0] : !tile.tensor<[16, 2], f32> -> tensor<16x2xf32>
+  // expected-error @+1 {{dimension 1 of size 2 can only broadcast to itself, not to 64}}
+  %b = tile.broadcast %x : tensor<16x2xf32> -> tensor<16x64xf32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @broadcast_rank(%X: !tile.tensor<[16, 1], f32>) attributes {threads = 32 : i64} {
+  %c0 = arith.constant 0 : index
+  %x = tile.load %X[%c0, %c0] : !tile.tensor<[16, 1], f32> -> tensor<16x1xf32>
+  // expected-error @+1 {{rank changes from 2 to 3}}
+  %b = tile.broadcast %x : tensor<16x1xf32> -> tensor<16x1x4xf32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @broadcast_type(%X: !tile.tensor<[16, 1], f32>) attributes {threads = 32 : i64} {
+  %c0 = arith.constant 0 : index
+  %x = tile.load %X[%c0, %c0] : !tile.tensor<[16, 1], f32> -> tensor<16x1xf32>
+  // expected-error @+1 {{element type changes from 'f32' to 'i32'}}
+  %b = tile.broadcast %x : tensor<16x1xf32> -> tensor<16x4xi32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @splat_type() attributes {threads = 32 : i64} {
+  %one = arith.constant 1 : i32
+  // expected-error @+1 {{scalar is the tile's element type}}
+  %t = "tile.splat"(%one) : (i32) -> tensor<4x4xf32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @var_init_type() attributes {threads = 32 : i64} {
+  %v = arith.constant dense<1.0> : tensor<16x32xf32>
+  // expected-error @+1 {{initial value of type 'tensor<16x32xf32>' does not match the var's 'tensor<16x64xf32>'}}
+  %acc = "tile.var"(%v) {name = "acc"} : (tensor<16x32xf32>) -> !tile.var<16x64xf32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @var_no_name() attributes {threads = 32 : i64} {
+  // expected-error @+1 {{a var needs a name}}
+  %acc = tile.var "" : !tile.var<16x64xf32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @scalar_register_var() attributes {threads = 32 : i64} {
+  // expected-error @+1 {{only a tile var can have register storage}}
+  %n = tile.var "n" {storage = #tile.storage<registers>} : !tile.var<i32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @read_type() attributes {threads = 32 : i64} {
+  %acc = tile.var "acc" : !tile.var<16x64xf32>
+  // expected-error @+1 {{result is the var's value type}}
+  %v = "tile.read"(%acc) : (!tile.var<16x64xf32>) -> tensor<16x32xf32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @write_type() attributes {threads = 32 : i64} {
+  %acc = tile.var "acc" : !tile.var<16x64xf32>
+  %v = arith.constant dense<1.0> : tensor<16x32xf32>
+  // expected-error @+1 {{value is the var's value type}}
+  "tile.write"(%v, %acc) : (tensor<16x32xf32>, !tile.var<16x64xf32>) -> ()
+  tile.return
+}
+
+// -----
+
+tile.kernel @dim_range(%X: !tile.tensor<[16, K], f32>) attributes {threads = 32 : i64} {
+  // expected-error @+1 {{dimension 2 is out of range for a rank-2 tensor}}
+  %d = tile.dim %X[2] : !tile.tensor<[16, K], f32>
+  tile.return
+}
+
+// -----
+
+func.func @context_outside_kernel() -> index {
+  // expected-error @+1 {{'tile.thread_id' op is only valid inside a tile.kernel}}
+  %t = tile.thread_id
+  return %t : index
+}
+
+// -----
+
+func.func @return_outside_kernel() {
+  // expected-error @+1 {{expects parent op 'tile.kernel'}}
+  tile.return
+}

@@ -1,0 +1,94 @@
+// RUN: tile-opt %s | tile-opt | FileCheck %s
+// RUN: tile-opt %s --mlir-print-op-generic | tile-opt | FileCheck %s
+// Every op of the tile dialect round-trips, in the custom and generic forms.
+
+// CHECK: #[[GRID:.*]] = affine_map<()[s0, s1] -> (s0 ceildiv 16, s1 floordiv 64)>
+
+// CHECK-LABEL: tile.kernel @squares(
+// CHECK-SAME: %{{.*}}: !tile.tensor<[16, K], f32>, %{{.*}}: !tile.tensor<[16, 64], f32>, %{{.*}}: !tile.tensor<[16, 1], f32>)
+// CHECK-SAME: attributes {registers = ["acc"], threads = 256 : i64}
+tile.kernel @squares(%X: !tile.tensor<[16, K], f32>, %O: !tile.tensor<[16, 64], f32>,
+                     %S: !tile.tensor<[16, 1], f32>)
+    attributes {threads = 256 : i64, registers = ["acc"]} {
+  %c0 = arith.constant 0 : index
+  %c64 = arith.constant 64 : index
+  // CHECK: %[[K:.*]] = tile.dim %{{.*}}[1] : !tile.tensor<[16, K], f32>
+  %K = tile.dim %X[1] : !tile.tensor<[16, K], f32>
+  %zero = arith.constant dense<0.0> : tensor<16x64xf32>
+  // CHECK: %[[ACC:.*]] = tile.var "acc" = %{{.*}} : !tile.var<16x64xf32>
+  %acc = tile.var "acc" = %zero : !tile.var<16x64xf32>
+  // CHECK: scf.for %[[KT:.*]] = %{{.*}} to %[[K]] step
+  scf.for %kt = %c0 to %K step %c64 {
+    // CHECK: tile.load %{{.*}}[%{{.*}}, %[[KT]]] : !tile.tensor<[16, K], f32> -> tensor<16x64xf32>
+    %x = tile.load %X[%c0, %kt] : !tile.tensor<[16, K], f32> -> tensor<16x64xf32>
+    %sq = arith.mulf %x, %x : tensor<16x64xf32>
+    // CHECK: tile.read %[[ACC]] : !tile.var<16x64xf32>
+    %a = tile.read %acc : !tile.var<16x64xf32>
+    %n = arith.addf %a, %sq : tensor<16x64xf32>
+    // CHECK: tile.write %{{.*}}, %[[ACC]] : !tile.var<16x64xf32>
+    tile.write %n, %acc : !tile.var<16x64xf32>
+  }
+  %final = tile.read %acc : !tile.var<16x64xf32>
+  // CHECK: tile.store %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] : tensor<16x64xf32> -> !tile.tensor<[16, 64], f32>
+  tile.store %final, %O[%c0, %c0] : tensor<16x64xf32> -> !tile.tensor<[16, 64], f32>
+  // CHECK: tile.rowsum %{{.*}} : tensor<16x64xf32> -> tensor<16x1xf32>
+  %s = tile.rowsum %final : tensor<16x64xf32> -> tensor<16x1xf32>
+  tile.store %s, %S[%c0, %c0] : tensor<16x1xf32> -> !tile.tensor<[16, 1], f32>
+  // CHECK: tile.return
+  tile.return
+}
+
+// CHECK-LABEL: tile.kernel @everything(
+// CHECK-SAME: attributes {grid = #[[GRID]], pipeline = {stages = 3 : i64}, threads = 128 : i64}
+tile.kernel @everything(%A: !tile.tensor<[M, 32], f16>, %B: !tile.tensor<[32, N], f16>,
+                        %C: !tile.tensor<[M, N], f32>, %I: !tile.tensor<[M, 8], i32>,
+                        %H: !tile.tensor<[M, 8], bf16>)
+    attributes {threads = 128 : i64,
+                grid = affine_map<()[s0, s1] -> (s0 ceildiv 16, s1 floordiv 64)>,
+                pipeline = {stages = 3 : i64}} {
+  // CHECK: tile.thread_id
+  %t = tile.thread_id
+  // CHECK: tile.num_threads
+  %nt = tile.num_threads
+  // CHECK: tile.lanes
+  %l = tile.lanes
+  // CHECK: tile.block_id x
+  %bx = tile.block_id x
+  // CHECK: tile.block_id y
+  %by = tile.block_id y
+  // CHECK: tile.num_blocks z
+  %gz = tile.num_blocks z
+  %c16 = arith.constant 16 : index
+  %c0 = arith.constant 0 : index
+  %row = arith.muli %bx, %c16 : index
+  // CHECK: tile.load {{.*}} : !tile.tensor<[M, 32], f16> -> tensor<16x32xf16>
+  %a = tile.load %A[%row, %c0] : !tile.tensor<[M, 32], f16> -> tensor<16x32xf16>
+  %b = tile.load %B[%c0, %c0] : !tile.tensor<[32, N], f16> -> tensor<32x64xf16>
+  // CHECK: tile.dot %{{.*}}, %{{.*}} : tensor<16x32xf16>, tensor<32x64xf16> -> tensor<16x64xf32>
+  %d = tile.dot %a, %b : tensor<16x32xf16>, tensor<32x64xf16> -> tensor<16x64xf32>
+  // CHECK: tile.rowmax %{{.*}} : tensor<16x64xf32> -> tensor<16x1xf32>
+  %m = tile.rowmax %d : tensor<16x64xf32> -> tensor<16x1xf32>
+  // CHECK: tile.broadcast %{{.*}} : tensor<16x1xf32> -> tensor<16x64xf32>
+  %mb = tile.broadcast %m : tensor<16x1xf32> -> tensor<16x64xf32>
+  %e = arith.subf %d, %mb : tensor<16x64xf32>
+  %one = arith.constant 1.0 : f32
+  // CHECK: tile.splat %{{.*}} : tensor<16x64xf32>
+  %ones = tile.splat %one : tensor<16x64xf32>
+  %f = arith.addf %e, %ones : tensor<16x64xf32>
+  tile.store %f, %C[%row, %c0] : tensor<16x64xf32> -> !tile.tensor<[M, N], f32>
+  %i = tile.load %I[%row, %c0] : !tile.tensor<[M, 8], i32> -> tensor<16x8xi32>
+  // CHECK: tile.rowsum %{{.*}} : tensor<16x8xi32> -> tensor<16x1xi32>
+  %is = tile.rowsum %i : tensor<16x8xi32> -> tensor<16x1xi32>
+  %h = tile.load %H[%row, %c0] : !tile.tensor<[M, 8], bf16> -> tensor<16x8xbf16>
+  // CHECK: tile.var "h" = %{{.*}} {storage = #tile.storage<registers>} : !tile.var<16x8xbf16>
+  %hv = tile.var "h" = %h {storage = #tile.storage<registers>} : !tile.var<16x8xbf16>
+  // CHECK: tile.var "n" : !tile.var<i32>
+  %n = tile.var "n" : !tile.var<i32>
+  %c1 = arith.constant 1 : i32
+  // CHECK: tile.write %{{.*}}, %{{.*}} : !tile.var<i32>
+  tile.write %c1, %n : !tile.var<i32>
+  // CHECK: tile.read %{{.*}} : !tile.var<i32>
+  %nv = tile.read %n : !tile.var<i32>
+  %iv = tile.var "i" : !tile.var<index>
+  tile.return
+}
