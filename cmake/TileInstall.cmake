@@ -1,5 +1,6 @@
 # Install rules and the exported CMake package: find_package(Tile) gives
-# Tile::TileDialect, Tile::TileTransforms and Tile::TileInit.
+# Tile::TileDialect, Tile::TileTransforms, Tile::TileInit and
+# Tile::TileFrontend.
 
 include(CMakePackageConfigHelpers)
 set(TILE_INSTALL_CMAKE_DIR lib/cmake/tile)
@@ -9,7 +10,7 @@ install(DIRECTORY include/tile DESTINATION include
 install(DIRECTORY ${PROJECT_BINARY_DIR}/include/tile DESTINATION include
         FILES_MATCHING PATTERN "*.inc")
 
-set(TILE_EXPORTED_LIBS TileDialect TileTransforms TileInit)
+set(TILE_EXPORTED_LIBS TileDialect TileTransforms TileToGPU TileTargetPTX TileEmulator TileEmulatorTestPasses TileInit TileTools TileFrontend TileRuntime TileReference)
 install(TARGETS ${TILE_EXPORTED_LIBS} EXPORT TileTargets
         ARCHIVE DESTINATION lib LIBRARY DESTINATION lib)
 install(EXPORT TileTargets NAMESPACE Tile:: DESTINATION ${TILE_INSTALL_CMAKE_DIR})

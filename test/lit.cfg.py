@@ -22,12 +22,16 @@ config.substitutions.append(("%cmake", config.cmake_command))
 config.substitutions.append(("%cxx", config.cxx_compiler))
 config.substitutions.append(("%mlir_dir", config.mlir_dir))
 config.substitutions.append(("%python", config.python_executable))
+# Runs a command and succeeds only if it exits with the code given first.
+config.substitutions.append(
+    ("%expect_exit", config.python_executable + " " +
+     os.path.join(config.tile_src_root, "test", "Runtime", "Inputs", "expect-exit.py")))
 
 llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
 llvm_config.use_default_substitutions()
 
 tool_dirs = [config.tile_tools_dir, config.llvm_tools_dir]
-tools = ["tile-opt"]
+tools = ["tile-opt", "tile-translate", "tile-launch", "tile-emulate", "tile-run"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 llvm_config.with_environment("PATH", config.tile_tools_dir, append_path=True)
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)

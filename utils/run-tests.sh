@@ -11,8 +11,14 @@ log=$(mktemp)
 /usr/lib/llvm-22/bin/lit -sv "$build/test" "$build/unittests" "$@" | tee "$log"
 lit_status=${PIPESTATUS[0]}
 
-# lit's summary counts: Passed, Failed, Unsupported, Unresolved, ...
-count() { awk -v key="$1:" '$1 == key { n += $2 } END { print n + 0 }' "$log"; }
+# lit's summary counts ("  Passed     : 96 (94.12%)"), which follow the
+# line "Total Discovered Tests".
+count() {
+  awk -v key="$1" '/^Total Discovered Tests/ { summary = 1; next }
+    summary { line = $0; sub(/^ +/, "", line); split(line, part, / *: */)
+              if (part[1] == key) { split(part[2], value, " "); n += value[1] } }
+    END { print n + 0 }' "$log"
+}
 passed=$(( $(count Passed) + $(count "Expectedly Failed") ))
 failed=$(( $(count Failed) + $(count Unresolved) + $(count "Timed Out") + $(count "Unexpectedly Passed") ))
 skipped=$(count Unsupported)

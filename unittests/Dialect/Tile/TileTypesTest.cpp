@@ -30,7 +30,7 @@ protected:
 TEST_F(TileTypesTest, TensorTypeNamesItsSymbols) {
   Builder b(&context);
   auto type = GlobalTensorType::get(&context, {16, ShapedType::kDynamic},
-                              {b.getStringAttr("K")}, b.getF32Type());
+                                    {b.getStringAttr("K")}, b.getF32Type());
   EXPECT_EQ(type.getRank(), 2u);
   EXPECT_FALSE(type.isDynamicDim(0));
   EXPECT_TRUE(type.isDynamicDim(1));
@@ -41,7 +41,8 @@ TEST_F(TileTypesTest, TensorTypeNamesItsSymbols) {
 TEST_F(TileTypesTest, VarValueTypeIsTensorOrScalar) {
   Builder b(&context);
   auto tile = VarType::get(&context, {16, 64}, b.getF32Type());
-  EXPECT_EQ(tile.getValueType(), RankedTensorType::get({16, 64}, b.getF32Type()));
+  EXPECT_EQ(tile.getValueType(),
+            RankedTensorType::get({16, 64}, b.getF32Type()));
   auto scalar = VarType::get(&context, {}, b.getI32Type());
   EXPECT_TRUE(scalar.isScalar());
   EXPECT_EQ(scalar.getValueType(), b.getI32Type());
@@ -72,8 +73,8 @@ TEST_F(TileTypesTest, KernelBuilderMakesAVerifiableKernel) {
   OwningOpRef<ModuleOp> module = ModuleOp::create(loc);
   b.setInsertionPointToEnd(module->getBody());
   auto param = GlobalTensorType::get(&context, {16, 64}, {}, b.getF32Type());
-  auto kernel = KernelOp::create(b, loc, "k",
-                                 b.getFunctionType({param}, {}), 256);
+  auto kernel =
+      KernelOp::create(b, loc, "k", b.getFunctionType({param}, {}), 256);
   b.setInsertionPointToEnd(&kernel.getBodyBlock());
   ReturnOp::create(b, loc);
   EXPECT_TRUE(succeeded(verify(*module)));

@@ -27,10 +27,52 @@ LogicalResult mlir::tile::verifyRowReduction(Operation *op, Type input,
            << in.getElementType();
   if (out.getDimSize(0) != in.getDimSize(0) || out.getDimSize(1) != 1)
     return op->emitOpError("reduces [")
-           << in.getDimSize(0) << ", " << in.getDimSize(1)
-           << "] to [" << in.getDimSize(0) << ", 1], not ["
-           << out.getDimSize(0) << ", " << out.getDimSize(1) << "]";
+           << in.getDimSize(0) << ", " << in.getDimSize(1) << "] to ["
+           << in.getDimSize(0) << ", 1], not [" << out.getDimSize(0) << ", "
+           << out.getDimSize(1) << "]";
   return success();
+}
+
+bool mlir::tile::isShuffleFoldable(RankedTensorType type) {
+  if (type.getRank() != 2)
+    return false;
+  Type element = type.getElementType();
+  int64_t columns = type.getDimSize(1);
+  return (element.isF32() || element.isInteger(32)) && columns <= kLanes &&
+         llvm::isPowerOf2_64(columns);
+}
+
+bool mlir::tile::isRowReplicated(Value value) {
+  Operation *def = value.getDefiningOp();
+  if (!isa_and_present<RowSumOp, RowMaxOp>(def))
+    return false;
+  return isShuffleFoldable(
+      cast<RankedTensorType>(def->getOperand(0).getType()));
+}
+
+bool mlir::tile::readsAcrossThreads(OpOperand &use) {
+  Operation *user = use.getOwner();
+  if (isa<RowSumOp, RowMaxOp>(user))
+    return !isShuffleFoldable(cast<RankedTensorType>(use.get().getType()));
+  if (isa<DotOp>(user))
+    return true;
+  if (auto broadcast = dyn_cast<BroadcastOp>(user)) {
+    // A row result folded with shuffles is already in every lane of its
+    // row: broadcasting it back over rows of the same length is free.
+    Value input = broadcast.getInput();
+    if (!isRowReplicated(input))
+      return true;
+    auto reduced =
+        cast<RankedTensorType>(input.getDefiningOp()->getOperand(0).getType());
+    return reduced.getShape() != broadcast.getResult().getType().getShape();
+  }
+  return false;
+}
+
+int64_t mlir::tile::getNumElements(Type type) {
+  if (auto shaped = dyn_cast<RankedTensorType>(type))
+    return shaped.getNumElements();
+  return 1;
 }
 
 //===----------------------------------------------------------------------===//
@@ -41,8 +83,7 @@ void KernelOp::build(OpBuilder &builder, OperationState &state, StringRef name,
                      FunctionType type, int64_t threads) {
   state.addAttribute(getSymNameAttrName(state.name),
                      builder.getStringAttr(name));
-  state.addAttribute(getFunctionTypeAttrName(state.name),
-                     TypeAttr::get(type));
+  state.addAttribute(getFunctionTypeAttrName(state.name), TypeAttr::get(type));
   state.addAttribute(getThreadsAttrName(state.name),
                      builder.getI64IntegerAttr(threads));
   Region *body = state.addRegion();
@@ -85,6 +126,14 @@ SmallVector<StringRef> KernelOp::getRegisterNames() {
     for (Attribute name : *registers)
       names.push_back(cast<StringAttr>(name).getValue());
   return names;
+}
+
+std::string KernelOp::getParamName(unsigned index) {
+  if (auto name = getArgAttrOfType<StringAttr>(index, "tile.name"))
+    return name.str();
+  if (auto loc = dyn_cast<NameLoc>(getArgument(index).getLoc()))
+    return loc.getName().str();
+  return "arg" + std::to_string(index);
 }
 
 LogicalResult KernelOp::verify() {
@@ -150,8 +199,7 @@ LogicalResult DimOp::verify() {
   int64_t rank = getSource().getType().getRank();
   if (getIndex() >= static_cast<uint64_t>(rank))
     return emitOpError("dimension ")
-           << getIndex() << " is out of range for a rank-" << rank
-           << " tensor";
+           << getIndex() << " is out of range for a rank-" << rank << " tensor";
   return success();
 }
 
@@ -298,8 +346,7 @@ LogicalResult BroadcastOp::verify() {
     if (in.getDimSize(dim) != out.getDimSize(dim) && in.getDimSize(dim) != 1)
       return emitOpError("dimension ")
              << dim << " of size " << in.getDimSize(dim)
-             << " can only broadcast to itself, not to "
-             << out.getDimSize(dim);
+             << " can only broadcast to itself, not to " << out.getDimSize(dim);
   return success();
 }
 

@@ -73,10 +73,10 @@ void GlobalTensorType::print(AsmPrinter &printer) const {
   printer << "], " << getElementType() << ">";
 }
 
-LogicalResult GlobalTensorType::verify(function_ref<InFlightDiagnostic()> emitError,
-                                 ArrayRef<int64_t> shape,
-                                 ArrayRef<StringAttr> symbols,
-                                 Type elementType) {
+LogicalResult
+GlobalTensorType::verify(function_ref<InFlightDiagnostic()> emitError,
+                         ArrayRef<int64_t> shape, ArrayRef<StringAttr> symbols,
+                         Type elementType) {
   if (shape.empty())
     return emitError() << "a tensor parameter needs at least one dimension";
   size_t dynamic = llvm::count_if(shape, ShapedType::isDynamic);
@@ -95,8 +95,8 @@ LogicalResult GlobalTensorType::verify(function_ref<InFlightDiagnostic()> emitEr
 StringAttr GlobalTensorType::getSymbolOfDim(unsigned dim) const {
   if (!isDynamicDim(dim))
     return {};
-  unsigned before = llvm::count_if(getShape().take_front(dim),
-                                   ShapedType::isDynamic);
+  unsigned before =
+      llvm::count_if(getShape().take_front(dim), ShapedType::isDynamic);
   return getSymbols()[before];
 }
 

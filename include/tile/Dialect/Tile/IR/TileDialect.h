@@ -41,4 +41,24 @@ LogicalResult verifyRowReduction(Operation *op, Type input, Type result);
 #define GET_OP_CLASSES
 #include "tile/Dialect/Tile/IR/TileOps.h.inc"
 
+namespace mlir::tile {
+/// Whether rowsum/rowmax of a tile of `type` folds into a butterfly of warp
+/// shuffles where the tile lives: f32 or i32 rows of a power of two of at
+/// most ctx.lanes elements, so that under the element-to-thread mapping
+/// (element e in thread e % threads) each row is a run of lanes of one warp.
+bool isShuffleFoldable(RankedTensorType type);
+
+/// Whether `value` is the result of a shuffle-folded rowsum/rowmax: every
+/// lane that holds an element of a row holds that row's result.
+bool isRowReplicated(Value value);
+
+/// Whether `use` reads its tile under a thread mapping other than the
+/// element owner's (a reduction through shared memory, a dot operand, a
+/// broadcast that is not free), so that the tile must be in shared memory.
+bool readsAcrossThreads(OpOperand &use);
+
+/// The number of elements of a tile type (1 for a scalar).
+int64_t getNumElements(Type type);
+} // namespace mlir::tile
+
 #endif // TILE_DIALECT_TILE_IR_TILEDIALECT_H

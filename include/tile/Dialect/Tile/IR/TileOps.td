@@ -94,6 +94,11 @@ def Tile_KernelOp : Tile_Op<"kernel", [
 
     /// The names in `registers`, or none.
     ::llvm::SmallVector<::llvm::StringRef> getRegisterNames();
+
+    /// The source name of parameter `index`: its `tile.name` argument
+    /// attribute (the front end sets it), else its NameLoc, else
+    /// "arg<index>". Manifests and reports name parameters by it.
+    std::string getParamName(unsigned index);
   }];
 }
 

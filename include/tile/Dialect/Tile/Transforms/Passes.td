@@ -5,4 +5,90 @@
 
 include "mlir/Pass/PassBase.td"
 
+def TilePromoteRegisters
+    : Pass<"tile-promote-registers", "::mlir::tile::KernelOp"> {
+  let summary = "keep the vars of `@registers` in per-thread registers";
+  let description = [{
+    Carries out the kernel's `registers` request (and every tile var marked
+    `storage = registers`), as RegisterPromotionAnalysis decides:
+
+    * the var becomes SSA values, which the lowering spreads over threads
+      (element `e`, row-major, in thread `e % threads` at slot
+      `e / threads`); an `scf.for` that updates it carries it as an
+      iter_arg, never through memory;
+    * `rowsum`/`rowmax` of an f32 or i32 tile with rows of a power of two
+      of at most 32 elements read the registers and are marked
+      `tile.fold = "shuffle"`;
+    * every other use reads a shared tile, `tile.var "t" = %value
+      {tile.spill_of = "t"}`, stored just before the first use that needs
+      it; later uses of the same value where that spill dominates share
+      it, so a use inside a loop spills inside the loop only when the
+      value changes there.
+
+    The kernel records the decision in `tile.promoted`, an array with one
+    dictionary per var (`name`, `type`, `threads`, `slots`, `spills`,
+    `shuffles`), and the promoted names leave `registers`, so a second run
+    changes nothing.
+
+    A var that cannot live in registers is an error at its location naming
+    the reason (the five rejections of `@registers`), and the pass changes
+    nothing. With `remarks=true` (or MLIR's `--remarks-filter`), it says
+    for each var how many elements a thread holds, and for each use
+    whether it stays in registers, is folded with shuffles or is spilled,
+    and why, and where each spill was placed.
+  }];
+  let dependentDialects = ["::mlir::scf::SCFDialect"];
+  let options = [
+    Option<"remarks", "remarks", "bool", /*default=*/"false",
+           "report every promoted var, use and spill as a remark">,
+  ];
+}
+
+def TilePlacementDump : Pass<"tile-placement-dump", "::mlir::ModuleOp"> {
+  let summary = "print where each tile of each kernel lives, as JSON";
+  let description = [{
+    Prints to standard output, for each kernel, its threads, its loops
+    (source line and nesting depth) and each tile:
+    its name, shape, element type and storage (`shared`, `registers` for
+    the vars `tile-promote-registers` promoted, with their slots per
+    thread), the var it is a spill of, and the reads and writes of each
+    shared tile with their loop depth and source line, and for a read the
+    ops that use it and whether they need other threads' elements. `utils/placement-figure.py` draws it.
+    The IR is unchanged.
+  }];
+}
+
+def TilePlanShared : Pass<"tile-plan-shared", "::mlir::tile::KernelOp"> {
+  let summary = "decide where every tile var lives and lay out shared memory";
+  let description = [{
+    Runs after `tile-promote-registers`. Decides the storage of every tile
+    var and gives each shared one a byte offset:
+
+    * an op that reads a tile under another thread mapping than the
+      element owner's (`rowsum`/`rowmax` that cannot fold into shuffles,
+      `dot`, a `broadcast` that is not free) reads it from a shared var; a
+      value that is not already the unchanged content of one is first
+      stored into a new shared temporary (`tile.temp`) right before the op;
+    * the result of a shuffle-folded reduction, which lives in every lane
+      of its row, is stored into a shared temporary before any use other
+      than a free broadcast or a var write;
+    * a var that is only ever read by the thread that owns the element is
+      kept in registers (`storage = registers`), with a remark: keeping it
+      there is unobservable; spills of `@registers` vars stay shared;
+    * shared vars get byte offsets (`tile.offset`) from their live ranges,
+      so that vars that are never live at once share bytes; the kernel
+      gets `tile.shared_bytes`.
+
+    A kernel that needs more than `max-bytes` is an error naming its
+    buffers. `report=true` prints the plan as a remark: one line a buffer
+    with its name, bytes, offset and live range.
+  }];
+  let options = [
+    Option<"report", "report", "bool", /*default=*/"false",
+           "print the shared-memory plan of every kernel as a remark">,
+    Option<"maxBytes", "max-bytes", "int64_t", /*default=*/"232448",
+           "shared memory a CTA may use (227 KiB on sm_90)">,
+  ];
+}
+
 #endif // TILE_DIALECT_TILE_TRANSFORMS_PASSES_TD

@@ -1,0 +1,225 @@
+"""Reads SASS (`cuobjdump -sass`, or nvdisasm's listing): the hot loop of
+each function and what it executes per iteration.
+
+The loop is found as in ptx_stats.py: blocks split at branch targets and
+after control transfers, edges from branches and fall-through, the loops
+are the strongly connected blocks, and the hot loop is the smallest one
+that loads from global memory. Only blocks reachable from the entry count,
+so the `BRA self` padding after the last EXIT is not a loop.
+
+  sass_stats.py --cuobjdump BIN DIR   table of DIR/NAME.tile.cubin against
+                                      DIR/NAME.cuda.cubin, with ratios
+  sass_stats.py --sass FILE FUNCTION  the counts of one function of a saved
+                                      listing, a `key: value` line each
+"""
+
+import argparse
+import pathlib
+import re
+import subprocess
+import sys
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+import ptx_stats  # noqa: E402
+
+FUNCTION = re.compile(r"^\s*Function\s*:\s*(\S+)")     # cuobjdump
+SECTION = re.compile(r"^\s*\.text\.([\w$.]+):")        # nvdisasm
+LABEL = re.compile(r"^\s*(\.L_x_\d+):")
+INSTRUCTION = re.compile(
+    r"/\*([0-9a-f]+)\*/\s+(@!?U?P(?:\d+|T)\s+)?([A-Z][A-Z0-9_.]*)([^;]*);")
+TARGET = re.compile(r"(0x[0-9a-f]+|\.L_x_\d+)\W*$")
+
+# Opcodes that leave the block; the first four take a target.
+TRANSFERS = ("BRA", "JMP", "BRX", "JMX", "EXIT", "RET", "KILL")
+JUMPS = ("BRA", "JMP")
+
+
+class Instruction:
+    def __init__(self, address, predicate, opcode, operands):
+        self.address, self.opcode = int(address, 16), opcode
+        self.predicated = bool(predicate) and predicate.strip() != "@PT"
+        self.base = opcode.split(".")[0]
+        target = TARGET.search(operands.strip())
+        self.target = target.group(1) if target and self.base in JUMPS else None
+
+    def ends_block(self):
+        return self.base in TRANSFERS
+
+    def falls_through(self):
+        # BRA.DIV branches only when the warp diverged: conditional.
+        return self.predicated or self.opcode.startswith("BRA.DIV") or \
+            self.base not in TRANSFERS
+
+
+def functions(sass):
+    """Maps each function name to its instructions and its labels
+    (label -> index of the instruction that follows it)."""
+    result, current = {}, None
+    for line in sass.splitlines():
+        header = FUNCTION.match(line) or SECTION.match(line)
+        if header:
+            current = result.setdefault(header.group(1), ([], {}))
+            continue
+        if current is None:
+            continue
+        label = LABEL.match(line)
+        if label:
+            current[1][label.group(1)] = len(current[0])
+            continue
+        match = INSTRUCTION.search(line)
+        if match:
+            current[0].append(Instruction(*match.groups()))
+    return result
+
+
+def basic_blocks(code, labels):
+    """Blocks of instructions and their successors; unreachable blocks get
+    no successors, so they can form no loop."""
+    by_address = {instr.address: i for i, instr in enumerate(code)}
+
+    def index_of(target):
+        if target.startswith(".L_x_"):
+            return labels.get(target)
+        return by_address.get(int(target, 16))
+
+    leaders = {0} | set(labels.values())
+    for i, instr in enumerate(code):
+        if instr.target is not None and index_of(instr.target) is not None:
+            leaders.add(index_of(instr.target))
+        if instr.ends_block():
+            leaders.add(i + 1)
+    starts = sorted(l for l in leaders if l < len(code))
+    block_of = {start: b for b, start in enumerate(starts)}
+    bodies = [code[s:e] for s, e in zip(starts, starts[1:] + [len(code)])]
+    graph = []
+    for b, body in enumerate(bodies):
+        successors = []
+        for instr in body:
+            if instr.target is not None and index_of(instr.target) in block_of:
+                successors.append(block_of[index_of(instr.target)])
+        if (not body or body[-1].falls_through()) and b + 1 < len(bodies):
+            successors.append(b + 1)
+        graph.append(successors)
+    reachable, todo = {0}, [0]
+    while todo:
+        for succ in graph[todo.pop()]:
+            if succ not in reachable:
+                reachable.add(succ)
+                todo.append(succ)
+    return bodies, [g if b in reachable else [] for b, g in enumerate(graph)]
+
+
+def executed(code):
+    """The instructions that do work: NOP padding is not counted."""
+    return [instr for instr in code if instr.base != "NOP"]
+
+
+def counts(code, labels):
+    bodies, graph = basic_blocks(code, labels)
+    loop = ptx_stats.smallest_loop(
+        bodies, graph, lambda loop: any(i.base == "LDG" for i in loop),
+        lambda loop: len(executed(loop)))
+    ops = [instr.base for instr in executed(loop)]
+    return {
+        "loop_instructions": len(ops),
+        "loop_global_loads": ops.count("LDG"),
+        "loop_global_stores": ops.count("STG"),
+        "loop_shared": sum(op in ("LDS", "STS", "LDSM") for op in ops),
+        "loop_shuffles": ops.count("SHFL"),
+        "loop_mma": sum(op.endswith("MMA") for op in ops),
+        "instructions": len(executed(code)),
+    }
+
+
+def disassemble(cuobjdump, cubin, timeout=60):
+    result = subprocess.run([cuobjdump, "-sass", str(cubin)],
+                            capture_output=True, text=True, timeout=timeout)
+    if result.returncode != 0:
+        raise RuntimeError(f"{cuobjdump} -sass {cubin} failed:\n"
+                           f"{result.stderr.strip()}")
+    return result.stdout
+
+
+def compare_table(cuobjdump, directory, save=None):
+    """Prints the hot-loop counts of DIR/NAME.tile.cubin and
+    DIR/NAME.cuda.cubin for every NAME, then the ratios tile / cuda.
+    Returns 0, or 1 when a cubin could not be read."""
+    directory = pathlib.Path(directory)
+    columns = {"loop_instructions": "loop", "loop_global_loads": "LDG",
+               "instr_per_load": "loop/LDG", "loop_global_stores": "STG",
+               "loop_shared": "LDS+STS", "loop_shuffles": "SHFL",
+               "loop_mma": "MMA", "instructions": "function"}
+    header = f"{'kernel':10} {'who':5} " + " ".join(
+        f"{title:>9}" for title in columns.values())
+    print("SASS of the hot loop, one iteration (NOPs not counted): "
+          "instructions, global loads and stores, shared accesses, shuffles, "
+          "MMAs; 'function' counts the whole kernel")
+    print(header)
+    print("-" * len(header))
+    status, rows = 0, {}
+    for ours in sorted(directory.glob("*.tile.cubin")):
+        name = ours.name[:-len(".tile.cubin")]
+        for who, cubin in (("tile", ours),
+                           ("cuda", directory / f"{name}.cuda.cubin")):
+            if not cubin.exists():
+                print(f"{name:10} {who:5} (no {cubin.name})")
+                continue
+            try:
+                sass = disassemble(cuobjdump, cubin)
+            except (RuntimeError, subprocess.TimeoutExpired, OSError) as error:
+                print(f"{name:10} {who:5} error: {error}")
+                status = 1
+                continue
+            if save is not None:
+                pathlib.Path(save, f"{cubin.stem}.sass").write_text(sass)
+            parsed = functions(sass)
+            if name not in parsed:
+                print(f"{name:10} {who:5} no function '{name}' in {cubin.name}")
+                status = 1
+                continue
+            stats = counts(*parsed[name])
+            loads = stats["loop_global_loads"]
+            stats["instr_per_load"] = (
+                round(stats["loop_instructions"] / loads, 1) if loads else 0)
+            rows.setdefault(name, {})[who] = stats
+            print(f"{name:10} {who:5} " +
+                  " ".join(f"{stats[c]:>9}" for c in columns))
+
+    def ratio(a, b):
+        return f"{a / b:.2f}" if b else ("1.00" if a == b else "n/a")
+
+    print("\nratios tile / cuda (hot-loop instructions per global load, since "
+          "nvcc may unroll the loop; loop instructions; whole function):")
+    for name, pair in rows.items():
+        if "tile" in pair and "cuda" in pair:
+            ours, ref = pair["tile"], pair["cuda"]
+            print(f"  {name:10} per-load "
+                  f"{ratio(ours['instr_per_load'], ref['instr_per_load'])}"
+                  f"  loop {ratio(ours['loop_instructions'], ref['loop_instructions'])}"
+                  f"  function {ratio(ours['instructions'], ref['instructions'])}")
+    return status
+
+
+def main():
+    parser = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0],
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    group = parser.add_mutually_exclusive_group(required=True)
+    group.add_argument("--cuobjdump", metavar="BIN")
+    group.add_argument("--sass", metavar="FILE")
+    parser.add_argument("target", help="DIR of cubins, or FUNCTION")
+    parser.add_argument("--save", metavar="DIR",
+                        help="also write each listing as DIR/NAME.WHO.sass")
+    args = parser.parse_args()
+    if args.cuobjdump:
+        return compare_table(args.cuobjdump, args.target, args.save)
+    parsed = functions(pathlib.Path(args.sass).read_text())
+    if args.target not in parsed:
+        raise SystemExit(f"no function '{args.target}' in {args.sass}")
+    for key, value in counts(*parsed[args.target]).items():
+        print(f"{key}: {value}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

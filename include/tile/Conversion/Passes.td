@@ -1,0 +1,49 @@
+//===- Passes.td - tile conversion passes ------------------*- tablegen -*-===//
+
+#ifndef TILE_CONVERSION_PASSES_TD
+#define TILE_CONVERSION_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def ConvertTileToGPU : Pass<"tile-to-gpu", "::mlir::ModuleOp"> {
+  let summary = "distribute tile kernels over threads: tile -> gpu/scf/vector";
+  let description = [{
+    Turns every `tile.kernel` (after `tile-promote-registers` and
+    `tile-plan-shared`) into a `gpu.func` kernel of the `gpu.module`
+    `@tile_kernels`, which carries `#nvvm.target<chip = ...>`.
+
+    Every tile value becomes, in each thread, a `vector<K x T>` of its
+    elements `thread + k * threads` (row-major), so elementwise `arith` and
+    `math` ops on tiles become the same ops on those vectors, fused per
+    element with no temporary in memory. Global tensors are
+    `!llvm.ptr<1>` parameters (one per tensor, then one i64 per symbolic
+    dimension, as `docs/abi.md` specifies); slices are read and written by
+    consecutive threads at consecutive addresses of a row, and masked at
+    the tensor bounds unless the bounds are proven statically. Shared vars
+    are views of one workgroup buffer at the offsets `tile-plan-shared`
+    chose (dynamic shared memory above 48 KiB); vars kept in registers and
+    scalar vars are per-thread allocas. Row reductions of tiles whose rows
+    are runs of lanes become butterflies of `gpu.shuffle xor`; other
+    reductions, `dot` and broadcasts read shared memory.
+
+    `gpu.barrier` is placed before an access to shared memory that
+    conflicts with an access since the last barrier: bytes in common, one
+    of them a write, and not both by the owner of each element of the same
+    var. Loops are analysed across iterations. A barrier or a shuffle under
+    control flow that depends on `ctx.thread` is an error.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect", "::mlir::gpu::GPUDialect",
+    "::mlir::LLVM::LLVMDialect", "::mlir::math::MathDialect",
+    "::mlir::memref::MemRefDialect", "::mlir::NVVM::NVVMDialect",
+    "::mlir::scf::SCFDialect", "::mlir::vector::VectorDialect"
+  ];
+  let options = [
+    Option<"chip", "chip", "std::string", /*default=*/"\"sm_90\"",
+           "the target GPU, sm_70 to sm_100">,
+    Option<"optLevel", "O", "unsigned", /*default=*/"3",
+           "optimization level of the NVPTX back end">,
+  ];
+}
+
+#endif // TILE_CONVERSION_PASSES_TD

@@ -1,0 +1,31 @@
+//===- TileToGPU.h - tile kernels to gpu.func kernels -----------*- C++ -*-===//
+
+#ifndef TILE_CONVERSION_TILETOGPU_TILETOGPU_H
+#define TILE_CONVERSION_TILETOGPU_TILETOGPU_H
+
+#include "tile/Dialect/Tile/IR/TileDialect.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+
+namespace mlir::tile {
+
+/// The gpu.module that holds every lowered kernel.
+constexpr llvm::StringLiteral kGPUModuleName = "tile_kernels";
+/// Shared memory above this is dynamic, opted in to at launch.
+constexpr int64_t kMaxStaticSharedBytes = 48 * 1024;
+/// The chips tile targets: sm_70 to sm_100.
+constexpr int kMinChip = 70, kMaxChip = 100;
+
+/// The number of `sm_NN` (or `sm_NNa`), if tile supports it.
+FailureOr<int> parseChip(StringRef chip);
+/// The NVVM target features (PTX ISA version) for a chip.
+std::string getPTXFeatures(int chip);
+
+/// Lowers `kernel`, after tile-promote-registers and tile-plan-shared, to a
+/// gpu.func kernel in `gpuModule` that follows docs/abi.md. Leaves the
+/// kernel in place; fails with an error at the offending op.
+LogicalResult lowerKernelToGPU(KernelOp kernel, gpu::GPUModuleOp gpuModule);
+
+} // namespace mlir::tile
+
+#endif // TILE_CONVERSION_TILETOGPU_TILETOGPU_H

@@ -1,0 +1,17 @@
+//===- TestPasses.h - passes that plant bugs in lowered kernels -*- C++ -*-===//
+//
+// Test-only passes that break a correct lowered kernel the way a wrong
+// lowering would, so the tests can show that the emulate backend catches
+// each kind of bug: -tile-test-drop-barriers, -tile-test-break-shuffle,
+// -tile-test-drop-bound-masks.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_EMULATOR_TESTPASSES_H
+#define TILE_EMULATOR_TESTPASSES_H
+
+namespace mlir::tile {
+void registerEmulatorTestPasses();
+} // namespace mlir::tile
+
+#endif // TILE_EMULATOR_TESTPASSES_H

@@ -1,0 +1,42 @@
+//===- Interpreter.h - the interp backend -----------------------*- C++ -*-===//
+//
+// A tile-level interpreter of the tile dialect before promotion and
+// lowering: the golden model every other backend is checked against.
+// Written for obvious correctness, not speed: tiles are arrays of double
+// (floats) or int64 (integers, wrapped to their width after each op), every
+// CTA of the grid runs in turn, reductions and dot accumulate in double,
+// and only a store to a tensor rounds to the tensor's element type.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_REFERENCE_INTERPRETER_H
+#define TILE_REFERENCE_INTERPRETER_H
+
+#include "tile/Dialect/Tile/IR/TileDialect.h"
+#include "tile/Runtime/Manifest.h"
+
+namespace mlir::tile::reference {
+
+struct InterpOptions {
+  /// Ops executed over the whole run before the interpreter gives up, so a
+  /// loop that never ends is an error rather than a hang.
+  uint64_t maxSteps = 50'000'000;
+};
+
+/// The kernel's parameters as the runtime describes them (names, dtypes,
+/// shapes with symbols), in order.
+FailureOr<std::vector<::tile::runtime::ParamSpec>>
+getParamSpecs(KernelOp kernel);
+
+/// Runs every CTA of `kernel` on `args` (one per parameter, in order),
+/// which are checked against the parameters first; `symbols` may fix
+/// symbol values beforehand and receives those the buffers bind. Errors
+/// are emitted at the failing op's location.
+LogicalResult interpretKernel(KernelOp kernel,
+                              ArrayRef<::tile::runtime::HostTensor *> args,
+                              ::tile::runtime::SymbolBindings &symbols,
+                              const InterpOptions &options = {});
+
+} // namespace mlir::tile::reference
+
+#endif // TILE_REFERENCE_INTERPRETER_H

@@ -1,0 +1,91 @@
+//===- Manifest.h - the kernel manifest of docs/abi.md ----------*- C++ -*-===//
+//
+// The manifest that travels with a kernel's PTX, the symbol values of a
+// launch, the grid expressions, and the check of host buffers against the
+// parameters. Plain C++: the interpreter uses the same checks.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_RUNTIME_MANIFEST_H
+#define TILE_RUNTIME_MANIFEST_H
+
+#include "tile/Runtime/Tensor.h"
+
+#include <array>
+#include <map>
+
+namespace tile::runtime {
+
+/// One dimension of a parameter: a static size, or a symbol such as `K`.
+struct Dim {
+  int64_t size = 0;
+  std::string symbol;
+  bool isSymbolic() const { return !symbol.empty(); }
+};
+
+enum class Access { Read, Write, ReadWrite };
+
+struct ParamSpec {
+  std::string name;
+  DType dtype = DType::F32;
+  std::vector<Dim> shape;
+  Access access = Access::ReadWrite;
+  bool isWritten() const { return access != Access::Read; }
+  bool isRead() const { return access != Access::Write; }
+};
+
+struct KernelManifest {
+  int64_t version = 1;
+  std::string kernel, entry, chip;
+  int64_t threads = 0;
+  /// Expressions over the symbols, x, y, z (grammar in docs/abi.md).
+  std::array<std::string, 3> grid = {"1", "1", "1"};
+  /// The symbolic dimensions, in ABI order.
+  std::vector<std::string> symbols;
+  std::vector<ParamSpec> params;
+  int64_t sharedBytes = 0;
+  bool dynamicShared = false;
+};
+
+/// Parses and checks a manifest; every problem is an Input error naming
+/// the field ("manifest: params[1].dtype: ...").
+Expected<KernelManifest> parseManifest(std::string_view json);
+Expected<KernelManifest> readManifestFile(const std::string &path);
+
+/// The value of each symbolic dimension of a launch.
+using SymbolBindings = std::map<std::string, int64_t>;
+
+/// Parses "K=4096" (what `--dim` and dims.txt lines hold) into `symbols`;
+/// an error when the symbol is already bound to another value.
+Error parseSymbolAssignment(std::string_view text, SymbolBindings &symbols);
+
+/// The shape of `param` with its symbols replaced by their values.
+Expected<std::vector<int64_t>> resolveShape(const ParamSpec &param,
+                                            const SymbolBindings &symbols);
+
+/// Checks one buffer per parameter (in order) against its dtype and shape,
+/// and binds each symbol the first time a buffer gives it a size; every
+/// other use must agree with it, as must the values already in `symbols`.
+/// Each failure names the parameter.
+Error bindArguments(const std::vector<ParamSpec> &params,
+                    const std::vector<const HostTensor *> &buffers,
+                    SymbolBindings &symbols);
+
+/// The integer operators of the grid grammar, with affine semantics:
+/// floordiv and ceildiv round toward -inf and +inf, mod is
+/// a - b * (a floordiv b). Division by zero and overflow are errors.
+enum class IntOp { Add, Sub, Mul, FloorDiv, CeilDiv, Mod };
+Expected<int64_t> applyIntOp(IntOp op, int64_t lhs, int64_t rhs);
+
+/// Evaluates one expression of the grid grammar of docs/abi.md.
+Expected<int64_t> evaluateExpression(std::string_view expression,
+                                     const SymbolBindings &symbols);
+/// The grid of `manifest`: each size positive and at most 2^31 - 1.
+Expected<std::array<int64_t, 3>> evaluateGrid(const KernelManifest &manifest,
+                                              const SymbolBindings &symbols);
+/// Checks a grid computed elsewhere (the interpreter's) the same way.
+Error checkGrid(const std::array<int64_t, 3> &grid);
+
+} // namespace tile::runtime
+
+#endif // TILE_RUNTIME_MANIFEST_H

@@ -1,0 +1,31 @@
+//===- Report.h - the run report of seed 002 --------------------*- C++ -*-===//
+//
+// What tile-launch and tile-run print: the resource table read from the
+// driver, and the comparison of an output with its reference.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_RUNTIME_REPORT_H
+#define TILE_RUNTIME_REPORT_H
+
+#include "tile/Runtime/Cuda.h"
+
+#include <cstdio>
+
+namespace tile::runtime {
+
+/// The device line and the table: kernel, regs, local B, shared B, maxTPB,
+/// blk/SM, occ %, ms (`-` when `timedRuns` is 0).
+void printLaunchReport(std::FILE *out, const KernelManifest &manifest,
+                       const LaunchReport &launch, int timedRuns);
+
+/// Compares an output with its reference; prints "NAME matches ..." to
+/// stdout, or "NAME wrong at INDEX [i, j]: got X, want Y" to stderr as the
+/// seed's check does. Returns whether it matched.
+Expected<bool> compareOutput(const std::string &name, const HostTensor &got,
+                             const HostTensor &want, Tolerance tolerance,
+                             const std::string &reference);
+
+} // namespace tile::runtime
+
+#endif // TILE_RUNTIME_REPORT_H

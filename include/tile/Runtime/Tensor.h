@@ -1,0 +1,88 @@
+//===- Tensor.h - host buffers of the tile runtime --------------*- C++ -*-===//
+//
+// A HostTensor is a dense, row-major buffer on the host with its element
+// type and shape: what a kernel parameter is bound to before a launch, and
+// what the interpreter reads and writes. Elements are read and written as
+// double, which holds every f32, f16, bf16, i32 and i1 value exactly.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_RUNTIME_TENSOR_H
+#define TILE_RUNTIME_TENSOR_H
+
+#include "tile/Runtime/Error.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace tile::runtime {
+
+/// The element types of docs/abi.md.
+enum class DType { F32, F16, BF16, I32, I1 };
+
+/// "f32", "f16", "bf16", "i32" or "i1" -> the DType; none for other names.
+std::optional<DType> parseDType(std::string_view name);
+const char *dtypeName(DType dtype);
+size_t dtypeSize(DType dtype);
+bool isFloat(DType dtype);
+
+/// The product of `shape`, or none when a size is negative or it overflows.
+std::optional<int64_t> countElements(const std::vector<int64_t> &shape);
+/// "[16, 4096]".
+std::string formatShape(const std::vector<int64_t> &shape);
+
+struct HostTensor {
+  DType dtype = DType::F32;
+  std::vector<int64_t> shape;
+  /// Little-endian, row-major, dtypeSize(dtype) bytes an element.
+  std::vector<uint8_t> bytes;
+
+  /// A tensor of zeros.
+  static HostTensor zeros(DType dtype, std::vector<int64_t> shape);
+  /// A tensor whose every element shows that nothing wrote it: NaN for
+  /// floats, 0x7fffffff for i32, 0xff for i1 (which is neither 0 nor 1).
+  static HostTensor poisoned(DType dtype, std::vector<int64_t> shape);
+
+  size_t numElements() const { return bytes.size() / dtypeSize(dtype); }
+  double get(size_t index) const;
+  /// Stores `value` rounded to the dtype: to nearest even for floats,
+  /// wrapped to 32 bits for i32, `value != 0` for i1.
+  void set(size_t index, double value);
+};
+
+/// How far an element may be from the expected one:
+/// |got - want| <= relative * |want| + absolute.
+struct Tolerance {
+  double relative = 0;
+  double absolute = 0;
+};
+/// f32 1e-5 relative (1e-6 absolute, for values near 0); f16 and bf16
+/// looser, by their precision; integers exact.
+Tolerance defaultTolerance(DType dtype);
+
+struct Mismatch {
+  size_t index = 0;
+  double got = 0, want = 0;
+  /// How many elements differ in all.
+  size_t count = 0;
+};
+/// The first element where `got` and `want` differ beyond `tolerance` (NaN
+/// matches only NaN, infinity only itself), or none when all agree. The
+/// index, not a bool, is the point: "wrong at 512" names the block. Both
+/// tensors must have one dtype and shape (an Input error otherwise).
+Expected<std::optional<Mismatch>> firstMismatch(const HostTensor &got,
+                                                const HostTensor &want,
+                                                Tolerance tolerance);
+/// "[0, 37]": the row-major position of element `index` in `shape`.
+std::string formatIndex(const std::vector<int64_t> &shape, size_t index);
+
+/// The whole file at `path`, as bytes.
+Expected<std::string> readFile(const std::string &path);
+
+} // namespace tile::runtime
+
+#endif // TILE_RUNTIME_TENSOR_H

@@ -1,0 +1,55 @@
+//===- TileToPTX.h - the tile-to-ptx pipeline and kernel manifests -*- C++ -*-//
+
+#ifndef TILE_TARGET_PTX_TILETOPTX_H
+#define TILE_TARGET_PTX_TILETOPTX_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/PassManager.h"
+#include "llvm/Support/JSON.h"
+
+#include <string>
+
+namespace mlir::tile {
+
+struct TileToPTXOptions {
+  std::string chip = "sm_90";
+  unsigned optLevel = 3;
+  /// Report register promotion and the shared-memory plan as remarks.
+  bool remarks = false;
+  /// The CUDA toolkit whose libdevice provides math functions (exp, log,
+  /// ...); empty: CUDA_ROOT, CUDA_HOME, CUDA_PATH, then /usr/local/cuda.
+  std::string cudaPath;
+};
+
+/// The CUDA toolkit `options` name or the environment and the usual places
+/// hold (one with nvvm/libdevice), or empty.
+std::string findCUDAToolkit(const TileToPTXOptions &options);
+
+/// tile-promote-registers and tile-plan-shared on every kernel: the tile IR
+/// with every placement decided, which a manifest describes.
+void buildTilePlacementPipeline(OpPassManager &pm,
+                                const TileToPTXOptions &options);
+/// The whole pipeline, placement through tile-to-gpu, the upstream gpu ->
+/// nvvm -> llvm conversions and gpu-module-to-binary{format=isa}: leaves a
+/// gpu.binary holding the PTX.
+void buildTileToPTXPipeline(OpPassManager &pm, const TileToPTXOptions &options);
+
+/// Registers the `tile-to-ptx` pipeline for tile-opt.
+void registerTileToPTXPipeline();
+
+/// Compiles every kernel of `module` (tile IR) to one PTX module. Errors go
+/// to the context's diagnostic handler.
+FailureOr<std::string> compileToPTX(ModuleOp module,
+                                    const TileToPTXOptions &options);
+
+/// The manifests (docs/abi.md) of the kernels of `module` after
+/// buildTilePlacementPipeline, one object per kernel.
+llvm::json::Array buildManifests(ModuleOp module, StringRef chip);
+
+/// Registers the tile-translate translations --tile-to-ptx and
+/// --tile-to-manifest.
+void registerTileTranslations();
+
+} // namespace mlir::tile
+
+#endif // TILE_TARGET_PTX_TILETOPTX_H

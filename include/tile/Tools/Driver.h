@@ -1,0 +1,32 @@
+//===- Driver.h - what the tile tools share ---------------------*- C++ -*-===//
+//
+// Reading a kernel source (.tile or .mlir) and the translations of
+// tile-translate, for every tool that compiles tile kernels.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_TOOLS_DRIVER_H
+#define TILE_TOOLS_DRIVER_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OwningOpRef.h"
+
+namespace llvm {
+class SourceMgr;
+} // namespace llvm
+
+namespace mlir::tile {
+
+/// Parses the main buffer of `sourceMgr`: the .tile language when its name
+/// ends in `.tile`, else tile IR in MLIR's syntax. Errors go to the
+/// context's diagnostic handler; null on failure.
+OwningOpRef<ModuleOp> parseKernelSource(llvm::SourceMgr &sourceMgr,
+                                        MLIRContext *context);
+
+/// Registers tile-translate's `--tile-to-ptx` and `--tile-to-manifest`,
+/// whose input is a .tile or .mlir file, with `--chip` and `--opt-level`.
+void registerCompileTranslations();
+
+} // namespace mlir::tile
+
+#endif // TILE_TOOLS_DRIVER_H

@@ -1,0 +1,417 @@
+//===- KernelLowering.cpp - driver, elementwise ops, context, scf ---------===//
+
+#include "KernelLowering.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace mlir::tile;
+
+/// A tile of more elements per thread than this is not unrolled into one
+/// thread's code.
+static constexpr int64_t kMaxSlots = 256;
+
+KernelLowering::KernelLowering(KernelOp kernel, gpu::GPUFuncOp func,
+                               BarrierPlan barriers)
+    : kernel(kernel), func(func), barriers(std::move(barriers)),
+      builder(func.getContext()), loc(kernel.getLoc()),
+      threads(kernel.getThreads()) {}
+
+LogicalResult KernelLowering::run() {
+  Block &entry = func.getBody().front();
+  builder.setInsertionPointToEnd(&entry);
+  threadId = gpu::ThreadIdOp::create(builder, loc, gpu::Dimension::x);
+
+  // Parameters: one pointer per tensor, then one i64 per symbol.
+  SmallVector<StringAttr> symbols = kernel.getSymbols();
+  unsigned numTensors = kernel.getArgumentTypes().size();
+  DenseMap<StringAttr, Value> symbolValues;
+  for (auto [index, symbol] : llvm::enumerate(symbols))
+    symbolValues[symbol] =
+        arith::IndexCastOp::create(builder, loc, builder.getIndexType(),
+                                   entry.getArgument(numTensors + index));
+  for (auto [index, arg] :
+       llvm::enumerate(kernel.getBodyBlock().getArguments())) {
+    GlobalTensor tensor;
+    tensor.type = cast<GlobalTensorType>(arg.getType());
+    tensor.pointer = entry.getArgument(index);
+    for (unsigned dim = 0; dim < tensor.type.getRank(); ++dim)
+      tensor.dims.push_back(
+          tensor.type.isDynamicDim(dim)
+              ? symbolValues.lookup(tensor.type.getSymbolOfDim(dim))
+              : constantIndex(tensor.type.getShape()[dim]));
+    globals[arg] = tensor;
+  }
+  createStorage();
+  if (failed(lowerBlock(kernel.getBodyBlock())))
+    return failure();
+  gpu::ReturnOp::create(builder, loc);
+  return success();
+}
+
+LogicalResult KernelLowering::lowerBlock(Block &block) {
+  for (Operation &op : block.without_terminator()) {
+    loc = op.getLoc();
+    if (barriers.before.contains(&op))
+      gpu::BarrierOp::create(builder, loc);
+    if (failed(lowerOp(&op)))
+      return failure();
+  }
+  return success();
+}
+
+LogicalResult KernelLowering::lowerOp(Operation *op) {
+  return llvm::TypeSwitch<Operation *, LogicalResult>(op)
+      .Case([&](LoadOp op) { return lowerLoad(op); })
+      .Case([&](StoreOp op) { return lowerStore(op); })
+      .Case([&](VarOp op) { return lowerVar(op); })
+      .Case([&](ReadOp op) { return lowerRead(op); })
+      .Case([&](WriteOp op) { return lowerWrite(op); })
+      .Case<RowSumOp, RowMaxOp>(
+          [&](Operation *op) { return lowerReduction(op); })
+      .Case([&](DotOp op) { return lowerDot(op); })
+      .Case([&](BroadcastOp op) { return lowerBroadcast(op); })
+      .Case([&](SplatOp op) { return lowerSplat(op); })
+      .Case([&](scf::ForOp op) { return lowerFor(op); })
+      .Case([&](scf::IfOp op) { return lowerIf(op); })
+      .Case([&](scf::WhileOp op) { return lowerWhile(op); })
+      .Case<ThreadIdOp, NumThreadsOp, LanesOp, BlockIdOp, NumBlocksOp, DimOp>(
+          [&](Operation *op) { return lowerContext(op); })
+      .Default([&](Operation *op) -> LogicalResult {
+        if (isa<arith::ArithDialect, math::MathDialect>(op->getDialect()))
+          return lowerElementwise(op);
+        return op->emitError("cannot lower '")
+               << op->getName() << "' to per-thread GPU code";
+      });
+}
+
+//===----------------------------------------------------------------------===//
+// Context
+//===----------------------------------------------------------------------===//
+
+static gpu::Dimension toGPU(GridDim dim) {
+  switch (dim) {
+  case GridDim::x:
+    return gpu::Dimension::x;
+  case GridDim::y:
+    return gpu::Dimension::y;
+  case GridDim::z:
+    return gpu::Dimension::z;
+  }
+  llvm_unreachable("unknown grid dimension");
+}
+
+LogicalResult KernelLowering::lowerContext(Operation *op) {
+  Value result =
+      llvm::TypeSwitch<Operation *, Value>(op)
+          .Case([&](ThreadIdOp) { return threadId; })
+          .Case([&](NumThreadsOp) { return constantIndex(threads); })
+          .Case([&](LanesOp) { return constantIndex(kLanes); })
+          .Case([&](BlockIdOp op) {
+            return gpu::BlockIdOp::create(builder, loc, toGPU(op.getDim()));
+          })
+          .Case([&](NumBlocksOp op) {
+            return gpu::GridDimOp::create(builder, loc, toGPU(op.getDim()));
+          })
+          .Case([&](DimOp op) {
+            return globals[op.getSource()].dims[op.getIndex()];
+          });
+  scalars.map(op->getResult(0), result);
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Elementwise arith/math: the same op on each thread's vector of elements.
+//===----------------------------------------------------------------------===//
+
+LogicalResult KernelLowering::lowerElementwise(Operation *op) {
+  bool onTiles = llvm::any_of(op->getResultTypes(), [](Type type) {
+    return isa<RankedTensorType>(type);
+  });
+  if (!onTiles) {
+    builder.clone(*op, scalars);
+    return success();
+  }
+  auto tileType = cast<RankedTensorType>(op->getResult(0).getType());
+  if (getSlots(tileType) > kMaxSlots)
+    return op->emitError("a tile of ")
+           << tileType.getNumElements() << " elements is " << getSlots(tileType)
+           << " per thread with " << threads << " threads, more than the "
+           << kMaxSlots << " one thread's code holds";
+  if (auto constant = dyn_cast<arith::ConstantOp>(op)) {
+    auto dense = dyn_cast<DenseElementsAttr>(constant.getValue());
+    if (!dense || !dense.isSplat())
+      return op->emitError("only a tile constant with one value for every "
+                           "element can be lowered");
+    auto type = getSlotsType(tileType);
+    Value slots = arith::ConstantOp::create(
+        builder, loc, type,
+        DenseElementsAttr::get(type, dense.getSplatValue<Attribute>()));
+    mapTile(op->getResult(0), slots);
+    return success();
+  }
+  if (!op->hasTrait<OpTrait::Elementwise>())
+    return op->emitError("'")
+           << op->getName() << "' on tiles is not elementwise";
+  FailureOr<SmallVector<Value>> operands = lowerValues(op, op->getOperands());
+  if (failed(operands))
+    return failure();
+  OperationState state(loc, op->getName());
+  state.addAttributes(op->getAttrs());
+  state.addOperands(*operands);
+  for (Type type : op->getResultTypes())
+    state.addTypes(lowerType(type));
+  mapValues(op->getResults(), builder.create(state)->getResults());
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Structured control flow
+//===----------------------------------------------------------------------===//
+
+Type KernelLowering::lowerType(Type type) const {
+  if (auto tensor = dyn_cast<RankedTensorType>(type))
+    return getSlotsType(tensor);
+  return type;
+}
+
+FailureOr<SmallVector<Value>> KernelLowering::lowerValues(Operation *user,
+                                                          ValueRange values) {
+  SmallVector<Value> lowered;
+  for (Value value : values) {
+    if (!isa<RankedTensorType>(value.getType())) {
+      lowered.push_back(lookupScalar(value));
+      continue;
+    }
+    FailureOr<DistributedTile> tile = lookupTile(user, value);
+    if (failed(tile))
+      return failure();
+    lowered.push_back(tile->slots);
+  }
+  return lowered;
+}
+
+void KernelLowering::mapValues(ValueRange from, ValueRange to) {
+  for (auto [source, lowered] : llvm::zip(from, to)) {
+    if (isa<RankedTensorType>(source.getType()))
+      mapTile(source, lowered);
+    else
+      scalars.map(source, lowered);
+  }
+}
+
+LogicalResult KernelLowering::lowerRegion(
+    Region &from, Block &to,
+    function_ref<void(Operation *, ValueRange)> terminate) {
+  Block &source = from.front();
+  mapValues(source.getArguments(), to.getArguments());
+  OpBuilder::InsertionGuard guard(builder);
+  builder.setInsertionPointToEnd(&to);
+  if (failed(lowerBlock(source)))
+    return failure();
+  Operation *terminator = source.getTerminator();
+  FailureOr<SmallVector<Value>> operands =
+      lowerValues(terminator, terminator->getOperands());
+  if (failed(operands))
+    return failure();
+  loc = terminator->getLoc();
+  terminate(terminator, *operands);
+  return success();
+}
+
+LogicalResult KernelLowering::lowerFor(scf::ForOp op) {
+  FailureOr<SmallVector<Value>> inits = lowerValues(op, op.getInitArgs());
+  if (failed(inits))
+    return failure();
+  auto loop = scf::ForOp::create(builder, loc, lookupScalar(op.getLowerBound()),
+                                 lookupScalar(op.getUpperBound()),
+                                 lookupScalar(op.getStep()), *inits);
+  // scf.for::create gives a body with a yield only without iter_args.
+  Block &body = *loop.getBody();
+  if (!body.empty())
+    body.getTerminator()->erase();
+  if (failed(lowerRegion(op.getRegion(), body,
+                         [&](Operation *, ValueRange operands) {
+                           scf::YieldOp::create(builder, loc, operands);
+                         })))
+    return failure();
+  mapValues(op.getResults(), loop.getResults());
+  return success();
+}
+
+LogicalResult KernelLowering::lowerIf(scf::IfOp op) {
+  SmallVector<Type> types;
+  for (Type type : op.getResultTypes())
+    types.push_back(lowerType(type));
+  auto lowered =
+      scf::IfOp::create(builder, loc, types, lookupScalar(op.getCondition()),
+                        /*addThenBlock=*/false,
+                        /*addElseBlock=*/false);
+  auto yield = [&](Operation *, ValueRange operands) {
+    scf::YieldOp::create(builder, loc, operands);
+  };
+  Block *thenBlock = builder.createBlock(&lowered.getThenRegion());
+  if (failed(lowerRegion(op.getThenRegion(), *thenBlock, yield)))
+    return failure();
+  Block *elseBlock = builder.createBlock(&lowered.getElseRegion());
+  if (op.getElseRegion().empty())
+    scf::YieldOp::create(builder, loc);
+  else if (failed(lowerRegion(op.getElseRegion(), *elseBlock, yield)))
+    return failure();
+  builder.setInsertionPointAfter(lowered);
+  mapValues(op.getResults(), lowered.getResults());
+  return success();
+}
+
+LogicalResult KernelLowering::lowerWhile(scf::WhileOp op) {
+  FailureOr<SmallVector<Value>> inits = lowerValues(op, op.getInits());
+  if (failed(inits))
+    return failure();
+  SmallVector<Type> resultTypes;
+  for (Type type : op.getResultTypes())
+    resultTypes.push_back(lowerType(type));
+  auto lowered = scf::WhileOp::create(builder, loc, resultTypes, *inits);
+  auto makeBlock = [&](Region &from, Region &to) {
+    SmallVector<Type> types;
+    SmallVector<Location> locs;
+    for (BlockArgument arg : from.getArguments()) {
+      types.push_back(lowerType(arg.getType()));
+      locs.push_back(arg.getLoc());
+    }
+    OpBuilder::InsertionGuard guard(builder);
+    return builder.createBlock(&to, {}, types, locs);
+  };
+  Block *before = makeBlock(op.getBefore(), lowered.getBefore());
+  if (failed(lowerRegion(op.getBefore(), *before,
+                         [&](Operation *terminator, ValueRange operands) {
+                           scf::ConditionOp::create(builder, loc, operands[0],
+                                                    operands.drop_front());
+                         })))
+    return failure();
+  Block *after = makeBlock(op.getAfter(), lowered.getAfter());
+  if (failed(lowerRegion(op.getAfter(), *after,
+                         [&](Operation *, ValueRange operands) {
+                           scf::YieldOp::create(builder, loc, operands);
+                         })))
+    return failure();
+  mapValues(op.getResults(), lowered.getResults());
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Per-thread element arithmetic
+//===----------------------------------------------------------------------===//
+
+int64_t KernelLowering::getSlots(Type tileType) const {
+  return llvm::divideCeil(getNumElements(tileType), threads);
+}
+
+VectorType KernelLowering::getSlotsType(RankedTensorType type) const {
+  return VectorType::get({getSlots(type)}, type.getElementType());
+}
+
+Value KernelLowering::constantIndex(int64_t value) {
+  return arith::ConstantIndexOp::create(builder, loc, value);
+}
+
+Value KernelLowering::zero(Type type) {
+  return arith::ConstantOp::create(builder, loc, type,
+                                   builder.getZeroAttr(type));
+}
+
+Value KernelLowering::elementIndex(int64_t slot) {
+  if (slot == 0)
+    return threadId;
+  return arith::AddIOp::create(builder, loc, threadId,
+                               constantIndex(slot * threads));
+}
+
+Value KernelLowering::slotIsValid(int64_t numElements, int64_t slot) {
+  if ((slot + 1) * threads <= numElements)
+    return {};
+  return arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ult,
+                               threadId,
+                               constantIndex(numElements - slot * threads));
+}
+
+Value KernelLowering::safeIndex(Value element, Value valid) {
+  if (!valid)
+    return element;
+  return arith::SelectOp::create(builder, loc, valid, element,
+                                 constantIndex(0));
+}
+
+SmallVector<Value> KernelLowering::delinearize(Value element,
+                                               ArrayRef<int64_t> shape) {
+  SmallVector<Value> coords(shape.size());
+  Value rest = element;
+  for (int64_t dim = shape.size() - 1; dim > 0; --dim) {
+    Value size = constantIndex(shape[dim]);
+    coords[dim] = arith::RemUIOp::create(builder, loc, rest, size);
+    rest = arith::DivUIOp::create(builder, loc, rest, size);
+  }
+  coords[0] = rest;
+  return coords;
+}
+
+Value KernelLowering::linearize(ArrayRef<Value> coords, ArrayRef<Value> dims) {
+  Value linear = coords[0];
+  for (size_t dim = 1; dim < coords.size(); ++dim)
+    linear = arith::AddIOp::create(
+        builder, loc, arith::MulIOp::create(builder, loc, linear, dims[dim]),
+        coords[dim]);
+  return linear;
+}
+
+Value KernelLowering::both(Value a, Value b) {
+  if (!a)
+    return b;
+  if (!b)
+    return a;
+  return arith::AndIOp::create(builder, loc, a, b);
+}
+
+Value KernelLowering::guarded(Value condition, Type type, Value otherwise,
+                              function_ref<Value()> body) {
+  if (!condition)
+    return body();
+  auto ifOp = scf::IfOp::create(builder, loc, type, condition,
+                                /*withElseRegion=*/true);
+  OpBuilder::InsertionGuard guard(builder);
+  builder.setInsertionPointToStart(&ifOp.getThenRegion().front());
+  scf::YieldOp::create(builder, loc, body());
+  builder.setInsertionPointToStart(&ifOp.getElseRegion().front());
+  scf::YieldOp::create(builder, loc, otherwise);
+  return ifOp.getResult(0);
+}
+
+void KernelLowering::guarded(Value condition, function_ref<void()> body) {
+  if (!condition)
+    return body();
+  auto ifOp = scf::IfOp::create(builder, loc, condition);
+  OpBuilder::InsertionGuard guard(builder);
+  builder.setInsertionPoint(ifOp.getThenRegion().front().getTerminator());
+  body();
+}
+
+FailureOr<DistributedTile>
+KernelLowering::lookupTile(Operation *user, Value value, bool requireOwner) {
+  auto it = tiles.find(value);
+  if (it == tiles.end())
+    return user->emitError("internal error: tile operand not lowered");
+  if (requireOwner && it->second.layout != Layout::Owner)
+    return user->emitError("internal error: a shuffle-folded row result "
+                           "reached a use that needs it in its owner thread; "
+                           "run tile-plan-shared first");
+  return it->second;
+}
+
+void KernelLowering::mapTile(Value from, Value slots, Layout layout,
+                             RankedTensorType reducedFrom) {
+  tiles[from] = {slots, layout, reducedFrom};
+}

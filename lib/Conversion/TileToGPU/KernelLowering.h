@@ -1,0 +1,152 @@
+//===- KernelLowering.h - one tile.kernel to per-thread gpu code ----------===//
+//
+// The lowering walks a kernel's ops in order and emits, for each, the code
+// one thread runs for its elements. Its files split it by op family:
+// KernelLowering.cpp (driver, elementwise, context, control flow),
+// LowerMemory.cpp (slices, vars), LowerCrossThread.cpp (reductions, dot,
+// broadcast).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_LIB_CONVERSION_TILETOGPU_KERNELLOWERING_H
+#define TILE_LIB_CONVERSION_TILETOGPU_KERNELLOWERING_H
+
+#include "SharedAccess.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
+
+namespace mlir::scf {
+class ForOp;
+class IfOp;
+class WhileOp;
+} // namespace mlir::scf
+
+namespace mlir::tile {
+
+/// Where the elements of a tile value are, in the vector of one thread.
+enum class Layout {
+  /// Slot k of thread t holds element t + k * threads (row-major).
+  Owner,
+  /// The result of a shuffle-folded row reduction of an [R, C] tile: slot k
+  /// of thread t holds the result for the row of element t + k * threads of
+  /// the [R, C] tile, so every thread of a row has it.
+  RowReplicated,
+};
+
+struct DistributedTile {
+  Value slots; // vector<K x T>
+  Layout layout = Layout::Owner;
+  RankedTensorType reducedFrom; // the [R, C] type, for RowReplicated
+};
+
+/// A global tensor parameter inside the gpu.func.
+struct GlobalTensor {
+  Value pointer;           // !llvm.ptr<1>
+  SmallVector<Value> dims; // index values
+  GlobalTensorType type;
+};
+
+class KernelLowering {
+public:
+  KernelLowering(KernelOp kernel, gpu::GPUFuncOp func, BarrierPlan barriers);
+
+  /// Emits the body of `func`. Fails with an error at the offending op.
+  LogicalResult run();
+
+  /// Threads a shuffle exchanges among: a warp.
+  static constexpr int64_t kWarpSize = kLanes;
+
+private:
+  LogicalResult lowerBlock(Block &block);
+  LogicalResult lowerOp(Operation *op);
+  LogicalResult lowerContext(Operation *op);
+  LogicalResult lowerElementwise(Operation *op);
+  LogicalResult lowerFor(scf::ForOp op);
+  LogicalResult lowerIf(scf::IfOp op);
+  LogicalResult lowerWhile(scf::WhileOp op);
+  /// A tile type as one thread's vector of slots; other types unchanged.
+  Type lowerType(Type type) const;
+  /// The lowered `values`: tiles (in their owners' layout) become their
+  /// thread's vector, scalars their lowered value.
+  FailureOr<SmallVector<Value>> lowerValues(Operation *user, ValueRange values);
+  /// Records that `to` stands for `from` in the lowered code.
+  void mapValues(ValueRange from, ValueRange to);
+  /// Lowers `from` into `to`, whose block arguments stand for `from`'s;
+  /// the terminator is rebuilt by `terminate` with its mapped operands.
+  LogicalResult
+  lowerRegion(Region &from, Block &to,
+              function_ref<void(Operation *, ValueRange)> terminate);
+
+  // LowerMemory.cpp
+  void createStorage();
+  LogicalResult lowerLoad(LoadOp op);
+  LogicalResult lowerStore(StoreOp op);
+  LogicalResult lowerVar(VarOp op);
+  LogicalResult lowerRead(ReadOp op);
+  LogicalResult lowerWrite(WriteOp op);
+  LogicalResult storeToVar(Operation *op, Value var, Value value);
+  Value globalAddress(const GlobalTensor &tensor, ArrayRef<Value> coords);
+  /// The global coordinates of the element in slot `slot` of a slice at
+  /// `offsets`, and whether it lies in the tensor (null: provably always).
+  std::pair<SmallVector<Value>, Value> sliceElement(ValueRange offsets,
+                                                    RankedTensorType type,
+                                                    const GlobalTensor &tensor,
+                                                    int64_t slot);
+
+  // LowerCrossThread.cpp
+  LogicalResult lowerReduction(Operation *op);
+  LogicalResult lowerDot(DotOp op);
+  LogicalResult lowerBroadcast(BroadcastOp op);
+  LogicalResult lowerSplat(SplatOp op);
+  Value shuffleReduce(Operation *op, Value slots, RankedTensorType type);
+  /// The shared view a cross-thread reader reads `operand` from.
+  FailureOr<Value> sharedViewOf(Operation *user, Value operand);
+
+  // Per-thread element arithmetic.
+  int64_t getSlots(Type tileType) const;
+  VectorType getSlotsType(RankedTensorType type) const;
+  /// The index of the element slot `slot` of this thread holds.
+  Value elementIndex(int64_t slot);
+  /// Whether slot `slot` holds an element of a tile of `numElements`
+  /// (null when every thread's slot does).
+  Value slotIsValid(int64_t numElements, int64_t slot);
+  /// The element index to address memory with: `element` where `valid`,
+  /// else 0, so that no thread touches bytes outside a buffer.
+  Value safeIndex(Value element, Value valid);
+  SmallVector<Value> delinearize(Value element, ArrayRef<int64_t> shape);
+  Value linearize(ArrayRef<Value> coords, ArrayRef<Value> dims);
+  Value constantIndex(int64_t value);
+  Value zero(Type type);
+  /// Conjunction of `a` and `b`, either of which may be null (true).
+  Value both(Value a, Value b);
+  /// Runs `body` where `condition` holds (always when null); `body` yields
+  /// the value to use, or `otherwise` where the condition fails.
+  Value guarded(Value condition, Type type, Value otherwise,
+                function_ref<Value()> body);
+  void guarded(Value condition, function_ref<void()> body);
+
+  FailureOr<DistributedTile> lookupTile(Operation *user, Value value,
+                                        bool requireOwner = true);
+  Value lookupScalar(Value value) { return scalars.lookupOrDefault(value); }
+  void mapTile(Value from, Value slots, Layout layout = Layout::Owner,
+               RankedTensorType reducedFrom = {});
+
+  KernelOp kernel;
+  gpu::GPUFuncOp func;
+  BarrierPlan barriers;
+  OpBuilder builder;
+  Location loc;
+  int64_t threads;
+  Value threadId;
+  Value sharedBase; // memref<B x i8, workgroup>, or null without shared vars
+  IRMapping scalars;
+  DenseMap<Value, DistributedTile> tiles;
+  DenseMap<Value, GlobalTensor> globals;
+  DenseMap<Value, Value> varStorage; // tile.var -> memref
+};
+
+} // namespace mlir::tile
+
+#endif // TILE_LIB_CONVERSION_TILETOGPU_KERNELLOWERING_H

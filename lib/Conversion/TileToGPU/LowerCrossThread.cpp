@@ -1,0 +1,234 @@
+//===- LowerCrossThread.cpp - reductions, dot, broadcast, splat -----------===//
+//
+// The ops whose result elements need elements of other threads: through
+// warp shuffles where a row is a run of lanes, else from shared memory
+// (tile-plan-shared made their operands reads of shared vars).
+//
+//===----------------------------------------------------------------------===//
+
+#include "KernelLowering.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+
+using namespace mlir;
+using namespace mlir::tile;
+
+/// f16 and bf16 accumulate in f32; others in their own type.
+static Type getAccumulatorType(Type element) {
+  if (element.isF16() || element.isBF16())
+    return Float32Type::get(element.getContext());
+  return element;
+}
+
+static Value convert(OpBuilder &builder, Location loc, Value value, Type to) {
+  if (value.getType() == to)
+    return value;
+  if (value.getType().getIntOrFloatBitWidth() < to.getIntOrFloatBitWidth())
+    return arith::ExtFOp::create(builder, loc, to, value);
+  return arith::TruncFOp::create(builder, loc, to, value);
+}
+
+static Value combine(OpBuilder &builder, Location loc, bool isMax, Value a,
+                     Value b) {
+  bool isFloat = isa<FloatType>(a.getType());
+  if (isMax)
+    return isFloat ? arith::MaximumFOp::create(builder, loc, a, b).getResult()
+                   : arith::MaxSIOp::create(builder, loc, a, b).getResult();
+  return isFloat ? arith::AddFOp::create(builder, loc, a, b).getResult()
+                 : arith::AddIOp::create(builder, loc, a, b).getResult();
+}
+
+/// The identity of the reduction: 0 for a sum, the lowest value for a max.
+static Value identity(OpBuilder &builder, Location loc, bool isMax, Type type) {
+  if (!isMax)
+    return arith::ConstantOp::create(builder, loc, type,
+                                     builder.getZeroAttr(type));
+  if (auto floatType = dyn_cast<FloatType>(type))
+    return arith::ConstantOp::create(
+        builder, loc, type,
+        builder.getFloatAttr(type,
+                             APFloat::getInf(floatType.getFloatSemantics(),
+                                             /*Negative=*/true)));
+  return arith::ConstantOp::create(
+      builder, loc, type,
+      builder.getIntegerAttr(
+          type, APInt::getSignedMinValue(type.getIntOrFloatBitWidth())));
+}
+
+FailureOr<Value> KernelLowering::sharedViewOf(Operation *user, Value operand) {
+  auto read = operand.getDefiningOp<ReadOp>();
+  Value view = read ? varStorage.lookup(read.getVar()) : Value();
+  if (!view || !isa<MemRefType>(view.getType()) ||
+      read.getVar().getDefiningOp<VarOp>().getStorage() != Storage::shared)
+    return user->emitError("internal error: this op reads its operand across "
+                           "threads but the operand is not in a shared var; "
+                           "run tile-plan-shared first");
+  return view;
+}
+
+Value KernelLowering::shuffleReduce(Operation *op, Value slots,
+                                    RankedTensorType type) {
+  bool isMax = isa<RowMaxOp>(op);
+  int64_t columns = type.getDimSize(1);
+  Value width = arith::ConstantIntOp::create(builder, loc, kWarpSize, 32);
+  Value result = slots;
+  for (int64_t slot = 0, e = getSlots(type); slot < e; ++slot) {
+    Value value = vector::ExtractOp::create(builder, loc, slots, slot);
+    // A butterfly over the lanes of one row: after it, every lane of the
+    // row holds the row's result.
+    for (int64_t distance = columns / 2; distance >= 1; distance /= 2) {
+      Value offset = arith::ConstantIntOp::create(builder, loc, distance, 32);
+      auto shuffle = gpu::ShuffleOp::create(builder, loc, value, offset, width,
+                                            gpu::ShuffleMode::XOR);
+      value = combine(builder, loc, isMax, value, shuffle.getShuffleResult());
+    }
+    result = vector::InsertOp::create(builder, loc, value, result, slot);
+  }
+  return result;
+}
+
+LogicalResult KernelLowering::lowerReduction(Operation *op) {
+  auto inputType = cast<RankedTensorType>(op->getOperand(0).getType());
+  auto resultType = cast<RankedTensorType>(op->getResult(0).getType());
+  bool isMax = isa<RowMaxOp>(op);
+  if (isShuffleFoldable(inputType)) {
+    FailureOr<DistributedTile> input = lookupTile(op, op->getOperand(0));
+    if (failed(input))
+      return failure();
+    mapTile(op->getResult(0), shuffleReduce(op, input->slots, inputType),
+            Layout::RowReplicated, inputType);
+    return success();
+  }
+  // Through shared memory: the owner of each row result walks the row.
+  FailureOr<Value> view = sharedViewOf(op, op->getOperand(0));
+  if (failed(view))
+    return failure();
+  Type element = inputType.getElementType();
+  Type accumulator = getAccumulatorType(element);
+  int64_t columns = inputType.getDimSize(1);
+  Value slots = zero(getSlotsType(resultType));
+  for (int64_t slot = 0, e = getSlots(resultType); slot < e; ++slot) {
+    Value row = safeIndex(elementIndex(slot),
+                          slotIsValid(resultType.getNumElements(), slot));
+    Value rowStart =
+        arith::MulIOp::create(builder, loc, row, constantIndex(columns));
+    auto loop = scf::ForOp::create(
+        builder, loc, constantIndex(0), constantIndex(columns),
+        constantIndex(1),
+        ValueRange{identity(builder, loc, isMax, accumulator)},
+        [&](OpBuilder &nested, Location nestedLoc, Value column,
+            ValueRange carried) {
+          Value index =
+              arith::AddIOp::create(nested, nestedLoc, rowStart, column);
+          Value value = memref::LoadOp::create(nested, nestedLoc, *view, index);
+          value = convert(nested, nestedLoc, value, accumulator);
+          scf::YieldOp::create(
+              nested, nestedLoc,
+              combine(nested, nestedLoc, isMax, carried[0], value));
+        });
+    Value result = convert(builder, loc, loop.getResult(0), element);
+    slots = vector::InsertOp::create(builder, loc, result, slots, slot);
+  }
+  mapTile(op->getResult(0), slots);
+  return success();
+}
+
+LogicalResult KernelLowering::lowerDot(DotOp op) {
+  FailureOr<Value> lhs = sharedViewOf(op, op.getLhs());
+  FailureOr<Value> rhs = sharedViewOf(op, op.getRhs());
+  if (failed(lhs) || failed(rhs))
+    return failure();
+  RankedTensorType type = op.getType();
+  Type element = type.getElementType();
+  Type accumulator = getAccumulatorType(element);
+  bool isFloat = isa<FloatType>(element);
+  int64_t inner = op.getLhs().getType().getDimSize(1);
+  int64_t columns = type.getDimSize(1);
+  Value slots = zero(getSlotsType(type));
+  for (int64_t slot = 0, e = getSlots(type); slot < e; ++slot) {
+    Value index =
+        safeIndex(elementIndex(slot), slotIsValid(type.getNumElements(), slot));
+    SmallVector<Value> coords = delinearize(index, type.getShape());
+    Value lhsRow =
+        arith::MulIOp::create(builder, loc, coords[0], constantIndex(inner));
+    auto loop = scf::ForOp::create(
+        builder, loc, constantIndex(0), constantIndex(inner), constantIndex(1),
+        ValueRange{zero(accumulator)},
+        [&](OpBuilder &nested, Location nestedLoc, Value k, ValueRange sum) {
+          Value lhsIndex = arith::AddIOp::create(nested, nestedLoc, lhsRow, k);
+          Value rhsIndex = arith::AddIOp::create(
+              nested, nestedLoc,
+              arith::MulIOp::create(
+                  nested, nestedLoc, k,
+                  arith::ConstantIndexOp::create(nested, nestedLoc, columns)),
+              coords[1]);
+          Value a =
+              convert(nested, nestedLoc,
+                      memref::LoadOp::create(nested, nestedLoc, *lhs, lhsIndex),
+                      accumulator);
+          Value b =
+              convert(nested, nestedLoc,
+                      memref::LoadOp::create(nested, nestedLoc, *rhs, rhsIndex),
+                      accumulator);
+          Value next = isFloat
+                           ? arith::AddFOp::create(
+                                 nested, nestedLoc, sum[0],
+                                 arith::MulFOp::create(nested, nestedLoc, a, b))
+                                 .getResult()
+                           : arith::AddIOp::create(
+                                 nested, nestedLoc, sum[0],
+                                 arith::MulIOp::create(nested, nestedLoc, a, b))
+                                 .getResult();
+          scf::YieldOp::create(nested, nestedLoc, next);
+        });
+    Value result = convert(builder, loc, loop.getResult(0), element);
+    slots = vector::InsertOp::create(builder, loc, result, slots, slot);
+  }
+  mapTile(op.getResult(), slots);
+  return success();
+}
+
+LogicalResult KernelLowering::lowerBroadcast(BroadcastOp op) {
+  OpOperand &input = op->getOpOperand(0);
+  if (!readsAcrossThreads(input)) {
+    // A shuffle-folded row result is already in every lane of its row.
+    FailureOr<DistributedTile> tile =
+        lookupTile(op, input.get(), /*requireOwner=*/false);
+    if (failed(tile))
+      return failure();
+    mapTile(op.getResult(), tile->slots);
+    return success();
+  }
+  FailureOr<Value> view = sharedViewOf(op, input.get());
+  if (failed(view))
+    return failure();
+  RankedTensorType type = op.getType();
+  RankedTensorType inputType = op.getInput().getType();
+  SmallVector<Value> inputDims;
+  for (int64_t size : inputType.getShape())
+    inputDims.push_back(constantIndex(size));
+  Value slots = zero(getSlotsType(type));
+  for (int64_t slot = 0, e = getSlots(type); slot < e; ++slot) {
+    Value index =
+        safeIndex(elementIndex(slot), slotIsValid(type.getNumElements(), slot));
+    SmallVector<Value> coords = delinearize(index, type.getShape());
+    for (auto [dim, size] : llvm::enumerate(inputType.getShape()))
+      if (size == 1)
+        coords[dim] = constantIndex(0);
+    Value value = memref::LoadOp::create(builder, loc, *view,
+                                         linearize(coords, inputDims));
+    slots = vector::InsertOp::create(builder, loc, value, slots, slot);
+  }
+  mapTile(op.getResult(), slots);
+  return success();
+}
+
+LogicalResult KernelLowering::lowerSplat(SplatOp op) {
+  mapTile(op.getResult(),
+          vector::BroadcastOp::create(builder, loc, getSlotsType(op.getType()),
+                                      lookupScalar(op.getInput())));
+  return success();
+}

@@ -1,0 +1,229 @@
+//===- LowerMemory.cpp - global slices, shared and per-thread vars --------===//
+
+#include "KernelLowering.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/Matchers.h"
+
+using namespace mlir;
+using namespace mlir::tile;
+
+//===----------------------------------------------------------------------===//
+// Storage of vars
+//===----------------------------------------------------------------------===//
+
+/// Shared vars are views of the CTA's one shared buffer at their planned
+/// offsets; per-thread vars are allocas, which LLVM keeps in registers since
+/// every access has a constant slot. All are made once, at the kernel entry,
+/// so a var declared in a loop costs nothing per iteration.
+void KernelLowering::createStorage() {
+  auto workgroup = gpu::AddressSpaceAttr::get(builder.getContext(),
+                                              gpu::AddressSpace::Workgroup);
+  if (!func.getWorkgroupAttributions().empty()) {
+    sharedBase = func.getWorkgroupAttributions().front();
+  } else if (auto bytes =
+                 kernel->getAttrOfType<IntegerAttr>("tile.shared_bytes");
+             bytes && bytes.getInt() > 0) {
+    auto type = MemRefType::get({ShapedType::kDynamic}, builder.getI8Type(),
+                                MemRefLayoutAttrInterface{}, workgroup);
+    sharedBase = gpu::DynamicSharedMemoryOp::create(builder, loc, type);
+  }
+  kernel.walk([&](VarOp var) {
+    VarType type = var.getVarType();
+    Location varLoc = var.getLoc();
+    if (type.isScalar()) {
+      varStorage[var] = memref::AllocaOp::create(
+          builder, varLoc, MemRefType::get({}, type.getElementType()));
+      return;
+    }
+    auto tensor = cast<RankedTensorType>(type.getValueType());
+    if (var.getStorage() == Storage::registers) {
+      varStorage[var] = memref::AllocaOp::create(
+          builder, varLoc, MemRefType::get({}, getSlotsType(tensor)));
+      return;
+    }
+    auto offset = var->getAttrOfType<IntegerAttr>("tile.offset");
+    auto viewType =
+        MemRefType::get({tensor.getNumElements()}, tensor.getElementType(),
+                        MemRefLayoutAttrInterface{}, workgroup);
+    varStorage[var] = memref::ViewOp::create(
+        builder, varLoc, viewType, sharedBase,
+        constantIndex(offset ? offset.getInt() : 0), ValueRange{});
+  });
+}
+
+//===----------------------------------------------------------------------===//
+// Global tensors
+//===----------------------------------------------------------------------===//
+
+Value KernelLowering::globalAddress(const GlobalTensor &tensor,
+                                    ArrayRef<Value> coords) {
+  Value linear = arith::IndexCastOp::create(builder, loc, builder.getI64Type(),
+                                            linearize(coords, tensor.dims));
+  return LLVM::GEPOp::create(builder, loc, tensor.pointer.getType(),
+                             tensor.type.getElementType(), tensor.pointer,
+                             ValueRange{linear});
+}
+
+/// The condition for `offset + coordinate` to fall inside a dimension of
+/// `size`, or null when the offset is a constant that keeps the whole
+/// slice of `extent` inside a static dimension.
+static Value insideDimension(OpBuilder &builder, Location loc, Value offset,
+                             Value index, Value size, int64_t extent) {
+  APInt constantOffset, constantSize;
+  if (matchPattern(offset, m_ConstantInt(&constantOffset)) &&
+      matchPattern(size, m_ConstantInt(&constantSize)) &&
+      constantOffset.getSExtValue() >= 0 &&
+      constantOffset.getSExtValue() + extent <= constantSize.getSExtValue())
+    return {};
+  Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
+  Value notBelow = arith::CmpIOp::create(
+      builder, loc, arith::CmpIPredicate::sge, index, zero);
+  Value below = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::slt,
+                                      index, size);
+  return arith::AndIOp::create(builder, loc, notBelow, below);
+}
+
+LogicalResult KernelLowering::lowerLoad(LoadOp op) {
+  RankedTensorType type = op.getType();
+  const GlobalTensor &tensor = globals[op.getSource()];
+  Type element = type.getElementType();
+  Value slots = zero(getSlotsType(type));
+  Value elementZero = zero(element);
+  for (int64_t slot = 0, e = getSlots(type); slot < e; ++slot) {
+    auto [coords, inside] = sliceElement(op.getOffsets(), type, tensor, slot);
+    Value value = guarded(inside, element, elementZero, [&] {
+      return LLVM::LoadOp::create(builder, loc, element,
+                                  globalAddress(tensor, coords));
+    });
+    slots = vector::InsertOp::create(builder, loc, value, slots, slot);
+  }
+  mapTile(op.getResult(), slots);
+  return success();
+}
+
+LogicalResult KernelLowering::lowerStore(StoreOp op) {
+  RankedTensorType type = op.getValue().getType();
+  const GlobalTensor &tensor = globals[op.getDest()];
+  FailureOr<DistributedTile> tile = lookupTile(op, op.getValue());
+  if (failed(tile))
+    return failure();
+  for (int64_t slot = 0, e = getSlots(type); slot < e; ++slot) {
+    auto [coords, inside] = sliceElement(op.getOffsets(), type, tensor, slot);
+    Value value = vector::ExtractOp::create(builder, loc, tile->slots, slot);
+    guarded(inside, [&] {
+      LLVM::StoreOp::create(builder, loc, value, globalAddress(tensor, coords));
+    });
+  }
+  return success();
+}
+
+std::pair<SmallVector<Value>, Value>
+KernelLowering::sliceElement(ValueRange offsets, RankedTensorType type,
+                             const GlobalTensor &tensor, int64_t slot) {
+  Value element = elementIndex(slot);
+  Value inside = slotIsValid(type.getNumElements(), slot);
+  SmallVector<Value> local = delinearize(element, type.getShape());
+  SmallVector<Value> global;
+  for (auto [dim, offset] : llvm::enumerate(offsets)) {
+    Value index =
+        arith::AddIOp::create(builder, loc, lookupScalar(offset), local[dim]);
+    global.push_back(index);
+    inside =
+        both(inside, insideDimension(builder, loc, offset, index,
+                                     tensor.dims[dim], type.getDimSize(dim)));
+  }
+  return {global, inside};
+}
+
+//===----------------------------------------------------------------------===//
+// Vars
+//===----------------------------------------------------------------------===//
+
+LogicalResult KernelLowering::lowerVar(VarOp op) {
+  if (!op.getInit())
+    return success();
+  return storeToVar(op, op.getResult(), op.getInit());
+}
+
+LogicalResult KernelLowering::lowerWrite(WriteOp op) {
+  return storeToVar(op, op.getVar(), op.getValue());
+}
+
+LogicalResult KernelLowering::storeToVar(Operation *op, Value var,
+                                         Value value) {
+  Value storage = varStorage.lookup(var);
+  auto varOp = var.getDefiningOp<VarOp>();
+  if (varOp.getVarType().isScalar()) {
+    memref::StoreOp::create(builder, loc, lookupScalar(value), storage);
+    return success();
+  }
+  FailureOr<DistributedTile> tile =
+      lookupTile(op, value, /*requireOwner=*/false);
+  if (failed(tile))
+    return failure();
+  if (varOp.getStorage() == Storage::registers) {
+    if (tile->layout != Layout::Owner)
+      return lookupTile(op, value); // reports the layout error
+    memref::StoreOp::create(builder, loc, tile->slots, storage);
+    return success();
+  }
+  auto type = cast<RankedTensorType>(varOp.getVarType().getValueType());
+  if (tile->layout == Layout::RowReplicated) {
+    // The first lane of each row stores the row's result.
+    RankedTensorType rows = tile->reducedFrom;
+    for (int64_t slot = 0, e = getSlots(rows); slot < e; ++slot) {
+      Value element = elementIndex(slot);
+      SmallVector<Value> coords = delinearize(element, rows.getShape());
+      Value first = arith::CmpIOp::create(
+          builder, loc, arith::CmpIPredicate::eq, coords[1], constantIndex(0));
+      Value store = both(first, slotIsValid(rows.getNumElements(), slot));
+      Value result = vector::ExtractOp::create(builder, loc, tile->slots, slot);
+      guarded(store, [&] {
+        memref::StoreOp::create(builder, loc, result, storage, coords[0]);
+      });
+    }
+    return success();
+  }
+  for (int64_t slot = 0, e = getSlots(type); slot < e; ++slot) {
+    Value element = elementIndex(slot);
+    Value value = vector::ExtractOp::create(builder, loc, tile->slots, slot);
+    guarded(slotIsValid(type.getNumElements(), slot), [&] {
+      memref::StoreOp::create(builder, loc, value, storage, element);
+    });
+  }
+  return success();
+}
+
+LogicalResult KernelLowering::lowerRead(ReadOp op) {
+  Value storage = varStorage.lookup(op.getVar());
+  auto varOp = op.getVar().getDefiningOp<VarOp>();
+  if (varOp.getVarType().isScalar()) {
+    scalars.map(op.getResult(),
+                memref::LoadOp::create(builder, loc, storage).getResult());
+    return success();
+  }
+  if (varOp.getStorage() == Storage::registers) {
+    mapTile(op.getResult(), memref::LoadOp::create(builder, loc, storage));
+    return success();
+  }
+  // Ops reading across threads read the shared var where they stand; the
+  // owners load their elements only for the other uses.
+  bool loadsValue = llvm::any_of(
+      op->getUses(), [](OpOperand &use) { return !readsAcrossThreads(use); });
+  if (!loadsValue)
+    return success();
+  auto type = cast<RankedTensorType>(op.getType());
+  Value slots = zero(getSlotsType(type));
+  for (int64_t slot = 0, e = getSlots(type); slot < e; ++slot) {
+    Value valid = slotIsValid(type.getNumElements(), slot);
+    Value index = safeIndex(elementIndex(slot), valid);
+    Value value = memref::LoadOp::create(builder, loc, storage, index);
+    slots = vector::InsertOp::create(builder, loc, value, slots, slot);
+  }
+  mapTile(op.getResult(), slots);
+  return success();
+}

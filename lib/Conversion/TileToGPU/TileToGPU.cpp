@@ -1,0 +1,113 @@
+//===- TileToGPU.cpp - tile kernels to gpu.func kernels -------------------===//
+
+#include "tile/Conversion/TileToGPU/TileToGPU.h"
+#include "KernelLowering.h"
+#include "tile/Conversion/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/BuiltinOps.h"
+
+namespace mlir::tile {
+#define GEN_PASS_DEF_CONVERTTILETOGPU
+#include "tile/Conversion/Passes.h.inc"
+} // namespace mlir::tile
+
+using namespace mlir;
+using namespace mlir::tile;
+
+FailureOr<int> mlir::tile::parseChip(StringRef chip) {
+  StringRef digits = chip;
+  int number = 0;
+  if (!digits.consume_front("sm_"))
+    return failure();
+  digits.consume_back("a");
+  if (digits.getAsInteger(10, number) || number < kMinChip || number > kMaxChip)
+    return failure();
+  return number;
+}
+
+std::string mlir::tile::getPTXFeatures(int chip) {
+  // The oldest PTX ISA that knows the chip (sm_90: PTX 7.8), raised to one
+  // that every supported chip's ptxas and driver accept.
+  return chip >= 100 ? "+ptx86" : "+ptx80";
+}
+
+static gpu::GPUModuleOp getOrCreateGPUModule(ModuleOp module, StringRef chip,
+                                             unsigned optLevel) {
+  if (auto existing = module.lookupSymbol<gpu::GPUModuleOp>(kGPUModuleName))
+    return existing;
+  OpBuilder builder = OpBuilder::atBlockEnd(module.getBody());
+  MLIRContext *context = module.getContext();
+  auto target =
+      NVVM::NVVMTargetAttr::get(context, optLevel, "nvptx64-nvidia-cuda", chip,
+                                getPTXFeatures(*parseChip(chip)));
+  module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
+                  UnitAttr::get(context));
+  return gpu::GPUModuleOp::create(builder, module.getLoc(), kGPUModuleName,
+                                  builder.getArrayAttr({target}));
+}
+
+LogicalResult mlir::tile::lowerKernelToGPU(KernelOp kernel,
+                                           gpu::GPUModuleOp gpuModule) {
+  FailureOr<BarrierPlan> barriers = planBarriers(kernel);
+  if (failed(barriers))
+    return failure();
+  MLIRContext *context = kernel.getContext();
+  OpBuilder builder = OpBuilder::atBlockEnd(gpuModule.getBody());
+  SmallVector<Type> params(kernel.getArgumentTypes().size(),
+                           LLVM::LLVMPointerType::get(context, 1));
+  params.append(kernel.getSymbols().size(), builder.getI64Type());
+  // Up to 48 KiB of shared memory is a static array; above, the dynamic
+  // shared memory the launch opts in to.
+  SmallVector<Type> workgroup;
+  auto sharedBytes = kernel->getAttrOfType<IntegerAttr>("tile.shared_bytes");
+  if (sharedBytes && sharedBytes.getInt() > 0 &&
+      sharedBytes.getInt() <= kMaxStaticSharedBytes)
+    workgroup.push_back(MemRefType::get(
+        {sharedBytes.getInt()}, builder.getI8Type(),
+        MemRefLayoutAttrInterface{},
+        gpu::AddressSpaceAttr::get(context, gpu::AddressSpace::Workgroup)));
+  auto func =
+      gpu::GPUFuncOp::create(builder, kernel.getLoc(), kernel.getSymName(),
+                             builder.getFunctionType(params, {}), workgroup);
+  func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(),
+                builder.getUnitAttr());
+  func.setKnownBlockSizeAttr(builder.getDenseI32ArrayAttr(
+      {static_cast<int32_t>(kernel.getThreads()), 1, 1}));
+  // gpu.func::create makes an entry block ending in no terminator.
+  if (failed(KernelLowering(kernel, func, std::move(*barriers)).run())) {
+    func.erase();
+    return failure();
+  }
+  return success();
+}
+
+namespace {
+struct ConvertTileToGPU : tile::impl::ConvertTileToGPUBase<ConvertTileToGPU> {
+  using ConvertTileToGPUBase::ConvertTileToGPUBase;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    if (failed(parseChip(chip))) {
+      module.emitError("unsupported chip '")
+          << chip << "': expected sm_" << kMinChip << " to sm_" << kMaxChip;
+      return signalPassFailure();
+    }
+    SmallVector<KernelOp> kernels(module.getOps<KernelOp>());
+    if (kernels.empty())
+      return;
+    gpu::GPUModuleOp gpuModule = getOrCreateGPUModule(module, chip, optLevel);
+    for (KernelOp kernel : kernels) {
+      if (failed(lowerKernelToGPU(kernel, gpuModule)))
+        return signalPassFailure();
+      kernel.erase();
+    }
+  }
+};
+} // namespace

@@ -1,0 +1,330 @@
+//===- PlanShared.cpp - storage of every tile var, shared-memory layout ---===//
+//
+// Decides which tile vars live in shared memory and which in registers,
+// stores a tile into a shared temporary where an op must read it across
+// threads, and lays the shared vars out by live range.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tile/Dialect/Tile/IR/TileDialect.h"
+#include "tile/Dialect/Tile/Transforms/Passes.h"
+
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Builders.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/FormatVariadic.h"
+
+namespace mlir::tile {
+#define GEN_PASS_DEF_TILEPLANSHARED
+#include "tile/Dialect/Tile/Transforms/Passes.h.inc"
+} // namespace mlir::tile
+
+using namespace mlir;
+using namespace mlir::tile;
+
+namespace {
+
+constexpr int64_t kSharedAlignment = 16;
+constexpr int64_t kMaxSlotsInRegisters = 64;
+
+int64_t getVarBytes(VarType type) {
+  return getNumElements(type.getValueType()) *
+         llvm::divideCeil(type.getElementType().getIntOrFloatBitWidth(), 8);
+}
+
+/// Whether no op between `read` and `user` can change the var `read` read,
+/// so `user` may read the var's shared buffer instead of the value.
+bool unchangedBetween(ReadOp read, Operation *user) {
+  if (read->getBlock() != user->getBlock() || !read->isBeforeInBlock(user))
+    return false;
+  Value var = read.getVar();
+  for (Operation *op = read->getNextNode(); op != user;
+       op = op->getNextNode()) {
+    WalkResult writes = op->walk([&](WriteOp write) {
+      return write.getVar() == var ? WalkResult::interrupt()
+                                   : WalkResult::advance();
+    });
+    if (writes.wasInterrupted())
+      return false;
+  }
+  return true;
+}
+
+/// Stores `value` into a new shared temporary at the builder's insertion
+/// point and returns a read of it.
+Value storeToSharedTemporary(OpBuilder &builder, Location loc, Value value,
+                             StringRef name) {
+  auto tensor = cast<RankedTensorType>(value.getType());
+  auto type = VarType::get(builder.getContext(), tensor.getShape(),
+                           tensor.getElementType());
+  auto var = VarOp::create(builder, loc, name, type, value);
+  var->setAttr("tile.temp", builder.getUnitAttr());
+  return ReadOp::create(builder, loc, tensor, var);
+}
+
+std::string temporaryName(OpOperand &use) {
+  Operation *user = use.getOwner();
+  std::string name = user->getName().stripDialect().str();
+  if (auto read = use.get().getDefiningOp<ReadOp>())
+    return read.getVar().getDefiningOp<VarOp>().getName().str() + "." + name;
+  if (isa<DotOp>(user))
+    return name + (use.getOperandNumber() == 0 ? ".lhs" : ".rhs");
+  return name + ".input";
+}
+
+/// Program order of every op of a kernel; a region op spans its contents.
+struct ProgramOrder {
+  explicit ProgramOrder(KernelOp kernel) { number(kernel); }
+
+  int64_t start(Operation *op) const { return starts.lookup(op); }
+  int64_t end(Operation *op) const { return ends.lookup(op); }
+
+  /// The positions an access at `op` keeps a var live for: an access inside
+  /// a loop that the var outlives keeps it live for the whole loop.
+  std::pair<int64_t, int64_t> span(Operation *op, Operation *varOp) const {
+    Operation *outermost = op;
+    for (Operation *parent = op->getParentOp(); parent;
+         parent = parent->getParentOp()) {
+      if (parent->isAncestor(varOp))
+        break;
+      if (isa<scf::ForOp, scf::WhileOp>(parent))
+        outermost = parent;
+    }
+    return {start(outermost), end(outermost)};
+  }
+
+private:
+  void number(Operation *op) {
+    starts[op] = next++;
+    for (Region &region : op->getRegions())
+      for (Operation &nested : region.getOps())
+        number(&nested);
+    ends[op] = next - 1;
+  }
+  DenseMap<Operation *, int64_t> starts, ends;
+  int64_t next = 0;
+};
+
+struct SharedBuffer {
+  VarOp var;
+  int64_t bytes = 0;
+  int64_t first = 0, last = 0; // live range in program order
+  Operation *firstOp = nullptr, *lastOp = nullptr;
+  int64_t offset = 0;
+};
+
+std::string lineOf(Operation *op) {
+  if (auto loc = dyn_cast<FileLineColLoc>(op->getLoc()))
+    return std::to_string(loc.getLine());
+  return "?";
+}
+
+/// `file:first-last`, the source lines a shared var is live over.
+std::string describeLiveRange(const SharedBuffer &buffer) {
+  std::string file;
+  if (auto loc = dyn_cast<FileLineColLoc>(buffer.var->getLoc()))
+    file = loc.getFilename().str() + ":";
+  return file + lineOf(buffer.firstOp) + "-" + lineOf(buffer.lastOp);
+}
+
+struct TilePlanShared : tile::impl::TilePlanSharedBase<TilePlanShared> {
+  using TilePlanSharedBase::TilePlanSharedBase;
+
+  void runOnOperation() override {
+    KernelOp kernel = getOperation();
+    DenseSet<Operation *> mustBeShared = readAcrossThreadsFromShared(kernel);
+    storeRowResultsBeforeOtherUses(kernel, mustBeShared);
+    SmallVector<SharedBuffer> buffers = decideStorage(kernel, mustBeShared);
+    int64_t total = layOut(kernel, buffers);
+    kernel->setAttr("tile.shared_bytes",
+                    Builder(kernel).getI64IntegerAttr(total));
+    if (report)
+      reportPlan(kernel, buffers, total);
+    if (total > maxBytes) {
+      InFlightDiagnostic diag = kernel.emitError()
+                                << "kernel '" << kernel.getSymName()
+                                << "' needs " << total
+                                << " bytes of shared memory, more than the "
+                                << maxBytes.getValue() << " the target allows:";
+      for (SharedBuffer &buffer : buffers)
+        diag << " '" << buffer.var.getName() << "' (" << buffer.bytes << " B)";
+      signalPassFailure();
+    }
+  }
+
+  /// Makes every operand read across threads the unchanged content of a
+  /// shared var; returns those vars.
+  DenseSet<Operation *> readAcrossThreadsFromShared(KernelOp kernel) {
+    SmallVector<OpOperand *> uses;
+    kernel.walk([&](Operation *op) {
+      for (OpOperand &use : op->getOpOperands())
+        if (isa<RankedTensorType>(use.get().getType()) &&
+            readsAcrossThreads(use))
+          uses.push_back(&use);
+    });
+    DenseSet<Operation *> shared;
+    for (OpOperand *use : uses) {
+      Operation *user = use->getOwner();
+      auto read = use->get().getDefiningOp<ReadOp>();
+      if (read && unchangedBetween(read, user)) {
+        shared.insert(read.getVar().getDefiningOp());
+        continue;
+      }
+      OpBuilder builder(user);
+      Value copy = storeToSharedTemporary(builder, user->getLoc(), use->get(),
+                                          temporaryName(*use));
+      shared.insert(copy.getDefiningOp<ReadOp>().getVar().getDefiningOp());
+      use->set(copy);
+    }
+    return shared;
+  }
+
+  /// A shuffle-folded row result lives in every lane of its row, not in the
+  /// lane that owns each element of [R, 1]: any use but a free broadcast or
+  /// a var write reads it through a shared temporary.
+  void storeRowResultsBeforeOtherUses(KernelOp kernel,
+                                      DenseSet<Operation *> &shared) {
+    SmallVector<Operation *> reductions;
+    kernel.walk([&](Operation *op) {
+      if (isa<RowSumOp, RowMaxOp>(op) && isRowReplicated(op->getResult(0)))
+        reductions.push_back(op);
+    });
+    for (Operation *reduction : reductions) {
+      Value result = reduction->getResult(0);
+      SmallVector<OpOperand *> others;
+      for (OpOperand &use : result.getUses()) {
+        Operation *user = use.getOwner();
+        if (isa<BroadcastOp>(user) && !readsAcrossThreads(use))
+          continue;
+        if (auto var = dyn_cast<VarOp>(user)) {
+          shared.insert(var);
+          continue;
+        }
+        if (auto write = dyn_cast<WriteOp>(user)) {
+          shared.insert(write.getVar().getDefiningOp());
+          continue;
+        }
+        others.push_back(&use);
+      }
+      if (others.empty())
+        continue;
+      OpBuilder builder(reduction->getContext());
+      builder.setInsertionPointAfter(reduction);
+      Value copy = storeToSharedTemporary(
+          builder, reduction->getLoc(), result,
+          (reduction->getName().stripDialect() + ".result").str());
+      shared.insert(copy.getDefiningOp<ReadOp>().getVar().getDefiningOp());
+      for (OpOperand *use : others)
+        use->set(copy);
+    }
+  }
+
+  SmallVector<SharedBuffer> decideStorage(KernelOp kernel,
+                                          const DenseSet<Operation *> &shared) {
+    int64_t threads = kernel.getThreads();
+    SmallVector<SharedBuffer> buffers;
+    ProgramOrder order(kernel);
+    kernel.walk([&](VarOp var) {
+      VarType type = var.getVarType();
+      if (type.isScalar())
+        return;
+      int64_t slots =
+          llvm::divideCeil(getNumElements(type.getValueType()), threads);
+      bool spill = var->hasAttr("tile.spill_of");
+      if (!spill && !shared.contains(var) && slots <= kMaxSlotsInRegisters) {
+        var.setStorage(Storage::registers);
+        if (report)
+          emitRemark(var.getLoc())
+              << "'" << var.getName() << "' kept in registers (" << slots
+              << " per thread): every element is read only by "
+                 "the thread that owns it";
+        return;
+      }
+      var.setStorage(Storage::shared);
+      buffers.push_back(liveRange(var, order));
+      var->setAttr(
+          "tile.live",
+          StringAttr::get(var.getContext(), describeLiveRange(buffers.back())));
+    });
+    return buffers;
+  }
+
+  SharedBuffer liveRange(VarOp var, const ProgramOrder &order) {
+    SharedBuffer buffer;
+    buffer.var = var;
+    buffer.bytes = getVarBytes(var.getVarType());
+    buffer.first = buffer.last = order.start(var);
+    buffer.firstOp = buffer.lastOp = var;
+    auto extend = [&](Operation *op) {
+      auto [first, last] = order.span(op, var);
+      if (first < buffer.first) {
+        buffer.first = first;
+        buffer.firstOp = op;
+      }
+      if (last > buffer.last) {
+        buffer.last = last;
+        buffer.lastOp = op;
+      }
+    };
+    for (Operation *user : var->getUsers()) {
+      extend(user);
+      // An op reading across threads reads the buffer where it stands.
+      if (auto read = dyn_cast<ReadOp>(user))
+        for (OpOperand &use : read->getUses())
+          if (readsAcrossThreads(use))
+            extend(use.getOwner());
+    }
+    return buffer;
+  }
+
+  /// First fit, largest buffers first, among the buffers live at once.
+  int64_t layOut(KernelOp kernel, SmallVector<SharedBuffer> &buffers) {
+    SmallVector<SharedBuffer *> bySize;
+    for (SharedBuffer &buffer : buffers)
+      bySize.push_back(&buffer);
+    llvm::stable_sort(bySize, [](SharedBuffer *a, SharedBuffer *b) {
+      return a->bytes > b->bytes;
+    });
+    SmallVector<SharedBuffer *> placed;
+    int64_t total = 0;
+    for (SharedBuffer *buffer : bySize) {
+      SmallVector<SharedBuffer *> overlapping;
+      for (SharedBuffer *other : placed)
+        if (other->first <= buffer->last && buffer->first <= other->last)
+          overlapping.push_back(other);
+      llvm::sort(overlapping, [](SharedBuffer *a, SharedBuffer *b) {
+        return a->offset < b->offset;
+      });
+      int64_t offset = 0;
+      for (SharedBuffer *other : overlapping) {
+        if (offset + buffer->bytes <= other->offset)
+          break;
+        offset = std::max<int64_t>(
+            offset,
+            llvm::alignTo(other->offset + other->bytes, kSharedAlignment));
+      }
+      buffer->offset = offset;
+      buffer->var->setAttr("tile.offset",
+                           Builder(kernel).getI64IntegerAttr(offset));
+      placed.push_back(buffer);
+      total = std::max(total, offset + buffer->bytes);
+    }
+    return total;
+  }
+
+  void reportPlan(KernelOp kernel, MutableArrayRef<SharedBuffer> buffers,
+                  int64_t total) {
+    InFlightDiagnostic remark = emitRemark(kernel.getLoc());
+    remark << "shared-memory plan of '" << kernel.getSymName() << "': " << total
+           << " bytes, " << buffers.size() << " buffer(s)";
+    for (SharedBuffer &buffer : buffers)
+      remark << llvm::formatv("\n  {0,-16} {1,7} B at offset {2,6}, live "
+                              "lines {3}-{4}",
+                              "'" + buffer.var.getName().str() + "'",
+                              buffer.bytes, buffer.offset,
+                              lineOf(buffer.firstOp), lineOf(buffer.lastOp))
+                    .str();
+  }
+};
+
+} // namespace

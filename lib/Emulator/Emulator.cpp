@@ -1,0 +1,299 @@
+//===- Emulator.cpp - the CTA scheduler: barriers and shuffles ------------===//
+//
+// The CTAs of the grid run one after another. Within a CTA, each warp's
+// lanes run in turn, each until it waits (at a shuffle or a barrier) or
+// exits; when every lane of the warp waits, the warp's shuffles complete and
+// its lanes go on. When every warp waits at a barrier, the barrier completes
+// and a new epoch of the race check begins. A wait that cannot complete is
+// an error: a barrier some threads never reach, a shuffle whose source lane
+// is elsewhere.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tile/Emulator/Emulator.h"
+#include "Interpreter.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+
+#include <chrono>
+
+using namespace mlir;
+using namespace mlir::tile::emulator;
+
+namespace {
+class CTARunner {
+public:
+  explicit CTARunner(const Launch &launch)
+      : launch(launch), program(launch.program), interpreter(launch, cta) {
+    threads.resize(program.threadsPerBlock());
+    const std::array<int64_t, 3> &size = program.blockSize;
+    for (auto [linear, thread] : llvm::enumerate(threads)) {
+      thread.linearId = linear;
+      thread.id = {static_cast<int64_t>(linear) % size[0],
+                   (static_cast<int64_t>(linear) / size[0]) % size[1],
+                   static_cast<int64_t>(linear) / (size[0] * size[1])};
+    }
+    for (int64_t bytes : program.sharedBytes) {
+      cta.shared.emplace_back(bytes);
+      cta.sharedAccesses.emplace_back(launch.options.checkRaces ? bytes : 0);
+    }
+  }
+
+  LogicalResult run(std::array<int64_t, 3> blockId);
+  uint64_t steps = 0;
+  unsigned racesFound() const { return cta.racesFound; }
+
+private:
+  /// Runs the lanes of `warp` until each waits at a barrier or exits.
+  LogicalResult runWarp(size_t first, size_t last);
+  LogicalResult completeShuffles(size_t first, size_t last);
+  LogicalResult completeBarrier();
+  Slots &valueOf(Thread &thread, Value value) {
+    return thread.values[program.valueIds.lookup(value)];
+  }
+  /// Where `thread` is, for a note: "exited" or "waits at a barrier".
+  std::string whereIs(const Thread &thread) const;
+
+  const Launch &launch;
+  const Program &program;
+  CTA cta;
+  Interpreter interpreter;
+  std::vector<Thread> threads;
+};
+} // namespace
+
+std::string CTARunner::whereIs(const Thread &thread) const {
+  switch (thread.status) {
+  case ThreadStatus::Exited:
+    return "has returned";
+  case ThreadStatus::AtBarrier:
+    return "waits at a barrier";
+  case ThreadStatus::AtShuffle:
+    return "waits at another shuffle";
+  case ThreadStatus::Running:
+    break;
+  }
+  return "is running";
+}
+
+LogicalResult CTARunner::run(std::array<int64_t, 3> blockId) {
+  cta.blockId = blockId;
+  ++cta.epoch;
+  // Shared memory starts as NaNs (0xff bytes), so a read before any write
+  // shows up in the results.
+  for (std::vector<uint8_t> &memory : cta.shared)
+    std::fill(memory.begin(), memory.end(), 0xff);
+  for (Thread &thread : threads)
+    interpreter.start(thread);
+  LogicalResult status = success();
+  while (succeeded(status)) {
+    for (size_t first = 0; first < threads.size() && succeeded(status);
+         first += kWarpSize)
+      status =
+          runWarp(first, std::min<size_t>(first + kWarpSize, threads.size()));
+    if (failed(status) || llvm::all_of(threads, [](const Thread &thread) {
+          return thread.status == ThreadStatus::Exited;
+        }))
+      break;
+    status = completeBarrier();
+  }
+  for (const Thread &thread : threads)
+    steps += thread.steps;
+  return status;
+}
+
+LogicalResult CTARunner::runWarp(size_t first, size_t last) {
+  for (;;) {
+    bool atShuffle = false;
+    for (size_t lane = first; lane < last; ++lane) {
+      Thread &thread = threads[lane];
+      if (thread.status == ThreadStatus::Running &&
+          failed(interpreter.run(thread)))
+        return failure();
+      atShuffle |= thread.status == ThreadStatus::AtShuffle;
+    }
+    if (!atShuffle)
+      return success();
+    if (failed(completeShuffles(first, last)))
+      return failure();
+  }
+}
+
+/// The shuffles of a warp complete together: each lane at a shuffle reads
+/// the value of its source lane, which must wait at the same shuffle. The
+/// source lane and `valid` follow shfl.sync as convert-gpu-to-nvvm emits it:
+/// member mask and clamp from the width, no segment mask.
+LogicalResult CTARunner::completeShuffles(size_t first, size_t last) {
+  struct Exchange {
+    Thread *lane;
+    Slots value;
+    bool valid;
+  };
+  SmallVector<Exchange, kWarpSize> exchanges;
+  for (size_t index = first; index < last; ++index) {
+    Thread &thread = threads[index];
+    if (thread.status != ThreadStatus::AtShuffle)
+      continue;
+    auto shuffle = cast<gpu::ShuffleOp>(thread.waitingAt);
+    auto offset =
+        static_cast<uint32_t>(valueOf(thread, shuffle.getOffset())[0]);
+    auto width = static_cast<int64_t>(valueOf(thread, shuffle.getWidth())[0]);
+    if (width < 1 || width > kWarpSize)
+      return interpreter.report(shuffle, thread,
+                                "shuffle width " + Twine(width) +
+                                    " is outside 1 to 32");
+    int64_t lane = index - first, bits = offset & 31, source = lane;
+    bool valid = false;
+    switch (shuffle.getMode()) {
+    case gpu::ShuffleMode::UP:
+      source = lane - bits;
+      valid = source >= kWarpSize - width;
+      break;
+    case gpu::ShuffleMode::DOWN:
+      source = lane + bits;
+      valid = source <= width - 1;
+      break;
+    case gpu::ShuffleMode::XOR:
+      source = lane ^ bits;
+      valid = source <= width - 1;
+      break;
+    case gpu::ShuffleMode::IDX:
+      source = bits;
+      valid = source <= width - 1;
+      break;
+    }
+    if (!valid)
+      source = lane;
+    size_t sourceIndex = first + source;
+    if (sourceIndex >= last) {
+      return interpreter.report(shuffle, thread,
+                                "shuffle reads lane " + Twine(source) +
+                                    ", which is not in the CTA (inactive),");
+    }
+    Thread &peer = threads[sourceIndex];
+    if (peer.status != ThreadStatus::AtShuffle || peer.waitingAt != shuffle) {
+      InFlightDiagnostic diagnostic = interpreter.report(
+          shuffle, thread,
+          "shuffle reads lane " + Twine(source) + ", which is inactive: it " +
+              whereIs(peer) + ",");
+      if (peer.waitingAt && peer.status != ThreadStatus::Exited)
+        diagnostic.attachNote(peer.waitingAt->getLoc())
+            << "where lane " << source << " waits";
+      return diagnostic;
+    }
+    exchanges.push_back({&thread, valueOf(peer, shuffle.getValue()), valid});
+  }
+  for (Exchange &exchange : exchanges) {
+    auto shuffle = cast<gpu::ShuffleOp>(exchange.lane->waitingAt);
+    valueOf(*exchange.lane, shuffle.getShuffleResult()) =
+        std::move(exchange.value);
+    valueOf(*exchange.lane, shuffle.getValid()) = {exchange.valid};
+    exchange.lane->status = ThreadStatus::Running;
+    exchange.lane->waitingAt = nullptr;
+  }
+  return success();
+}
+
+LogicalResult CTARunner::completeBarrier() {
+  // Every thread waits at a barrier or has returned.
+  const Thread *waiting = nullptr, *exited = nullptr;
+  size_t exitedCount = 0;
+  for (const Thread &thread : threads) {
+    if (thread.status == ThreadStatus::Exited) {
+      exited = exited ? exited : &thread;
+      ++exitedCount;
+      continue;
+    }
+    if (!waiting) {
+      waiting = &thread;
+      continue;
+    }
+    if (thread.waitingAt != waiting->waitingAt) {
+      InFlightDiagnostic diagnostic = interpreter.report(
+          waiting->waitingAt, *waiting,
+          "barrier divergence: this barrier and another one are reached by "
+          "different threads of the CTA, such as " +
+              interpreter.describeThread(thread.linearId) + ",");
+      diagnostic.attachNote(thread.waitingAt->getLoc())
+          << "the barrier " << interpreter.describeThread(thread.linearId)
+          << " waits at";
+      return diagnostic;
+    }
+  }
+  if (exited)
+    return interpreter.report(
+        waiting->waitingAt, *waiting,
+        "barrier reached by only part of the CTA: " + Twine(exitedCount) +
+            " of " + Twine(threads.size()) +
+            " threads returned without reaching it, such as " +
+            interpreter.describeThread(exited->linearId) + ",");
+  for (Thread &thread : threads) {
+    thread.status = ThreadStatus::Running;
+    thread.waitingAt = nullptr;
+  }
+  ++cta.epoch;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// The API
+//===----------------------------------------------------------------------===//
+
+LogicalResult mlir::tile::emulator::emulateKernel(
+    gpu::GPUFuncOp kernel, ArrayRef<EmulatedBuffer> buffers,
+    ArrayRef<int64_t> symbols, std::array<int64_t, 3> grid,
+    const EmulatorOptions &options, EmulatorReport &report) {
+  auto start = std::chrono::steady_clock::now();
+  FailureOr<Program> program = Program::prepare(kernel, options);
+  if (failed(program))
+    return failure();
+  if (buffers.size() != program->numPointers ||
+      symbols.size() != program->numSymbols)
+    return kernel.emitError("emulate: the kernel takes ")
+           << program->numPointers << " buffers and " << program->numSymbols
+           << " symbols; given " << buffers.size() << " and " << symbols.size();
+  for (const EmulatedBuffer &buffer : buffers)
+    if (!buffer.tensor)
+      return kernel.emitError("emulate: no tensor for buffer '")
+             << buffer.name << "'";
+  for (int64_t size : grid)
+    if (size < 1)
+      return kernel.emitError("emulate: grid sizes must be positive");
+
+  Launch launch{*program, buffers, symbols, grid, options};
+  CTARunner runner(launch);
+  report = EmulatorReport();
+  auto runGrid = [&]() -> LogicalResult {
+    for (int64_t z = 0; z < grid[2]; ++z)
+      for (int64_t y = 0; y < grid[1]; ++y)
+        for (int64_t x = 0; x < grid[0]; ++x) {
+          ++report.ctas;
+          report.threads += program->threadsPerBlock();
+          // Races are reported without stopping the CTA; stop after it.
+          if (failed(runner.run({x, y, z})) || runner.racesFound() > 0)
+            return failure();
+        }
+    return success();
+  };
+  LogicalResult status = runGrid();
+  report.steps = runner.steps;
+  report.seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
+  return status;
+}
+
+LogicalResult mlir::tile::emulator::emulateKernel(
+    ModuleOp module, StringRef kernel, ArrayRef<EmulatedBuffer> buffers,
+    ArrayRef<int64_t> symbols, std::array<int64_t, 3> grid,
+    const EmulatorOptions &options, EmulatorReport &report) {
+  gpu::GPUFuncOp func;
+  module.walk([&](gpu::GPUFuncOp candidate) {
+    if (candidate.getName() == kernel && candidate.isKernel())
+      func = candidate;
+  });
+  if (!func)
+    return module.emitError("emulate: no gpu.func kernel @")
+           << kernel << " in the module (run tile-to-gpu first)";
+  return emulateKernel(func, buffers, symbols, grid, options, report);
+}

@@ -1,0 +1,374 @@
+//===- ExecMemory.cpp - memory, pointers, vectors and their checks --------===//
+//
+// A pointer or memref is an Address: which memory (a global buffer, a
+// shared memory of the CTA, a thread's alloca) and a byte offset. Every
+// access checks that its bytes lie inside their memory, so an index the
+// lowering got wrong is an error at the op rather than a corrupted host
+// buffer; every shared access is recorded for the race check.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Interpreter.h"
+
+#include "tile/Runtime/Tensor.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace mlir::tile::emulator;
+
+/// Bytes a value of `type` takes in memory (vectors densely packed).
+static int64_t storageBytes(Type type) {
+  return classify(type).bytes() * slotCount(type);
+}
+
+static void readSlots(const uint8_t *bytes, Type type, Slots &slots) {
+  ElementType element = classify(type);
+  unsigned size = element.bytes();
+  slots.resize(slotCount(type));
+  for (auto [i, slot] : llvm::enumerate(slots)) {
+    uint64_t value = 0;
+    std::memcpy(&value, bytes + i * size, size); // little-endian host
+    slot = truncateBits(value, element.bits);
+  }
+}
+
+static void writeSlots(uint8_t *bytes, Type type, const Slots &slots) {
+  unsigned size = classify(type).bytes();
+  for (auto [i, slot] : llvm::enumerate(slots))
+    std::memcpy(bytes + i * size, &slot, size);
+}
+
+//===----------------------------------------------------------------------===//
+// Access checks
+//===----------------------------------------------------------------------===//
+
+uint8_t *Interpreter::checkBounds(Operation *op, Address address, int64_t size,
+                                  StringRef what) {
+  std::vector<uint8_t> *memory = nullptr;
+  if (address.space == MemorySpace::Global)
+    memory = &launch.buffers[address.memory].tensor->bytes;
+  else if (address.space == MemorySpace::Shared)
+    memory = &cta.shared[address.memory];
+  else
+    memory = &thread->privateMemory[address.memory];
+  auto limit = static_cast<int64_t>(memory->size());
+  if (address.offset >= 0 && address.offset + size <= limit)
+    return memory->data() + address.offset;
+
+  std::string message;
+  llvm::raw_string_ostream os(message);
+  os << "out-of-bounds " << what << " of " << size << " bytes at byte offset "
+     << address.offset << " of ";
+  if (address.space == MemorySpace::Global) {
+    const EmulatedBuffer &buffer = launch.buffers[address.memory];
+    const ::tile::runtime::HostTensor &tensor = *buffer.tensor;
+    auto elementBytes =
+        static_cast<int64_t>(::tile::runtime::dtypeSize(tensor.dtype));
+    os << "tensor '" << buffer.name << "' ("
+       << ::tile::runtime::dtypeName(tensor.dtype)
+       << ::tile::runtime::formatShape(tensor.shape) << ", " << limit
+       << " bytes): element "
+       << llvm::divideFloorSigned(address.offset, elementBytes) << " of "
+       << tensor.numElements();
+  } else if (address.space == MemorySpace::Shared) {
+    os << "the shared buffer of " << limit << " bytes";
+  } else {
+    os << "a per-thread buffer of " << limit << " bytes";
+  }
+  (void)report(op, *thread, message);
+  return nullptr;
+}
+
+uint8_t *Interpreter::access(Operation *op, Address address, int64_t size,
+                             bool write) {
+  uint8_t *bytes = checkBounds(op, address, size, write ? "store" : "load");
+  if (bytes && address.space == MemorySpace::Shared &&
+      launch.options.checkRaces &&
+      failed(
+          recordSharedAccess(op, address.memory, address.offset, size, write)))
+    return nullptr;
+  return bytes;
+}
+
+LogicalResult Interpreter::recordSharedAccess(Operation *op, uint32_t memory,
+                                              int64_t offset, int64_t size,
+                                              bool write) {
+  uint32_t self = thread->linearId, epoch = cta.epoch;
+  for (int64_t byte = offset; byte < offset + size; ++byte) {
+    ByteAccesses &history = cta.sharedAccesses[memory][byte];
+    // The other side of a race, if any: a write by another thread since the
+    // barrier, or (for a write) a read by another thread.
+    uint32_t other = ByteAccesses::kNone;
+    Operation *otherOp = nullptr;
+    bool otherWrote = false;
+    if (history.writeEpoch == epoch && history.writer != self) {
+      other = history.writer;
+      otherOp = history.writeOp;
+      otherWrote = true;
+    } else if (write && history.readEpoch == epoch) {
+      unsigned reader = history.readers[0] != self ? 0 : 1;
+      if (history.readers[reader] != ByteAccesses::kNone &&
+          history.readers[reader] != self) {
+        other = history.readers[reader];
+        otherOp = history.readOps[reader];
+      }
+    }
+    if (other != ByteAccesses::kNone &&
+        cta.racesReported.insert({op, otherOp}).second) {
+      std::string peerName = describeThread(other);
+      InFlightDiagnostic diagnostic =
+          report(op, *thread,
+                 Twine("shared-memory race: ") + (write ? "write" : "read") +
+                     " of byte " + Twine(byte) + " of shared memory, which " +
+                     peerName + (otherWrote ? " wrote" : " read") +
+                     " with no barrier between,");
+      diagnostic.attachNote(otherOp->getLoc())
+          << "the " << (otherWrote ? "write" : "read") << " of " << peerName;
+      if (++cta.racesFound >= launch.options.maxRaceReports)
+        return failure();
+    }
+    if (write) {
+      history.writeEpoch = epoch;
+      history.writer = self;
+      history.writeOp = op;
+    } else if (history.readEpoch != epoch) {
+      history.readEpoch = epoch;
+      history.readers[0] = self;
+      history.readOps[0] = op;
+      history.readers[1] = ByteAccesses::kNone;
+    } else if (history.readers[0] != self &&
+               history.readers[1] == ByteAccesses::kNone) {
+      history.readers[1] = self;
+      history.readOps[1] = op;
+    }
+  }
+  return success();
+}
+
+std::optional<Address> Interpreter::memrefElement(Operation *op, Value memref,
+                                                  ValueRange indices) {
+  auto type = cast<MemRefType>(memref.getType());
+  if (!type.hasStaticShape() || !type.getLayout().isIdentity()) {
+    (void)fail(op, "memref of dynamic shape or non-identity layout is not "
+                   "supported");
+    return std::nullopt;
+  }
+  int64_t linear = 0;
+  for (auto [dimension, index, size] :
+       llvm::enumerate(indices, type.getShape())) {
+    auto value = static_cast<int64_t>(get(index)[0]);
+    if (value < 0 || value >= size) {
+      std::string typeName;
+      llvm::raw_string_ostream(typeName) << type;
+      (void)fail(op, "out-of-bounds index " + Twine(value) + " of dimension " +
+                         Twine(dimension) + " (size " + Twine(size) + ") of " +
+                         typeName);
+      return std::nullopt;
+    }
+    linear = linear * size + value;
+  }
+  Address address = Address::fromSlots(get(memref));
+  address.offset += linear * storageBytes(type.getElementType());
+  return address;
+}
+
+//===----------------------------------------------------------------------===//
+// memref
+//===----------------------------------------------------------------------===//
+
+LogicalResult Interpreter::executeMemRef(Operation *op) {
+  return TypeSwitch<Operation *, LogicalResult>(op)
+      .Case([&](memref::AllocaOp) {
+        Address{MemorySpace::Private, launch.program.allocaIds.lookup(op), 0}
+            .toSlots(set(op->getResult(0)));
+        return success();
+      })
+      .Case([&](memref::ViewOp view) {
+        MemRefType type = view.getType();
+        if (!type.hasStaticShape())
+          return unsupported(op);
+        Address address = Address::fromSlots(get(view.getSource()));
+        address.offset += static_cast<int64_t>(get(view.getByteShift())[0]);
+        // The whole view must lie in its buffer, not just what is accessed.
+        int64_t bytes =
+            type.getNumElements() * storageBytes(type.getElementType());
+        if (bytes > 0 && !checkBounds(op, address, bytes, "view"))
+          return failure();
+        address.toSlots(set(view.getResult()));
+        return success();
+      })
+      .Case([&](memref::LoadOp load) {
+        std::optional<Address> address =
+            memrefElement(op, load.getMemRef(), load.getIndices());
+        if (!address)
+          return failure();
+        Type type = load.getType();
+        const uint8_t *bytes = access(op, *address, storageBytes(type), false);
+        if (!bytes)
+          return failure();
+        readSlots(bytes, type, set(load.getResult()));
+        return success();
+      })
+      .Case([&](memref::StoreOp store) {
+        std::optional<Address> address =
+            memrefElement(op, store.getMemRef(), store.getIndices());
+        if (!address)
+          return failure();
+        Type type = store.getValueToStore().getType();
+        uint8_t *bytes = access(op, *address, storageBytes(type), true);
+        if (!bytes)
+          return failure();
+        writeSlots(bytes, type, get(store.getValueToStore()));
+        return success();
+      })
+      .Default([&](Operation *) { return unsupported(op); });
+}
+
+//===----------------------------------------------------------------------===//
+// llvm pointers
+//===----------------------------------------------------------------------===//
+
+LogicalResult Interpreter::executeLLVM(Operation *op) {
+  return TypeSwitch<Operation *, LogicalResult>(op)
+      .Case([&](LLVM::ConstantOp) {
+        set(op->getResult(0)) = launch.program.constants.lookup(op);
+        return success();
+      })
+      .Case([&](LLVM::GEPOp gep) -> LogicalResult {
+        auto indices = gep.getIndices();
+        if (indices.size() != 1)
+          return fail(op, "getelementptr with more than one index is not "
+                          "supported");
+        int64_t index;
+        if (auto constant = dyn_cast<IntegerAttr>(indices[0]))
+          index = constant.getInt();
+        else {
+          Value value = cast<Value>(indices[0]);
+          index = signExtend(get(value)[0], classify(value.getType()).bits);
+        }
+        Address address = Address::fromSlots(get(gep.getBase()));
+        address.offset += index * storageBytes(gep.getElemType());
+        address.toSlots(set(gep.getResult()));
+        return success();
+      })
+      .Case([&](LLVM::LoadOp load) {
+        Type type = load.getType();
+        const uint8_t *bytes =
+            access(op, Address::fromSlots(get(load.getAddr())),
+                   storageBytes(type), false);
+        if (!bytes)
+          return failure();
+        readSlots(bytes, type, set(load.getResult()));
+        return success();
+      })
+      .Case([&](LLVM::StoreOp store) {
+        Type type = store.getValue().getType();
+        uint8_t *bytes = access(op, Address::fromSlots(get(store.getAddr())),
+                                storageBytes(type), true);
+        if (!bytes)
+          return failure();
+        writeSlots(bytes, type, get(store.getValue()));
+        return success();
+      })
+      .Default([&](Operation *) { return unsupported(op); });
+}
+
+//===----------------------------------------------------------------------===//
+// vector
+//===----------------------------------------------------------------------===//
+
+LogicalResult Interpreter::executeVector(Operation *op) {
+  // The first slot and the count of the part of `vector` at `position`
+  // (a prefix of its indices), or none after an error.
+  auto locate = [&](VectorType vector, ArrayRef<int64_t> staticPosition,
+                    ValueRange dynamicPosition)
+      -> std::optional<std::pair<int64_t, int64_t>> {
+    ArrayRef<int64_t> shape = vector.getShape();
+    int64_t first = 0;
+    auto dynamic = dynamicPosition.begin();
+    for (auto [index, staticIndex] : llvm::enumerate(staticPosition)) {
+      int64_t position = staticIndex;
+      if (ShapedType::isDynamic(position))
+        position = static_cast<int64_t>(get(*dynamic++)[0]);
+      if (position < 0 || position >= shape[index]) {
+        (void)fail(op, "vector position " + Twine(position) +
+                           " is outside dimension " + Twine(index) +
+                           " of size " + Twine(shape[index]));
+        return std::nullopt;
+      }
+      first = first * shape[index] + position;
+    }
+    int64_t count = 1;
+    for (int64_t size : shape.drop_front(staticPosition.size()))
+      count *= size;
+    return std::make_pair(first * count, count);
+  };
+
+  return TypeSwitch<Operation *, LogicalResult>(op)
+      .Case([&](vector::ExtractOp extract) {
+        auto part =
+            locate(extract.getSourceVectorType(), extract.getStaticPosition(),
+                   extract.getDynamicPosition());
+        if (!part)
+          return failure();
+        const Slots &source = get(extract.getSource());
+        set(extract.getResult())
+            .assign(source.begin() + part->first,
+                    source.begin() + part->first + part->second);
+        return success();
+      })
+      .Case([&](vector::InsertOp insert) {
+        auto part =
+            locate(insert.getDestVectorType(), insert.getStaticPosition(),
+                   insert.getDynamicPosition());
+        if (!part)
+          return failure();
+        Slots &result = set(insert.getResult());
+        result = get(insert.getDest());
+        const Slots &value = get(insert.getValueToStore());
+        std::copy(value.begin(), value.end(), result.begin() + part->first);
+        return success();
+      })
+      .Case([&](vector::FromElementsOp build) {
+        Slots &result = set(build.getResult());
+        result.clear();
+        for (Value element : build.getElements())
+          result.push_back(get(element)[0]);
+        return success();
+      })
+      .Case([&](vector::BroadcastOp broadcast) {
+        // Source dims align with the result's trailing dims; a source dim of
+        // 1 (or a missing one) repeats.
+        VectorType resultType = broadcast.getResultVectorType();
+        ArrayRef<int64_t> shape = resultType.getShape();
+        SmallVector<int64_t> sourceShape;
+        if (auto source = dyn_cast<VectorType>(broadcast.getSourceType()))
+          sourceShape.assign(source.getShape().begin(),
+                             source.getShape().end());
+        size_t leading = shape.size() - sourceShape.size();
+        const Slots &source = get(broadcast.getSource());
+        Slots &result = set(broadcast.getResult());
+        result.resize(resultType.getNumElements());
+        for (int64_t linear = 0, e = result.size(); linear < e; ++linear) {
+          int64_t rest = linear, sourceIndex = 0, stride = 1;
+          for (size_t d = shape.size(); d-- > leading;) {
+            int64_t coordinate = rest % shape[d];
+            rest /= shape[d];
+            int64_t sourceSize = sourceShape[d - leading];
+            sourceIndex += (sourceSize == 1 ? 0 : coordinate) * stride;
+            stride *= sourceSize;
+          }
+          result[linear] = source[sourceIndex];
+        }
+        return success();
+      })
+      .Case([&](vector::ShapeCastOp cast) {
+        set(cast.getResult()) = get(cast.getSource());
+        return success();
+      })
+      .Default([&](Operation *) { return unsupported(op); });
+}

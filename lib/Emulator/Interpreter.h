@@ -1,0 +1,180 @@
+//===- Interpreter.h - one thread's walk over a lowered kernel --*- C++ -*-===//
+//
+// A thread is a resumable walk over the kernel's ops: its SSA values live in
+// a table indexed by value number, and its position is a stack of frames
+// (one per region it is in, with a loop's induction state), not the C++
+// stack. So a thread stops at a barrier or a shuffle by simply returning,
+// and the CTA scheduler (Emulator.cpp) resumes it later where it was.
+//
+// The interpreter is split by op family: Interpreter.cpp (the walk, scf,
+// gpu ids, the kernel's preparation), ExecArith.cpp (arith, math),
+// ExecMemory.cpp (memref, llvm pointers, vector, the bounds and race
+// checks).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_LIB_EMULATOR_INTERPRETER_H
+#define TILE_LIB_EMULATOR_INTERPRETER_H
+
+#include "Values.h"
+#include "tile/Emulator/Emulator.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "llvm/ADT/DenseSet.h"
+
+namespace mlir::tile::emulator {
+
+/// The lanes a shuffle exchanges among.
+constexpr int64_t kWarpSize = 32;
+
+/// What the emulator knows about a kernel before it runs any thread; shared
+/// by every thread.
+struct Program {
+  gpu::GPUFuncOp func;
+  std::array<int64_t, 3> blockSize = {1, 1, 1};
+  /// Every SSA value of the kernel, numbered, so a thread's values are a
+  /// flat table.
+  DenseMap<Value, unsigned> valueIds;
+  /// Constants decoded once, not once per thread.
+  DenseMap<Operation *, Slots> constants;
+  /// Per-thread memory: each memref.alloca, numbered, with its bytes.
+  DenseMap<Operation *, unsigned> allocaIds;
+  SmallVector<int64_t> allocaBytes;
+  /// Bytes of each shared memory: the workgroup attributions, then the
+  /// dynamic shared memory when the kernel uses it.
+  SmallVector<int64_t> sharedBytes;
+  unsigned numPointers = 0, numSymbols = 0;
+
+  /// Checks the kernel's signature and decodes what it can up front; errors
+  /// at the kernel or at an op it cannot run.
+  static FailureOr<Program> prepare(gpu::GPUFuncOp func,
+                                    const EmulatorOptions &options);
+  int64_t threadsPerBlock() const {
+    return blockSize[0] * blockSize[1] * blockSize[2];
+  }
+};
+
+enum class ThreadStatus { Running, AtBarrier, AtShuffle, Exited };
+
+/// Where a thread is: in `block` of the region of `owner`, about to run
+/// `next`. An scf.for frame also holds its induction variable and bounds.
+struct Frame {
+  Operation *owner;
+  Block *block;
+  Block::iterator next;
+  int64_t inductionVar = 0, upperBound = 0, step = 0;
+};
+
+struct Thread {
+  std::array<int64_t, 3> id = {0, 0, 0};
+  unsigned linearId = 0;
+  std::vector<Slots> values;
+  SmallVector<Frame, 8> frames;
+  ThreadStatus status = ThreadStatus::Running;
+  /// The barrier or shuffle the thread waits at.
+  Operation *waitingAt = nullptr;
+  uint64_t steps = 0;
+  std::vector<std::vector<uint8_t>> privateMemory;
+};
+
+/// Who last wrote a shared byte, and who read it, since the last barrier
+/// (an epoch): enough to name both sides of a race. Two distinct readers
+/// are kept, so a writer always finds a reader other than itself.
+struct ByteAccesses {
+  static constexpr uint32_t kNone = ~0u;
+  uint32_t writeEpoch = 0, writer = kNone;
+  uint32_t readEpoch = 0, readers[2] = {kNone, kNone};
+  Operation *writeOp = nullptr, *readOps[2] = {nullptr, nullptr};
+};
+
+/// The state of the CTA being run.
+struct CTA {
+  std::array<int64_t, 3> blockId = {0, 0, 0};
+  std::vector<std::vector<uint8_t>> shared;
+  std::vector<std::vector<ByteAccesses>> sharedAccesses;
+  /// Advanced at every barrier and every new CTA.
+  uint32_t epoch = 0;
+  /// Races reported, by the pair of ops, so each is reported once.
+  llvm::DenseSet<std::pair<Operation *, Operation *>> racesReported;
+  unsigned racesFound = 0;
+};
+
+/// Everything a launch runs on.
+struct Launch {
+  const Program &program;
+  ArrayRef<EmulatedBuffer> buffers;
+  ArrayRef<int64_t> symbols;
+  std::array<int64_t, 3> grid;
+  const EmulatorOptions &options;
+};
+
+class Interpreter {
+public:
+  Interpreter(const Launch &launch, CTA &cta) : launch(launch), cta(cta) {}
+
+  /// Places `thread` at the kernel's entry with its arguments bound.
+  void start(Thread &thread);
+  /// Runs `thread` until it waits at a barrier or a shuffle, exits, or
+  /// fails (an error emitted).
+  LogicalResult run(Thread &thread);
+
+  /// An error at `op` that names the thread: "emulate: <message> (block
+  /// (x, y, z), thread (x, y, z))"; notes may be attached.
+  InFlightDiagnostic report(Operation *op, const Thread &thread,
+                            const Twine &message) const;
+  /// "thread (x, y, z)" of the thread numbered `linearId` in its CTA.
+  std::string describeThread(unsigned linearId) const;
+
+private:
+  LogicalResult execute(Operation *op);
+  // Interpreter.cpp
+  LogicalResult executeSCF(Operation *op);
+  LogicalResult executeGPU(Operation *op);
+  /// Leaves the region of the innermost frame with `yielded`.
+  LogicalResult yield(Operation *op, ValueRange yielded);
+  void enter(Operation *owner, Block &block, ArrayRef<Slots> arguments);
+  // ExecArith.cpp
+  LogicalResult executeArith(Operation *op);
+  LogicalResult executeMath(Operation *op);
+  // ExecMemory.cpp
+  LogicalResult executeMemRef(Operation *op);
+  LogicalResult executeLLVM(Operation *op);
+  LogicalResult executeVector(Operation *op);
+  /// The `size` bytes at `address`, or null after an error at `op` when
+  /// they are not all inside their memory; records shared accesses for the
+  /// race check.
+  uint8_t *access(Operation *op, Address address, int64_t size, bool write);
+  /// The same without recording an access; `what` names it in the error.
+  uint8_t *checkBounds(Operation *op, Address address, int64_t size,
+                       StringRef what);
+  /// Fails when the run must stop: too many races.
+  LogicalResult recordSharedAccess(Operation *op, uint32_t memory,
+                                   int64_t offset, int64_t size, bool write);
+  /// The address of element `indices` of a memref, or none after an error
+  /// when an index is outside its dimension.
+  std::optional<Address> memrefElement(Operation *op, Value memref,
+                                       ValueRange indices);
+
+  LogicalResult unsupported(Operation *op);
+  LogicalResult fail(Operation *op, const Twine &message) {
+    (void)report(op, *thread, message);
+    return failure();
+  }
+  const Slots &get(Value value) const {
+    return thread->values[launch.program.valueIds.lookup(value)];
+  }
+  Slots &set(Value value) {
+    return thread->values[launch.program.valueIds.lookup(value)];
+  }
+
+  const Launch &launch;
+  CTA &cta;
+  Thread *thread = nullptr;
+};
+
+/// Decodes an integer, float or dense vector attribute of `type` to slots.
+FailureOr<Slots> decodeConstant(Attribute value, Type type);
+
+} // namespace mlir::tile::emulator
+
+#endif // TILE_LIB_EMULATOR_INTERPRETER_H

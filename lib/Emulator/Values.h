@@ -1,0 +1,140 @@
+//===- Values.h - the emulator's representation of SSA values -------------===//
+//
+// Every SSA value of a thread is a small array of 64-bit slots, whatever its
+// type: a scalar is one slot, a vector one slot per element (row-major), a
+// pointer or a memref two (the memory it points into and a byte offset).
+// Integers are kept as their bit pattern zero-extended from their width;
+// floats as their IEEE bits (f16/bf16 in 16 bits, f32 in 32), so that
+// memory, bitcasts and shuffles move bits and only arithmetic decodes them.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_LIB_EMULATOR_VALUES_H
+#define TILE_LIB_EMULATOR_VALUES_H
+
+#include "tile/Runtime/Half.h"
+
+#include "mlir/IR/BuiltinTypes.h"
+#include "llvm/ADT/SmallVector.h"
+
+#include <cstring>
+
+namespace mlir::tile::emulator {
+
+using Slots = llvm::SmallVector<uint64_t, 4>;
+
+/// What a slot of a value holds, from its (element) type.
+enum class ElementKind : uint8_t { Integer, F16, BF16, F32, F64, Other };
+
+struct ElementType {
+  ElementKind kind = ElementKind::Other;
+  /// Bits of an integer (index: 64); bits of a float.
+  unsigned bits = 0;
+
+  bool isFloat() const {
+    return kind != ElementKind::Integer && kind != ElementKind::Other;
+  }
+  /// Bytes in memory: i1 takes a byte, as in LLVM's data layout.
+  unsigned bytes() const { return bits == 1 ? 1 : (bits + 7) / 8; }
+};
+
+/// The element type of a scalar or vector type.
+inline ElementType classify(Type type) {
+  if (auto vector = dyn_cast<VectorType>(type))
+    type = vector.getElementType();
+  if (type.isIndex())
+    return {ElementKind::Integer, 64};
+  if (auto integer = dyn_cast<IntegerType>(type))
+    return {integer.getWidth() <= 64 ? ElementKind::Integer
+                                     : ElementKind::Other,
+            integer.getWidth()};
+  if (type.isF16())
+    return {ElementKind::F16, 16};
+  if (type.isBF16())
+    return {ElementKind::BF16, 16};
+  if (type.isF32())
+    return {ElementKind::F32, 32};
+  if (type.isF64())
+    return {ElementKind::F64, 64};
+  return {};
+}
+
+/// Slots of a value of `type`: elements of a vector, else one.
+inline int64_t slotCount(Type type) {
+  if (auto vector = dyn_cast<VectorType>(type))
+    return vector.getNumElements();
+  return 1;
+}
+
+inline uint64_t truncateBits(uint64_t value, unsigned bits) {
+  return bits >= 64 ? value : value & ((uint64_t(1) << bits) - 1);
+}
+
+inline int64_t signExtend(uint64_t value, unsigned bits) {
+  if (bits >= 64)
+    return static_cast<int64_t>(value);
+  unsigned shift = 64 - bits;
+  return static_cast<int64_t>(value << shift) >> shift;
+}
+
+template <typename To, typename From> To bitCast(From from) {
+  static_assert(sizeof(To) == sizeof(From));
+  To to;
+  std::memcpy(&to, &from, sizeof(to));
+  return to;
+}
+
+/// The value of a 16- or 32-bit float slot. f32 arithmetic happens in
+/// float, so results round as the GPU's f32 instructions do.
+inline float decodeFloat(ElementKind kind, uint64_t bits) {
+  switch (kind) {
+  case ElementKind::F16:
+    return static_cast<float>(::tile::runtime::fromHalfBits(bits));
+  case ElementKind::BF16:
+    return static_cast<float>(::tile::runtime::fromBFloat16Bits(bits));
+  default:
+    return bitCast<float>(static_cast<uint32_t>(bits));
+  }
+}
+
+/// The bits of `value` rounded to `kind`, to nearest even.
+inline uint64_t encodeFloat(ElementKind kind, double value) {
+  switch (kind) {
+  case ElementKind::F16:
+    return ::tile::runtime::toHalfBits(value);
+  case ElementKind::BF16:
+    return ::tile::runtime::toBFloat16Bits(value);
+  case ElementKind::F64:
+    return bitCast<uint64_t>(value);
+  default:
+    return bitCast<uint32_t>(static_cast<float>(value));
+  }
+}
+
+inline double decodeDouble(ElementKind kind, uint64_t bits) {
+  return kind == ElementKind::F64 ? bitCast<double>(bits)
+                                  : decodeFloat(kind, bits);
+}
+
+/// Where a pointer or memref points: which memory and the byte offset in it.
+/// Global buffers are numbered by parameter; shared and private memories
+/// get their own spaces.
+enum class MemorySpace : uint32_t { Global, Shared, Private };
+
+struct Address {
+  MemorySpace space = MemorySpace::Global;
+  uint32_t memory = 0;
+  int64_t offset = 0;
+
+  static Address fromSlots(const Slots &slots) {
+    return {static_cast<MemorySpace>(slots[0] >> 32),
+            static_cast<uint32_t>(slots[0]), static_cast<int64_t>(slots[1])};
+  }
+  void toSlots(Slots &slots) const {
+    slots.assign({(uint64_t(space) << 32) | memory, uint64_t(offset)});
+  }
+};
+
+} // namespace mlir::tile::emulator
+
+#endif // TILE_LIB_EMULATOR_VALUES_H

@@ -1,0 +1,301 @@
+//===- AST.h - syntax tree of the .tile language ----------------*- C++ -*-===//
+//
+// What the parser builds and the emitter reads. Names and spellings point
+// into the source buffer, which outlives the tree.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_LIB_FRONTEND_AST_H
+#define TILE_LIB_FRONTEND_AST_H
+
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Casting.h"
+#include "llvm/Support/SMLoc.h"
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <vector>
+
+namespace mlir::tile::frontend {
+
+//===----------------------------------------------------------------------===//
+// Expressions
+//===----------------------------------------------------------------------===//
+
+class Expr {
+public:
+  enum class Kind {
+    Int,
+    Float,
+    Bool,
+    Name,
+    Context,
+    Unary,
+    Binary,
+    Call,
+    Slice
+  };
+  Expr(Kind kind, llvm::SMLoc loc) : kind(kind), loc(loc) {}
+  virtual ~Expr() = default;
+  Kind getKind() const { return kind; }
+  llvm::SMLoc getLoc() const { return loc; }
+  /// The height of the tree under this node: the parser bounds it, so that
+  /// the recursive walks of the emitter cannot run out of stack.
+  unsigned getHeight() const { return height; }
+
+protected:
+  void coverChild(const Expr *child) {
+    if (child && child->height + 1 > height)
+      height = child->height + 1;
+  }
+
+private:
+  Kind kind;
+  llvm::SMLoc loc;
+  unsigned height = 1;
+};
+using ExprPtr = std::unique_ptr<Expr>;
+
+template <Expr::Kind K> class ExprBase : public Expr {
+public:
+  explicit ExprBase(llvm::SMLoc loc) : Expr(K, loc) {}
+  static bool classof(const Expr *e) { return e->getKind() == K; }
+};
+
+struct IntExpr : ExprBase<Expr::Kind::Int> {
+  IntExpr(llvm::SMLoc loc, int64_t value) : ExprBase(loc), value(value) {}
+  int64_t value;
+};
+
+struct FloatExpr : ExprBase<Expr::Kind::Float> {
+  FloatExpr(llvm::SMLoc loc, double value) : ExprBase(loc), value(value) {}
+  double value;
+};
+
+struct BoolExpr : ExprBase<Expr::Kind::Bool> {
+  BoolExpr(llvm::SMLoc loc, bool value) : ExprBase(loc), value(value) {}
+  bool value;
+};
+
+struct NameExpr : ExprBase<Expr::Kind::Name> {
+  NameExpr(llvm::SMLoc loc, llvm::StringRef name) : ExprBase(loc), name(name) {}
+  llvm::StringRef name;
+};
+
+/// `ctx.thread`, `ctx.block.x`, ...
+struct ContextExpr : ExprBase<Expr::Kind::Context> {
+  enum class Field { Thread, Threads, Lanes, Block, Blocks };
+  ContextExpr(llvm::SMLoc loc, Field field, unsigned dim)
+      : ExprBase(loc), field(field), dim(dim) {}
+  Field field;
+  /// 0, 1, 2 for x, y, z of `block` and `blocks`.
+  unsigned dim;
+};
+
+enum class UnaryOp { Neg, Not };
+
+struct UnaryExpr : ExprBase<Expr::Kind::Unary> {
+  UnaryExpr(llvm::SMLoc loc, UnaryOp op, ExprPtr operand)
+      : ExprBase(loc), op(op), operand(std::move(operand)) {
+    coverChild(this->operand.get());
+  }
+  UnaryOp op;
+  ExprPtr operand;
+};
+
+enum class BinaryOp {
+  Add,
+  Sub,
+  Mul,
+  Div,
+  Rem,
+  Lt,
+  Le,
+  Gt,
+  Ge,
+  Eq,
+  Ne,
+  And,
+  Or
+};
+
+/// The spelling of `op`, for messages.
+llvm::StringRef spell(BinaryOp op);
+
+struct BinaryExpr : ExprBase<Expr::Kind::Binary> {
+  /// `loc` is the operator's.
+  BinaryExpr(llvm::SMLoc loc, BinaryOp op, ExprPtr lhs, ExprPtr rhs)
+      : ExprBase(loc), op(op), lhs(std::move(lhs)), rhs(std::move(rhs)) {
+    coverChild(this->lhs.get());
+    coverChild(this->rhs.get());
+  }
+  BinaryOp op;
+  ExprPtr lhs, rhs;
+};
+
+struct CallExpr : ExprBase<Expr::Kind::Call> {
+  CallExpr(llvm::SMLoc loc, llvm::StringRef callee, std::vector<ExprPtr> args)
+      : ExprBase(loc), callee(callee), args(std::move(args)) {
+    for (const ExprPtr &arg : this->args)
+      coverChild(arg.get());
+  }
+  llvm::StringRef callee;
+  std::vector<ExprPtr> args;
+};
+
+/// `X[a :+ N, b :+ M]`.
+struct SliceExpr : ExprBase<Expr::Kind::Slice> {
+  struct Range {
+    ExprPtr start, extent;
+  };
+  SliceExpr(llvm::SMLoc loc, llvm::StringRef tensor, llvm::SMLoc tensorLoc,
+            std::vector<Range> ranges)
+      : ExprBase(loc), tensor(tensor), tensorLoc(tensorLoc),
+        ranges(std::move(ranges)) {
+    for (const Range &range : this->ranges) {
+      coverChild(range.start.get());
+      coverChild(range.extent.get());
+    }
+  }
+  llvm::StringRef tensor;
+  llvm::SMLoc tensorLoc;
+  std::vector<Range> ranges;
+};
+
+//===----------------------------------------------------------------------===//
+// Types
+//===----------------------------------------------------------------------===//
+
+/// One dimension of a type: a size or, in a tensor parameter, a symbol.
+struct Dim {
+  llvm::SMLoc loc;
+  int64_t size = 0;
+  llvm::StringRef symbol; // empty for a size
+};
+
+/// `f32`, `tile<f32>[16, 64]` or `tensor<f32>[16, K]`.
+struct TypeRef {
+  enum class Kind { Scalar, Tile, Tensor };
+  Kind kind = Kind::Scalar;
+  llvm::SMLoc loc;
+  llvm::StringRef dtype;
+  llvm::SMLoc dtypeLoc;
+  std::vector<Dim> dims;
+};
+
+//===----------------------------------------------------------------------===//
+// Statements
+//===----------------------------------------------------------------------===//
+
+class Stmt {
+public:
+  enum class Kind { Var, Assign, For, If, While };
+  Stmt(Kind kind, llvm::SMLoc loc) : kind(kind), loc(loc) {}
+  virtual ~Stmt() = default;
+  Kind getKind() const { return kind; }
+  llvm::SMLoc getLoc() const { return loc; }
+
+private:
+  Kind kind;
+  llvm::SMLoc loc;
+};
+using StmtPtr = std::unique_ptr<Stmt>;
+using Body = std::vector<StmtPtr>;
+
+template <Stmt::Kind K> class StmtBase : public Stmt {
+public:
+  explicit StmtBase(llvm::SMLoc loc) : Stmt(K, loc) {}
+  static bool classof(const Stmt *s) { return s->getKind() == K; }
+};
+
+/// `var name (: type)? (= init)?`; at least one of the two is present.
+struct VarStmt : StmtBase<Stmt::Kind::Var> {
+  VarStmt(llvm::SMLoc loc, llvm::StringRef name, llvm::SMLoc nameLoc)
+      : StmtBase(loc), name(name), nameLoc(nameLoc) {}
+  llvm::StringRef name;
+  llvm::SMLoc nameLoc;
+  std::unique_ptr<TypeRef> type;
+  ExprPtr init;
+};
+
+/// `target op= value`; `op` is absent for a plain `=`. The target is a
+/// NameExpr or a SliceExpr.
+struct AssignStmt : StmtBase<Stmt::Kind::Assign> {
+  AssignStmt(llvm::SMLoc loc, ExprPtr target, std::optional<BinaryOp> op,
+             llvm::SMLoc opLoc, ExprPtr value)
+      : StmtBase(loc), target(std::move(target)), op(op), opLoc(opLoc),
+        value(std::move(value)) {}
+  ExprPtr target;
+  std::optional<BinaryOp> op;
+  llvm::SMLoc opLoc;
+  ExprPtr value;
+};
+
+/// `for name in range(lo, hi[, step]) { body }`.
+struct ForStmt : StmtBase<Stmt::Kind::For> {
+  ForStmt(llvm::SMLoc loc) : StmtBase(loc) {}
+  llvm::StringRef name;
+  llvm::SMLoc nameLoc;
+  ExprPtr lower, upper, step; // step may be null
+  Body body;
+};
+
+/// `if cond { then } else { otherwise }`; `else if` nests an IfStmt.
+struct IfStmt : StmtBase<Stmt::Kind::If> {
+  IfStmt(llvm::SMLoc loc) : StmtBase(loc) {}
+  ExprPtr condition;
+  Body thenBody;
+  Body elseBody;
+  bool hasElse = false;
+};
+
+struct WhileStmt : StmtBase<Stmt::Kind::While> {
+  WhileStmt(llvm::SMLoc loc) : StmtBase(loc) {}
+  ExprPtr condition;
+  Body body;
+};
+
+//===----------------------------------------------------------------------===//
+// Kernels
+//===----------------------------------------------------------------------===//
+
+/// One argument of an attribute: `value`, `key = value` or
+/// `key = [v0, v1, ...]`.
+struct AttrArg {
+  llvm::SMLoc loc;
+  llvm::StringRef key; // empty for a positional argument
+  ExprPtr value;       // null for a list
+  std::vector<ExprPtr> list;
+  bool isList = false;
+};
+
+/// `@name(args)` before a kernel.
+struct Attribute {
+  llvm::SMLoc loc;
+  llvm::StringRef name;
+  std::vector<AttrArg> args;
+};
+
+struct Param {
+  llvm::SMLoc loc;
+  llvm::StringRef name;
+  TypeRef type;
+};
+
+struct Kernel {
+  llvm::SMLoc loc;
+  llvm::StringRef name;
+  std::vector<Attribute> attributes;
+  std::vector<Param> params;
+  Body body;
+};
+
+struct Module {
+  std::vector<Kernel> kernels;
+};
+
+} // namespace mlir::tile::frontend
+
+#endif // TILE_LIB_FRONTEND_AST_H

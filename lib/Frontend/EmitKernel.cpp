@@ -1,0 +1,663 @@
+//===- EmitKernel.cpp - .tile kernels and statements to the tile dialect --===//
+
+#include "Emitter.h"
+#include "Parser.h"
+
+#include "tile/Frontend/Parser.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Verifier.h"
+
+using namespace mlir;
+using namespace mlir::tile;
+using namespace mlir::tile::frontend;
+using llvm::SMLoc;
+using llvm::StringRef;
+
+Emitter::Emitter(Diagnoser &diag, ModuleOp module)
+    : diag(diag), module(module), builder(module.getContext()) {}
+
+//===----------------------------------------------------------------------===//
+// Names
+//===----------------------------------------------------------------------===//
+
+const Symbol *Emitter::lookup(StringRef name) const {
+  for (const llvm::StringMap<Symbol> &scope : llvm::reverse(scopes)) {
+    auto it = scope.find(name);
+    if (it != scope.end())
+      return &it->second;
+  }
+  return nullptr;
+}
+
+LogicalResult Emitter::define(StringRef name, Symbol symbol) {
+  if (isReservedName(name))
+    return error(symbol.loc)
+           << "'" << name << "' is the name of a builtin function or type";
+  // Shadowing is a redefinition: one name means one thing in a kernel.
+  if (const Symbol *previous = lookup(name)) {
+    InFlightDiagnostic diag = error(symbol.loc)
+                              << "redefinition of '" << name << "'";
+    diag.attachNote(getLoc(previous->loc)) << "previous definition is here";
+    return failure();
+  }
+  scopes.back().try_emplace(name, symbol);
+  return success();
+}
+
+FailureOr<Symbol> Emitter::resolve(StringRef name, SMLoc loc) {
+  if (const Symbol *symbol = lookup(name))
+    return *symbol;
+  if (isReservedName(name))
+    return error(loc) << "'" << name
+                      << "' is a builtin function or type, not a value";
+  return error(loc) << "undefined name '" << name << "'";
+}
+
+//===----------------------------------------------------------------------===//
+// Kernels and attributes
+//===----------------------------------------------------------------------===//
+
+LogicalResult Emitter::checkAttributeNames(const Kernel &kernel) {
+  llvm::StringMap<SMLoc> seen;
+  for (const Attribute &attr : kernel.attributes) {
+    if (attr.name != "launch" && attr.name != "registers" &&
+        attr.name != "pipeline")
+      return error(attr.loc) << "unknown attribute '@" << attr.name
+                             << "'; expected @launch, @registers or "
+                                "@pipeline";
+    auto [it, inserted] = seen.try_emplace(attr.name, attr.loc);
+    if (!inserted) {
+      InFlightDiagnostic diag = error(attr.loc)
+                                << "duplicate '@" << attr.name
+                                << "' on kernel '" << kernel.name << "'";
+      diag.attachNote(getLoc(it->second)) << "first given here";
+      return failure();
+    }
+  }
+  return success();
+}
+
+FailureOr<GlobalTensorType> Emitter::emitParamType(const Param &param) {
+  const TypeRef &type = param.type;
+  FailureOr<Type> element =
+      emitDtype(type.dtype, type.dtypeLoc, DtypeUse::Tensor);
+  if (failed(element))
+    return failure();
+  SmallVector<int64_t> shape;
+  SmallVector<StringAttr> symbols;
+  for (const Dim &dim : type.dims) {
+    if (dim.symbol.empty()) {
+      shape.push_back(dim.size);
+      continue;
+    }
+    shape.push_back(ShapedType::kDynamic);
+    symbols.push_back(builder.getStringAttr(dim.symbol));
+  }
+  return GlobalTensorType::get(builder.getContext(), shape, symbols, *element);
+}
+
+FailureOr<AffineExpr> Emitter::emitGridExpr(const Expr &expr,
+                                            ArrayRef<StringAttr> symbols) {
+  MLIRContext *ctx = builder.getContext();
+  auto recurse = [&](const ExprPtr &child) {
+    return emitGridExpr(*child, symbols);
+  };
+  auto constantDivisor = [&](AffineExpr divisor, SMLoc loc) {
+    auto constant = dyn_cast<AffineConstantExpr>(divisor);
+    if (constant && constant.getValue() > 0)
+      return success();
+    LogicalResult result = error(loc) << "a divisor in a grid expression "
+                                         "must be a positive constant";
+    return result;
+  };
+  if (auto *integer = dyn_cast<IntExpr>(&expr)) {
+    // Keep the folding of constants by AffineExpr far from overflow.
+    if (integer->value > INT32_MAX)
+      return error(expr.getLoc())
+             << "grid constant " << integer->value << " is too large";
+    return getAffineConstantExpr(integer->value, ctx);
+  }
+  if (auto *name = dyn_cast<NameExpr>(&expr)) {
+    for (auto [position, symbol] : llvm::enumerate(symbols))
+      if (symbol.getValue() == name->name)
+        return getAffineSymbolExpr(position, ctx);
+    InFlightDiagnostic diag = error(expr.getLoc())
+                              << "'" << name->name
+                              << "' is not a symbolic dimension of the "
+                                 "parameters; a grid can use ";
+    if (symbols.empty())
+      diag << "only constants here (the parameters have no symbols)";
+    else
+      llvm::interleaveComma(
+          symbols, diag, [&](StringAttr symbol) { diag << symbol.getValue(); });
+    return failure();
+  }
+  if (auto *unary = dyn_cast<UnaryExpr>(&expr)) {
+    if (unary->op != UnaryOp::Neg)
+      return error(expr.getLoc()) << "'not' in a grid expression";
+    FailureOr<AffineExpr> operand = recurse(unary->operand);
+    if (failed(operand))
+      return failure();
+    return -*operand;
+  }
+  if (auto *call = dyn_cast<CallExpr>(&expr)) {
+    if (call->callee != "cdiv" || call->args.size() != 2)
+      return error(expr.getLoc()) << "a grid expression can only call "
+                                     "cdiv(a, b)";
+    FailureOr<AffineExpr> lhs = recurse(call->args[0]);
+    if (failed(lhs))
+      return failure();
+    FailureOr<AffineExpr> rhs = recurse(call->args[1]);
+    if (failed(rhs) || failed(constantDivisor(*rhs, call->args[1]->getLoc())))
+      return failure();
+    return lhs->ceilDiv(*rhs);
+  }
+  auto *binary = dyn_cast<BinaryExpr>(&expr);
+  if (!binary)
+    return error(expr.getLoc())
+           << "a grid expression is made of integers, symbolic dimensions, "
+              "+, -, *, /, % and cdiv(a, b)";
+  FailureOr<AffineExpr> lhs = recurse(binary->lhs);
+  if (failed(lhs))
+    return failure();
+  FailureOr<AffineExpr> rhs = recurse(binary->rhs);
+  if (failed(rhs))
+    return failure();
+  switch (binary->op) {
+  case BinaryOp::Add:
+    return *lhs + *rhs;
+  case BinaryOp::Sub:
+    return *lhs - *rhs;
+  case BinaryOp::Mul:
+    if (!isa<AffineConstantExpr>(*lhs) && !isa<AffineConstantExpr>(*rhs))
+      return error(expr.getLoc()) << "a grid expression must be affine: one "
+                                     "factor of '*' must be a constant";
+    return *lhs * *rhs;
+  case BinaryOp::Div:
+  case BinaryOp::Rem:
+    if (failed(constantDivisor(*rhs, binary->rhs->getLoc())))
+      return failure();
+    return binary->op == BinaryOp::Div ? lhs->floorDiv(*rhs) : *lhs % *rhs;
+  default:
+    return error(expr.getLoc())
+           << "'" << spell(binary->op) << "' in a grid expression";
+  }
+}
+
+FailureOr<Emitter::LaunchConfig>
+Emitter::emitLaunch(const Attribute &attr, ArrayRef<StringAttr> symbols) {
+  LaunchConfig config;
+  const IntExpr *threads = attr.args.empty() || !attr.args[0].key.empty()
+                               ? nullptr
+                               : dyn_cast<IntExpr>(attr.args[0].value.get());
+  if (!threads)
+    return error(attr.args.empty() ? attr.loc : attr.args[0].loc)
+           << "@launch needs the threads per CTA as its first argument: "
+              "@launch(256)";
+  config.threads = threads->value;
+  if (config.threads < kLanes || config.threads > 1024 ||
+      config.threads % kLanes != 0)
+    return error(threads->getLoc())
+           << "@launch threads must be a multiple of " << kLanes << " from "
+           << kLanes << " to 1024, got " << config.threads;
+  for (const AttrArg &arg : llvm::drop_begin(attr.args)) {
+    if (arg.key != "grid")
+      return error(arg.loc) << "@launch takes the threads and an optional "
+                               "grid = [x, y, z]";
+    if (config.grid)
+      return error(arg.loc) << "grid given twice";
+    SmallVector<const Expr *> dims;
+    if (arg.isList)
+      for (const ExprPtr &dim : arg.list)
+        dims.push_back(dim.get());
+    else
+      dims.push_back(arg.value.get());
+    if (dims.empty() || dims.size() > 3)
+      return error(arg.loc)
+             << "a grid has 1 to 3 dimensions, got " << dims.size();
+    SmallVector<AffineExpr> results;
+    for (const Expr *dim : dims) {
+      FailureOr<AffineExpr> result = emitGridExpr(*dim, symbols);
+      if (failed(result))
+        return failure();
+      results.push_back(*result);
+    }
+    config.grid =
+        AffineMap::get(0, symbols.size(), results, builder.getContext());
+  }
+  return config;
+}
+
+LogicalResult Emitter::emitRegisters(const Attribute &attr, KernelOp kernel) {
+  SmallVector<StringRef> names;
+  if (attr.args.empty())
+    return error(attr.loc) << "@registers needs the names of tile vars";
+  for (const AttrArg &arg : attr.args) {
+    auto *name =
+        arg.key.empty() ? dyn_cast<NameExpr>(arg.value.get()) : nullptr;
+    if (!name)
+      return error(arg.loc) << "@registers takes names of tile vars";
+    auto it = declaredVars.find(name->name);
+    if (it == declaredVars.end())
+      return error(arg.loc) << "@registers names '" << name->name
+                            << "', which is not a var of kernel '"
+                            << kernel.getSymName() << "'";
+    if (!isa<RankedTensorType>(it->second))
+      return error(arg.loc) << "@registers needs a tile var; '" << name->name
+                            << "' is a scalar " << describe(it->second);
+    if (llvm::is_contained(names, name->name))
+      return error(arg.loc)
+             << "'" << name->name << "' appears twice in @registers";
+    names.push_back(name->name);
+  }
+  kernel.setRegistersAttr(builder.getStrArrayAttr(names));
+  return success();
+}
+
+LogicalResult Emitter::emitPipeline(const Attribute &attr, KernelOp kernel) {
+  auto isElement = [&](StringRef name) {
+    return declaredVars.contains(name) || declaredLoopIndices.contains(name);
+  };
+  auto unknown = [&](const Expr &expr, StringRef name) {
+    return error(expr.getLoc())
+           << "@pipeline names '" << name << "', which is neither a var nor "
+           << "a loop index of kernel '" << kernel.getSymName() << "'";
+  };
+  // A value of the attribute: a number, a boolean, or a name of the kernel.
+  auto value = [&](const Expr &expr) -> FailureOr<mlir::Attribute> {
+    if (auto *integer = dyn_cast<IntExpr>(&expr))
+      return mlir::Attribute(builder.getI64IntegerAttr(integer->value));
+    if (auto *number = dyn_cast<FloatExpr>(&expr))
+      return mlir::Attribute(builder.getF64FloatAttr(number->value));
+    if (auto *boolean = dyn_cast<BoolExpr>(&expr))
+      return mlir::Attribute(builder.getBoolAttr(boolean->value));
+    if (auto *name = dyn_cast<NameExpr>(&expr)) {
+      if (!isElement(name->name))
+        return unknown(expr, name->name);
+      return mlir::Attribute(builder.getStringAttr(name->name));
+    }
+    return error(expr.getLoc()) << "@pipeline arguments are numbers, "
+                                   "booleans and names";
+  };
+  SmallVector<mlir::Attribute> names;
+  NamedAttrList entries;
+  for (const AttrArg &arg : attr.args) {
+    if (arg.key.empty()) {
+      auto *name = dyn_cast<NameExpr>(arg.value.get());
+      if (!name)
+        return error(arg.loc) << "a positional @pipeline argument is the "
+                                 "name of a var or loop index";
+      if (!isElement(name->name))
+        return unknown(*arg.value, name->name);
+      names.push_back(builder.getStringAttr(name->name));
+      continue;
+    }
+    if (arg.key == "names" || entries.get(arg.key))
+      return error(arg.loc)
+             << "@pipeline argument '" << arg.key << "' given twice";
+    mlir::Attribute entry;
+    if (arg.isList) {
+      SmallVector<mlir::Attribute> list;
+      for (const ExprPtr &element : arg.list) {
+        FailureOr<mlir::Attribute> item = value(*element);
+        if (failed(item))
+          return failure();
+        list.push_back(*item);
+      }
+      entry = builder.getArrayAttr(list);
+    } else {
+      FailureOr<mlir::Attribute> item = value(*arg.value);
+      if (failed(item))
+        return failure();
+      entry = *item;
+    }
+    entries.set(arg.key, entry);
+  }
+  if (!names.empty())
+    entries.set("names", builder.getArrayAttr(names));
+  kernel.setPipelineAttr(entries.getDictionary(builder.getContext()));
+  return success();
+}
+
+LogicalResult Emitter::emitKernel(const Kernel &source) {
+  auto [previous, inserted] = kernelNames.try_emplace(source.name, source.loc);
+  if (!inserted) {
+    InFlightDiagnostic diag = error(source.loc) << "redefinition of kernel '"
+                                                << source.name << "'";
+    diag.attachNote(getLoc(previous->second)) << "previous definition is here";
+    return failure();
+  }
+  if (failed(checkAttributeNames(source)))
+    return failure();
+  scopes.clear();
+  scopes.emplace_back();
+  declaredVars.clear();
+  declaredLoopIndices.clear();
+  builder.setInsertionPointToEnd(module.getBody());
+
+  SmallVector<Type> paramTypes;
+  for (const Param &param : source.params) {
+    FailureOr<GlobalTensorType> type = emitParamType(param);
+    if (failed(type))
+      return failure();
+    paramTypes.push_back(*type);
+  }
+  // The symbolic dimensions in order of first appearance, as
+  // KernelOp::getSymbols() orders them, and where each first appears.
+  SmallVector<StringAttr> symbols;
+  SmallVector<std::pair<unsigned, unsigned>> symbolDims;
+  SmallVector<SMLoc> symbolLocs;
+  for (auto [index, param] : llvm::enumerate(source.params))
+    for (auto [dimIndex, dim] : llvm::enumerate(param.type.dims)) {
+      if (dim.symbol.empty())
+        continue;
+      StringAttr symbol = builder.getStringAttr(dim.symbol);
+      if (llvm::is_contained(symbols, symbol))
+        continue;
+      symbols.push_back(symbol);
+      symbolDims.push_back({index, dimIndex});
+      symbolLocs.push_back(dim.loc);
+    }
+
+  const Attribute *launch = nullptr;
+  for (const Attribute &attr : source.attributes)
+    if (attr.name == "launch")
+      launch = &attr;
+  if (!launch)
+    return error(source.loc)
+           << "kernel '" << source.name << "' needs @launch(threads) before it";
+  FailureOr<LaunchConfig> config = emitLaunch(*launch, symbols);
+  if (failed(config))
+    return failure();
+
+  auto kernel = KernelOp::create(builder, getLoc(source.loc), source.name,
+                                 builder.getFunctionType(paramTypes, {}),
+                                 config->threads);
+  if (config->grid)
+    kernel.setGridAttr(AffineMapAttr::get(*config->grid));
+  mlir::Block &entry = kernel.getBodyBlock();
+  builder.setInsertionPointToEnd(&entry);
+
+  for (auto [param, arg] : llvm::zip(source.params, entry.getArguments())) {
+    arg.setLoc(getLoc(param.loc));
+    // Manifests and run reports name parameters as the source does.
+    kernel.setArgAttr(arg.getArgNumber(), "tile.name",
+                      builder.getStringAttr(param.name));
+    if (failed(define(param.name, {Symbol::Kind::Param, param.loc, arg})))
+      return failure();
+  }
+  for (auto [symbol, position, loc] :
+       llvm::zip(symbols, symbolDims, symbolLocs)) {
+    Value dim =
+        DimOp::create(builder, getLoc(loc), entry.getArgument(position.first),
+                      static_cast<uint64_t>(position.second));
+    if (failed(define(symbol.getValue(), {Symbol::Kind::Dim, loc, dim})))
+      return failure();
+  }
+
+  if (failed(emitBlock(source.body)))
+    return failure();
+  ReturnOp::create(builder, getLoc(source.loc));
+
+  for (const Attribute &attr : source.attributes) {
+    if (attr.name == "registers" && failed(emitRegisters(attr, kernel)))
+      return failure();
+    if (attr.name == "pipeline" && failed(emitPipeline(attr, kernel)))
+      return failure();
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Statements
+//===----------------------------------------------------------------------===//
+
+LogicalResult Emitter::emitBlock(const Body &block) {
+  for (const StmtPtr &stmt : block)
+    if (failed(emitStmt(*stmt)))
+      return failure();
+  return success();
+}
+
+LogicalResult Emitter::emitStmt(const Stmt &stmt) {
+  switch (stmt.getKind()) {
+  case Stmt::Kind::Var:
+    return emitVar(cast<VarStmt>(stmt));
+  case Stmt::Kind::Assign:
+    return emitAssign(cast<AssignStmt>(stmt));
+  case Stmt::Kind::For:
+    return emitFor(cast<ForStmt>(stmt));
+  case Stmt::Kind::If:
+    return emitIf(cast<IfStmt>(stmt));
+  case Stmt::Kind::While:
+    return emitWhile(cast<WhileStmt>(stmt));
+  }
+  llvm_unreachable("unknown statement kind");
+}
+
+LogicalResult Emitter::emitVar(const VarStmt &var) {
+  Type valueType;
+  if (var.type) {
+    FailureOr<Type> type = emitVarType(*var.type);
+    if (failed(type))
+      return failure();
+    valueType = *type;
+  }
+  // The initial value is evaluated before the name exists: `var x = x`
+  // refers to nothing.
+  Value init;
+  if (var.init) {
+    FailureOr<Value> value = failure();
+    if (valueType) {
+      FailureOr<Operand> operand = emitExpr(*var.init);
+      if (failed(operand))
+        return failure();
+      value = convert(*operand, valueType,
+                      "the initial value of '" + var.name + "'");
+    } else {
+      value = emitValue(*var.init);
+    }
+    if (failed(value))
+      return failure();
+    init = *value;
+    valueType = init.getType();
+  }
+  auto tile = dyn_cast<RankedTensorType>(valueType);
+  auto varType = tile ? VarType::get(builder.getContext(), tile.getShape(),
+                                     tile.getElementType())
+                      : VarType::get(builder.getContext(), {}, valueType);
+  Value handle =
+      VarOp::create(builder, getLoc(var.getLoc()), var.name, varType, init);
+  if (failed(define(var.name, {Symbol::Kind::Var, var.nameLoc, handle})))
+    return failure();
+  declaredVars.try_emplace(var.name, valueType);
+  return success();
+}
+
+LogicalResult Emitter::emitAssign(const AssignStmt &assign) {
+  Location loc = getLoc(assign.getLoc());
+  // Combines the current value with the right-hand side for `op=`.
+  auto combine = [&](Value current,
+                     const Operand &value) -> FailureOr<Operand> {
+    if (!assign.op)
+      return value;
+    return emitBinary(*assign.op, {current, std::nullopt, assign.getLoc()},
+                      value, assign.opLoc);
+  };
+
+  if (auto *slice = dyn_cast<SliceExpr>(assign.target.get())) {
+    FailureOr<Slice> target = emitSlice(*slice);
+    if (failed(target))
+      return failure();
+    Value current = assign.op ? emitLoad(*target, slice->getLoc()) : Value();
+    FailureOr<Operand> value = emitExpr(*assign.value);
+    if (failed(value))
+      return failure();
+    FailureOr<Operand> result = combine(current, *value);
+    if (failed(result))
+      return failure();
+    FailureOr<Value> stored =
+        convert(*result, target->tileType,
+                "the value stored to '" + slice->tensor + "'");
+    if (failed(stored))
+      return failure();
+    StoreOp::create(builder, loc, *stored, target->tensor, target->offsets);
+    return success();
+  }
+
+  const auto &name = cast<NameExpr>(*assign.target);
+  FailureOr<Symbol> symbol = resolve(name.name, name.getLoc());
+  if (failed(symbol))
+    return failure();
+  switch (symbol->kind) {
+  case Symbol::Kind::Param:
+    return error(name.getLoc())
+           << "cannot assign to tensor parameter '" << name.name
+           << "'; store into a slice of it: " << name.name
+           << "[start :+ extent, ...] = value";
+  case Symbol::Kind::Dim:
+    return error(name.getLoc()) << "cannot assign to '" << name.name
+                                << "', a symbolic dimension of the parameters";
+  case Symbol::Kind::LoopIndex:
+    return error(name.getLoc())
+           << "cannot assign to loop index '" << name.name << "'";
+  case Symbol::Kind::Var:
+    break;
+  }
+  Value var = symbol->value;
+  Type valueType = cast<VarType>(var.getType()).getValueType();
+  Value current =
+      assign.op
+          ? ReadOp::create(builder, getLoc(name.getLoc()), var).getResult()
+          : Value();
+  FailureOr<Operand> value = emitExpr(*assign.value);
+  if (failed(value))
+    return failure();
+  FailureOr<Operand> result = combine(current, *value);
+  if (failed(result))
+    return failure();
+  FailureOr<Value> written =
+      convert(*result, valueType, "the value assigned to '" + name.name + "'");
+  if (failed(written))
+    return failure();
+  WriteOp::create(builder, loc, *written, var);
+  return success();
+}
+
+/// Puts the builder before the terminator of `block`, creating an
+/// `scf.yield` first if the block has none.
+static void setInsertionBeforeYield(OpBuilder &builder, mlir::Block &block,
+                                    Location loc) {
+  if (block.empty() || !block.back().hasTrait<OpTrait::IsTerminator>()) {
+    builder.setInsertionPointToEnd(&block);
+    scf::YieldOp::create(builder, loc);
+  }
+  builder.setInsertionPoint(block.getTerminator());
+}
+
+LogicalResult Emitter::emitFor(const ForStmt &loop) {
+  Location loc = getLoc(loop.getLoc());
+  FailureOr<Value> lower = emitIndex(*loop.lower, "the range start");
+  if (failed(lower))
+    return failure();
+  FailureOr<Value> upper = emitIndex(*loop.upper, "the range end");
+  if (failed(upper))
+    return failure();
+  Value step;
+  if (loop.step) {
+    FailureOr<Operand> operand = emitExpr(*loop.step);
+    if (failed(operand))
+      return failure();
+    if (operand->isLiteral() && operand->literal->kind == Literal::Kind::Int &&
+        operand->literal->intValue <= 0)
+      return error(loop.step->getLoc())
+             << "the range step must be positive, got "
+             << operand->literal->intValue;
+    FailureOr<Value> value =
+        convert(*operand, builder.getIndexType(), "the range step");
+    if (failed(value))
+      return failure();
+    step = *value;
+  } else {
+    step = arith::ConstantIndexOp::create(builder, loc, 1);
+  }
+  auto forOp = scf::ForOp::create(builder, loc, *lower, *upper, step);
+  OpBuilder::InsertionGuard guard(builder);
+  setInsertionBeforeYield(builder, *forOp.getBody(), loc);
+  ScopeGuard scope(*this);
+  if (failed(define(loop.name, {Symbol::Kind::LoopIndex, loop.nameLoc,
+                                forOp.getInductionVar()})))
+    return failure();
+  declaredLoopIndices.insert(loop.name);
+  return emitBlock(loop.body);
+}
+
+LogicalResult Emitter::emitIf(const IfStmt &stmt) {
+  Location loc = getLoc(stmt.getLoc());
+  FailureOr<Value> condition = emitCondition(*stmt.condition, "'if'");
+  if (failed(condition))
+    return failure();
+  auto ifOp = scf::IfOp::create(builder, loc, *condition, stmt.hasElse);
+  OpBuilder::InsertionGuard guard(builder);
+  {
+    setInsertionBeforeYield(builder, ifOp.getThenRegion().front(), loc);
+    ScopeGuard scope(*this);
+    if (failed(emitBlock(stmt.thenBody)))
+      return failure();
+  }
+  if (!stmt.hasElse)
+    return success();
+  setInsertionBeforeYield(builder, ifOp.getElseRegion().front(), loc);
+  ScopeGuard scope(*this);
+  return emitBlock(stmt.elseBody);
+}
+
+LogicalResult Emitter::emitWhile(const WhileStmt &loop) {
+  Location loc = getLoc(loop.getLoc());
+  auto whileOp = scf::WhileOp::create(builder, loc, TypeRange(), ValueRange());
+  OpBuilder::InsertionGuard guard(builder);
+  // The condition is evaluated anew before every iteration.
+  builder.createBlock(&whileOp.getBefore());
+  FailureOr<Value> condition = emitCondition(*loop.condition, "'while'");
+  if (failed(condition))
+    return failure();
+  scf::ConditionOp::create(builder, getLoc(loop.condition->getLoc()),
+                           *condition, ValueRange());
+  builder.createBlock(&whileOp.getAfter());
+  ScopeGuard scope(*this);
+  if (failed(emitBlock(loop.body)))
+    return failure();
+  scf::YieldOp::create(builder, loc);
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Entry point
+//===----------------------------------------------------------------------===//
+
+OwningOpRef<ModuleOp> mlir::tile::parseTileSource(llvm::SourceMgr &sourceMgr,
+                                                  MLIRContext *context) {
+  context->loadDialect<TileDialect, arith::ArithDialect, math::MathDialect,
+                       scf::SCFDialect>();
+  unsigned bufferID = sourceMgr.getMainFileID();
+  Diagnoser diag(sourceMgr, bufferID, context);
+  StringRef buffer = sourceMgr.getMemoryBuffer(bufferID)->getBuffer();
+  std::optional<Module> ast = parseModule(diag, buffer);
+  if (!ast)
+    return nullptr;
+
+  OwningOpRef<ModuleOp> module =
+      ModuleOp::create(diag.getLoc(SMLoc::getFromPointer(buffer.data())));
+  Emitter emitter(diag, *module);
+  // Each kernel is checked even after an error in another: one run reports
+  // the first error of every kernel.
+  bool ok = true;
+  for (const Kernel &kernel : ast->kernels)
+    ok &= succeeded(emitter.emitKernel(kernel));
+  if (!ok || failed(verify(*module)))
+    return nullptr;
+  return module;
+}

@@ -1,0 +1,193 @@
+//===- Emitter.h - syntax tree to tile dialect ------------------*- C++ -*-===//
+//
+// The semantic checks and the IR emission of the .tile front end, in one
+// walk: EmitKernel.cpp handles kernels, attributes and statements,
+// EmitExpr.cpp expressions, typing and builtins.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_LIB_FRONTEND_EMITTER_H
+#define TILE_LIB_FRONTEND_EMITTER_H
+
+#include "AST.h"
+#include "Diagnoser.h"
+
+#include "tile/Dialect/Tile/IR/TileDialect.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
+
+namespace mlir::tile::frontend {
+
+/// A constant the source wrote without a type. It takes its type from the
+/// other operand (or the declared type) when it meets one, so `acc + 1.0`
+/// adds an f32 or f16 one as `acc` needs, and folds with other literals.
+struct Literal {
+  enum class Kind { Int, Float, Bool };
+  Kind kind = Kind::Int;
+  int64_t intValue = 0;
+  double floatValue = 0;
+  bool boolValue = false;
+
+  double asDouble() const {
+    return kind == Kind::Float ? floatValue : static_cast<double>(intValue);
+  }
+};
+
+/// The result of an expression: an SSA value, or a literal yet untyped.
+struct Operand {
+  Value value;
+  std::optional<Literal> literal;
+  llvm::SMLoc loc;
+
+  bool isLiteral() const { return literal.has_value(); }
+};
+
+/// What a name in scope denotes.
+struct Symbol {
+  enum class Kind { Param, Dim, Var, LoopIndex };
+  Kind kind;
+  llvm::SMLoc loc;
+  /// The tensor argument, the dimension, the `!tile.var` or the index.
+  Value value;
+};
+
+class Emitter {
+public:
+  Emitter(Diagnoser &diag, ModuleOp module);
+
+  LogicalResult emitKernel(const Kernel &kernel);
+
+private:
+  //===--------------------------------------------------------------------===//
+  // Kernels and statements (EmitKernel.cpp)
+  //===--------------------------------------------------------------------===//
+
+  struct LaunchConfig {
+    int64_t threads = 0;
+    std::optional<AffineMap> grid;
+  };
+  LogicalResult checkAttributeNames(const Kernel &kernel);
+  FailureOr<GlobalTensorType> emitParamType(const Param &param);
+  FailureOr<LaunchConfig> emitLaunch(const Attribute &attr,
+                                     ArrayRef<StringAttr> symbols);
+  FailureOr<AffineExpr> emitGridExpr(const Expr &expr,
+                                     ArrayRef<StringAttr> symbols);
+  LogicalResult emitRegisters(const Attribute &attr, KernelOp kernel);
+  LogicalResult emitPipeline(const Attribute &attr, KernelOp kernel);
+
+  LogicalResult emitBlock(const Body &block);
+  LogicalResult emitStmt(const Stmt &stmt);
+  LogicalResult emitVar(const VarStmt &var);
+  LogicalResult emitAssign(const AssignStmt &assign);
+  LogicalResult emitFor(const ForStmt &loop);
+  LogicalResult emitIf(const IfStmt &stmt);
+  LogicalResult emitWhile(const WhileStmt &loop);
+
+  //===--------------------------------------------------------------------===//
+  // Names
+  //===--------------------------------------------------------------------===//
+
+  /// Binds `name` in the innermost scope; an error if it is already visible
+  /// or reserved.
+  LogicalResult define(llvm::StringRef name, Symbol symbol);
+  const Symbol *lookup(llvm::StringRef name) const;
+  /// The symbol `name` refers to, or an error.
+  FailureOr<Symbol> resolve(llvm::StringRef name, llvm::SMLoc loc);
+
+  struct ScopeGuard {
+    ScopeGuard(Emitter &emitter) : emitter(emitter) {
+      emitter.scopes.emplace_back();
+    }
+    ~ScopeGuard() { emitter.scopes.pop_back(); }
+    Emitter &emitter;
+  };
+
+  //===--------------------------------------------------------------------===//
+  // Expressions (EmitExpr.cpp)
+  //===--------------------------------------------------------------------===//
+
+  /// Where an element type appears: each allows more than the one before.
+  enum class DtypeUse { Tensor, Tile, Scalar };
+  /// The element type a dtype name denotes, or an error: f32, f16, bf16 and
+  /// i32 everywhere, i1 in tiles and scalars, index in scalars.
+  FailureOr<Type> emitDtype(llvm::StringRef name, llvm::SMLoc loc,
+                            DtypeUse use);
+  /// Fails on a tile too large to be a tile (it would never fit on chip).
+  LogicalResult checkTileShape(ArrayRef<int64_t> shape, llvm::SMLoc loc);
+  FailureOr<Type> emitVarType(const TypeRef &type);
+  FailureOr<Operand> emitExpr(const Expr &expr);
+  /// An expression that must have a value: a literal takes its default type.
+  FailureOr<Value> emitValue(const Expr &expr);
+  /// An `index` expression (slice offsets, range bounds).
+  FailureOr<Value> emitIndex(const Expr &expr, llvm::StringRef what);
+  /// A compile-time integer (slice extents).
+  FailureOr<int64_t> emitConstantInt(const Expr &expr, llvm::StringRef what);
+
+  /// `operand` as a value of type `target`: a literal is materialised, a
+  /// scalar splat over a tile, a tile broadcast along its size-1 dims.
+  FailureOr<Value> convert(const Operand &operand, Type target,
+                           const llvm::Twine &what);
+  FailureOr<Value> materialize(const Literal &literal, Type target,
+                               llvm::SMLoc loc, const llvm::Twine &what);
+
+  FailureOr<Operand> emitBinary(BinaryOp op, Operand lhs, Operand rhs,
+                                llvm::SMLoc loc);
+  FailureOr<Operand> foldBinary(BinaryOp op, const Literal &lhs,
+                                const Literal &rhs, llvm::SMLoc loc);
+  FailureOr<Operand> emitUnary(const UnaryExpr &expr);
+  FailureOr<Operand> emitCall(const CallExpr &call);
+  FailureOr<Operand> emitCast(const CallExpr &call, Type target);
+  FailureOr<Operand> emitContext(const ContextExpr &expr);
+  FailureOr<Operand> emitName(const NameExpr &expr);
+  /// The numpy broadcast of the shapes of the tiles among `operands`, or
+  /// none when all are scalars.
+  FailureOr<std::optional<SmallVector<int64_t>>>
+  broadcastShape(ArrayRef<Operand> operands, const llvm::Twine &what,
+                 llvm::SMLoc loc);
+  /// Gives `operands` one element type and one shape (numpy broadcasting).
+  FailureOr<SmallVector<Value>> unify(MutableArrayRef<Operand> operands,
+                                      const llvm::Twine &what, llvm::SMLoc loc);
+
+  struct Slice {
+    Value tensor;
+    GlobalTensorType type;
+    SmallVector<Value> offsets;
+    RankedTensorType tileType;
+  };
+  FailureOr<Slice> emitSlice(const SliceExpr &expr);
+  /// A scalar i1 for `if` and `while`.
+  FailureOr<Value> emitCondition(const Expr &expr, llvm::StringRef what);
+  /// `value` converted elementwise to `elementType` (the casts `f32(x)`...).
+  FailureOr<Value> emitConversion(Value value, Type elementType,
+                                  llvm::SMLoc loc);
+  Value emitLoad(const Slice &slice, llvm::SMLoc loc);
+
+  //===--------------------------------------------------------------------===//
+  // Helpers
+  //===--------------------------------------------------------------------===//
+
+  Location getLoc(llvm::SMLoc loc) const { return diag.getLoc(loc); }
+  InFlightDiagnostic error(llvm::SMLoc loc) const { return diag.error(loc); }
+  /// `tile<f32>[16, 64]`, `f32`: types as the language writes them.
+  static std::string describe(Type type);
+  /// Whether `name` is a builtin function, a cast or a type name: those
+  /// cannot be redefined.
+  static bool isReservedName(llvm::StringRef name);
+
+  Diagnoser &diag;
+  ModuleOp module;
+  OpBuilder builder;
+  std::vector<llvm::StringMap<Symbol>> scopes;
+  /// The vars and loop indices declared in the current kernel, whatever
+  /// their scope, for checking the names attributes refer to.
+  llvm::StringMap<Type> declaredVars;
+  llvm::StringSet<> declaredLoopIndices;
+  llvm::StringMap<llvm::SMLoc> kernelNames;
+};
+
+} // namespace mlir::tile::frontend
+
+#endif // TILE_LIB_FRONTEND_EMITTER_H

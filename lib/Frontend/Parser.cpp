@@ -1,0 +1,790 @@
+//===- Parser.cpp - .tile source to syntax tree ---------------------------===//
+//
+// Recursive descent over the grammar of docs/spec.md. The parser stops at
+// the first syntax error: it reports it and builds nothing.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Parser.h"
+#include "Lexer.h"
+
+#include "llvm/ADT/ScopeExit.h"
+#include "llvm/ADT/StringSwitch.h"
+
+using namespace mlir::tile::frontend;
+using llvm::failed;
+using llvm::failure;
+using llvm::LogicalResult;
+using llvm::SMLoc;
+using llvm::StringRef;
+using llvm::success;
+using llvm::Twine;
+
+StringRef mlir::tile::frontend::spell(BinaryOp op) {
+  switch (op) {
+  case BinaryOp::Add:
+    return "+";
+  case BinaryOp::Sub:
+    return "-";
+  case BinaryOp::Mul:
+    return "*";
+  case BinaryOp::Div:
+    return "/";
+  case BinaryOp::Rem:
+    return "%";
+  case BinaryOp::Lt:
+    return "<";
+  case BinaryOp::Le:
+    return "<=";
+  case BinaryOp::Gt:
+    return ">";
+  case BinaryOp::Ge:
+    return ">=";
+  case BinaryOp::Eq:
+    return "==";
+  case BinaryOp::Ne:
+    return "!=";
+  case BinaryOp::And:
+    return "and";
+  case BinaryOp::Or:
+    return "or";
+  }
+  llvm_unreachable("unknown binary operator");
+}
+
+namespace {
+
+class Parser {
+public:
+  Parser(Diagnoser &diag, StringRef buffer) : diag(diag), lexer(diag, buffer) {
+    consume();
+  }
+
+  std::optional<Module> parseModule();
+
+private:
+  //===--------------------------------------------------------------------===//
+  // Tokens and errors
+  //===--------------------------------------------------------------------===//
+
+  void consume() { tok = lexer.next(); }
+
+  bool consumeIf(TokenKind kind) {
+    if (!tok.is(kind))
+      return false;
+    consume();
+    return true;
+  }
+
+  /// Reports `message` at `loc`, unless the lexer has already reported the
+  /// token the parser is looking at: one error, not a cascade.
+  LogicalResult error(SMLoc loc, const Twine &message) {
+    if (!tok.is(TokenKind::error))
+      diag.error(loc) << message;
+    return failure();
+  }
+
+  /// What the current token is, for "expected X, found Y".
+  std::string found() const {
+    if (tok.is(TokenKind::eof))
+      return "end of file";
+    return ("'" + tok.spelling + "'").str();
+  }
+
+  LogicalResult expect(TokenKind kind, const Twine &context = "") {
+    if (consumeIf(kind))
+      return success();
+    return error(tok.getLoc(),
+                 "expected " + describe(kind) + context + ", found " + found());
+  }
+
+  LogicalResult parseIdentifier(StringRef &name, SMLoc &loc,
+                                const Twine &what) {
+    loc = tok.getLoc();
+    if (!tok.is(TokenKind::identifier))
+      return error(loc, "expected " + what + ", found " + found());
+    name = tok.spelling;
+    consume();
+    return success();
+  }
+
+  /// Bounds the recursion of blocks, parentheses, unary operators and else-if
+  /// chains: deep input is an error, not a stack overflow.
+  struct NestingScope {
+    NestingScope(Parser &parser) : parser(parser) { ++parser.nesting; }
+    ~NestingScope() { --parser.nesting; }
+    LogicalResult check(SMLoc loc) {
+      if (parser.nesting <= kMaxNesting)
+        return success();
+      return parser.error(loc, "nesting is deeper than " + Twine(kMaxNesting) +
+                                   " levels");
+    }
+    Parser &parser;
+  };
+
+  /// Inside parentheses and brackets a line break is only a blank.
+  struct GroupScope {
+    GroupScope(Parser &parser) : parser(parser) { ++parser.groups; }
+    ~GroupScope() { --parser.groups; }
+    Parser &parser;
+  };
+
+  /// Whether the current token may continue an expression: outside any
+  /// group, a token at the start of a line begins the next statement.
+  bool continuesExpression() const { return groups > 0 || !tok.atLineStart; }
+
+  ExprPtr checkHeight(ExprPtr expr) {
+    if (expr && expr->getHeight() > kMaxNesting) {
+      (void)error(expr->getLoc(), "expression is nested deeper than " +
+                                      Twine(kMaxNesting) + " levels");
+      return nullptr;
+    }
+    return expr;
+  }
+
+  //===--------------------------------------------------------------------===//
+  // Grammar
+  //===--------------------------------------------------------------------===//
+
+  LogicalResult parseKernel(Kernel &kernel);
+  LogicalResult parseAttribute(Attribute &attr);
+  LogicalResult parseType(TypeRef &type);
+  LogicalResult parseBlock(Body &block);
+  StmtPtr parseStatement();
+  StmtPtr parseVar();
+  StmtPtr parseFor();
+  StmtPtr parseIf();
+  StmtPtr parseWhile();
+  StmtPtr parseAssignment();
+
+  ExprPtr parseExpr() { return parseOr(); }
+  ExprPtr parseOr();
+  ExprPtr parseAnd();
+  ExprPtr parseNot();
+  ExprPtr parseComparison();
+  ExprPtr parseAdditive();
+  ExprPtr parseMultiplicative();
+  ExprPtr parseUnary();
+  ExprPtr parsePostfix();
+  ExprPtr parsePrimary();
+  ExprPtr parseContext();
+  LogicalResult parseExprList(std::vector<ExprPtr> &list, TokenKind close);
+
+  Diagnoser &diag;
+  Lexer lexer;
+  Token tok;
+  unsigned nesting = 0;
+  unsigned groups = 0;
+};
+
+} // namespace
+
+std::optional<Module> Parser::parseModule() {
+  Module module;
+  while (!tok.is(TokenKind::eof)) {
+    Kernel kernel;
+    if (failed(parseKernel(kernel)))
+      return std::nullopt;
+    module.kernels.push_back(std::move(kernel));
+  }
+  if (module.kernels.empty()) {
+    (void)error(tok.getLoc(), "expected a kernel; the file defines none");
+    return std::nullopt;
+  }
+  return module;
+}
+
+// kernel := attribute* 'kernel' IDENT '(' (param (',' param)*)? ')' block
+LogicalResult Parser::parseKernel(Kernel &kernel) {
+  while (tok.is(TokenKind::at)) {
+    Attribute attr;
+    if (failed(parseAttribute(attr)))
+      return failure();
+    kernel.attributes.push_back(std::move(attr));
+  }
+  kernel.loc = tok.getLoc();
+  if (!consumeIf(TokenKind::kw_kernel))
+    return error(tok.getLoc(),
+                 "expected 'kernel' or an '@' attribute, found " + found());
+  if (failed(parseIdentifier(kernel.name, kernel.loc, "a kernel name")) ||
+      failed(expect(TokenKind::l_paren, " after the kernel name")))
+    return failure();
+  {
+    GroupScope group(*this);
+    if (!tok.is(TokenKind::r_paren)) {
+      do {
+        Param param;
+        if (failed(
+                parseIdentifier(param.name, param.loc, "a parameter name")) ||
+            failed(expect(TokenKind::colon, " after the parameter name")) ||
+            failed(parseType(param.type)))
+          return failure();
+        if (param.type.kind != TypeRef::Kind::Tensor)
+          return error(param.type.loc, "a kernel parameter must be a tensor: "
+                                       "tensor<dtype>[d0, d1, ...]");
+        kernel.params.push_back(std::move(param));
+      } while (consumeIf(TokenKind::comma));
+    }
+    if (failed(expect(TokenKind::r_paren, " after the parameters")))
+      return failure();
+  }
+  return parseBlock(kernel.body);
+}
+
+// attribute := '@' IDENT '(' (arg (',' arg)*)? ')'
+// arg := expr | IDENT '=' (expr | '[' expr (',' expr)* ']')
+LogicalResult Parser::parseAttribute(Attribute &attr) {
+  attr.loc = tok.getLoc();
+  consume(); // '@'
+  SMLoc nameLoc;
+  if (failed(
+          parseIdentifier(attr.name, nameLoc, "an attribute name after '@'")))
+    return failure();
+  if (failed(expect(TokenKind::l_paren, " after '@" + attr.name + "'")))
+    return failure();
+  GroupScope group(*this);
+  if (consumeIf(TokenKind::r_paren))
+    return success();
+  do {
+    AttrArg arg;
+    arg.loc = tok.getLoc();
+    ExprPtr value = parseExpr();
+    if (!value)
+      return failure();
+    auto *name = llvm::dyn_cast<NameExpr>(value.get());
+    if (name && consumeIf(TokenKind::equal)) {
+      arg.key = name->name;
+      if (consumeIf(TokenKind::l_square)) {
+        arg.isList = true;
+        if (failed(parseExprList(arg.list, TokenKind::r_square)))
+          return failure();
+      } else if (!(arg.value = parseExpr())) {
+        return failure();
+      }
+    } else {
+      arg.value = std::move(value);
+    }
+    attr.args.push_back(std::move(arg));
+  } while (consumeIf(TokenKind::comma));
+  return expect(TokenKind::r_paren,
+                " after the arguments of '@" + attr.name + "'");
+}
+
+// type := IDENT | ('tile' | 'tensor') '<' IDENT '>' '[' dim (',' dim)* ']'
+LogicalResult Parser::parseType(TypeRef &type) {
+  type.loc = tok.getLoc();
+  StringRef name;
+  SMLoc loc;
+  if (failed(parseIdentifier(name, loc, "a type")))
+    return failure();
+  if (name != "tile" && name != "tensor") {
+    type.kind = TypeRef::Kind::Scalar;
+    type.dtype = name;
+    type.dtypeLoc = loc;
+    return success();
+  }
+  bool isTensor = name == "tensor";
+  type.kind = isTensor ? TypeRef::Kind::Tensor : TypeRef::Kind::Tile;
+  if (failed(expect(TokenKind::less, " after '" + name + "'")) ||
+      failed(parseIdentifier(type.dtype, type.dtypeLoc,
+                             "an element type (f32, f16, bf16, i32)")) ||
+      failed(expect(TokenKind::greater, " after the element type")) ||
+      failed(
+          expect(TokenKind::l_square, " (the dimensions of the " + name + ")")))
+    return failure();
+  GroupScope group(*this);
+  do {
+    Dim dim;
+    dim.loc = tok.getLoc();
+    if (tok.is(TokenKind::integer)) {
+      dim.size = tok.intValue;
+      consume();
+    } else if (tok.is(TokenKind::identifier) && isTensor) {
+      dim.symbol = tok.spelling;
+      consume();
+    } else if (tok.is(TokenKind::identifier)) {
+      return error(dim.loc, "a tile dimension must be an integer constant, "
+                            "found '" +
+                                tok.spelling + "'");
+    } else {
+      return error(dim.loc, "expected a dimension, found " + found());
+    }
+    if (dim.symbol.empty() && dim.size <= 0)
+      return error(dim.loc,
+                   "a dimension must be positive, found " + Twine(dim.size));
+    type.dims.push_back(dim);
+  } while (consumeIf(TokenKind::comma));
+  return expect(TokenKind::r_square, " after the dimensions");
+}
+
+// block := '{' (stmt (NEWLINE | ';'))* '}'
+LogicalResult Parser::parseBlock(Body &block) {
+  NestingScope scope(*this);
+  if (failed(scope.check(tok.getLoc())) || failed(expect(TokenKind::l_brace)))
+    return failure();
+  // Statements inside braces are line-based again, even within a group.
+  unsigned savedGroups = groups;
+  groups = 0;
+  llvm::scope_exit restore([&] { groups = savedGroups; });
+  while (!consumeIf(TokenKind::r_brace)) {
+    if (tok.is(TokenKind::eof))
+      return error(tok.getLoc(), "expected '}' before end of file");
+    StmtPtr stmt = parseStatement();
+    if (!stmt)
+      return failure();
+    block.push_back(std::move(stmt));
+    if (consumeIf(TokenKind::semicolon) || tok.is(TokenKind::r_brace) ||
+        tok.atLineStart)
+      continue;
+    return error(tok.getLoc(), "expected a new line or ';' after the "
+                               "statement, found " +
+                                   found());
+  }
+  return success();
+}
+
+StmtPtr Parser::parseStatement() {
+  switch (tok.kind) {
+  case TokenKind::kw_var:
+    return parseVar();
+  case TokenKind::kw_for:
+    return parseFor();
+  case TokenKind::kw_if:
+    return parseIf();
+  case TokenKind::kw_while:
+    return parseWhile();
+  case TokenKind::identifier:
+    return parseAssignment();
+  default:
+    (void)error(tok.getLoc(), "expected a statement, found " + found());
+    return nullptr;
+  }
+}
+
+// var := 'var' IDENT (':' type)? ('=' expr)?
+StmtPtr Parser::parseVar() {
+  SMLoc loc = tok.getLoc();
+  consume();
+  StringRef name;
+  SMLoc nameLoc;
+  if (failed(parseIdentifier(name, nameLoc, "a name after 'var'")))
+    return nullptr;
+  auto var = std::make_unique<VarStmt>(loc, name, nameLoc);
+  if (consumeIf(TokenKind::colon)) {
+    var->type = std::make_unique<TypeRef>();
+    if (failed(parseType(*var->type)))
+      return nullptr;
+    if (var->type->kind == TypeRef::Kind::Tensor) {
+      (void)error(var->type->loc, "a var cannot be a tensor; tensors are "
+                                  "kernel parameters (use tile<dtype>[...])");
+      return nullptr;
+    }
+  }
+  if (consumeIf(TokenKind::equal)) {
+    if (!(var->init = parseExpr()))
+      return nullptr;
+  } else if (!var->type) {
+    (void)error(tok.getLoc(), "expected ':' or '=' after 'var " + name +
+                                  "', found " + found());
+    return nullptr;
+  }
+  return var;
+}
+
+// for := 'for' IDENT 'in' 'range' '(' expr ',' expr (',' expr)? ')' block
+StmtPtr Parser::parseFor() {
+  auto loop = std::make_unique<ForStmt>(tok.getLoc());
+  consume();
+  if (failed(parseIdentifier(loop->name, loop->nameLoc,
+                             "a loop variable after 'for'")) ||
+      failed(expect(TokenKind::kw_in, " after the loop variable")))
+    return nullptr;
+  if (!tok.is(TokenKind::identifier) || tok.spelling != "range") {
+    (void)error(tok.getLoc(), "expected 'range(lo, hi[, step])' after 'in', "
+                              "found " +
+                                  found());
+    return nullptr;
+  }
+  consume();
+  if (failed(expect(TokenKind::l_paren, " after 'range'")))
+    return nullptr;
+  std::vector<ExprPtr> bounds;
+  SMLoc boundsLoc = tok.getLoc();
+  if (failed(parseExprList(bounds, TokenKind::r_paren)))
+    return nullptr;
+  if (bounds.size() < 2 || bounds.size() > 3) {
+    (void)error(boundsLoc, "range takes 2 or 3 arguments (lo, hi[, step]), "
+                           "got " +
+                               Twine(bounds.size()));
+    return nullptr;
+  }
+  loop->lower = std::move(bounds[0]);
+  loop->upper = std::move(bounds[1]);
+  if (bounds.size() == 3)
+    loop->step = std::move(bounds[2]);
+  if (failed(parseBlock(loop->body)))
+    return nullptr;
+  return loop;
+}
+
+// if := 'if' expr block ('else' (if | block))?
+StmtPtr Parser::parseIf() {
+  auto stmt = std::make_unique<IfStmt>(tok.getLoc());
+  consume();
+  if (!(stmt->condition = parseExpr()) || failed(parseBlock(stmt->thenBody)))
+    return nullptr;
+  if (!consumeIf(TokenKind::kw_else))
+    return stmt;
+  stmt->hasElse = true;
+  if (tok.is(TokenKind::kw_if)) {
+    // An else-if chain nests as deep as it is long.
+    NestingScope scope(*this);
+    if (failed(scope.check(tok.getLoc())))
+      return nullptr;
+    StmtPtr nested = parseIf();
+    if (!nested)
+      return nullptr;
+    stmt->elseBody.push_back(std::move(nested));
+    return stmt;
+  }
+  if (failed(parseBlock(stmt->elseBody)))
+    return nullptr;
+  return stmt;
+}
+
+// while := 'while' expr block
+StmtPtr Parser::parseWhile() {
+  auto loop = std::make_unique<WhileStmt>(tok.getLoc());
+  consume();
+  if (!(loop->condition = parseExpr()) || failed(parseBlock(loop->body)))
+    return nullptr;
+  return loop;
+}
+
+// assign := (IDENT | slice) ('=' | '+=' | '-=' | '*=' | '/=') expr
+StmtPtr Parser::parseAssignment() {
+  SMLoc loc = tok.getLoc();
+  ExprPtr target = parsePostfix();
+  if (!target)
+    return nullptr;
+  if (!llvm::isa<NameExpr, SliceExpr>(target.get())) {
+    (void)error(loc, "only a var or a tensor slice can be assigned to");
+    return nullptr;
+  }
+  std::optional<BinaryOp> op;
+  SMLoc opLoc = tok.getLoc();
+  switch (tok.kind) {
+  case TokenKind::equal:
+    break;
+  case TokenKind::plus_equal:
+    op = BinaryOp::Add;
+    break;
+  case TokenKind::minus_equal:
+    op = BinaryOp::Sub;
+    break;
+  case TokenKind::star_equal:
+    op = BinaryOp::Mul;
+    break;
+  case TokenKind::slash_equal:
+    op = BinaryOp::Div;
+    break;
+  default:
+    (void)error(opLoc, "expected '=', '+=', '-=', '*=' or '/=' after the "
+                       "assignment target, found " +
+                           found());
+    return nullptr;
+  }
+  consume();
+  ExprPtr value = parseExpr();
+  if (!value)
+    return nullptr;
+  return std::make_unique<AssignStmt>(loc, std::move(target), op, opLoc,
+                                      std::move(value));
+}
+
+//===----------------------------------------------------------------------===//
+// Expressions
+//===----------------------------------------------------------------------===//
+
+ExprPtr Parser::parseOr() {
+  ExprPtr lhs = parseAnd();
+  while (lhs && tok.is(TokenKind::kw_or) && continuesExpression()) {
+    SMLoc loc = tok.getLoc();
+    consume();
+    ExprPtr rhs = parseAnd();
+    if (!rhs)
+      return nullptr;
+    lhs = checkHeight(std::make_unique<BinaryExpr>(
+        loc, BinaryOp::Or, std::move(lhs), std::move(rhs)));
+  }
+  return lhs;
+}
+
+ExprPtr Parser::parseAnd() {
+  ExprPtr lhs = parseNot();
+  while (lhs && tok.is(TokenKind::kw_and) && continuesExpression()) {
+    SMLoc loc = tok.getLoc();
+    consume();
+    ExprPtr rhs = parseNot();
+    if (!rhs)
+      return nullptr;
+    lhs = checkHeight(std::make_unique<BinaryExpr>(
+        loc, BinaryOp::And, std::move(lhs), std::move(rhs)));
+  }
+  return lhs;
+}
+
+ExprPtr Parser::parseNot() {
+  if (!tok.is(TokenKind::kw_not))
+    return parseComparison();
+  NestingScope scope(*this);
+  SMLoc loc = tok.getLoc();
+  if (failed(scope.check(loc)))
+    return nullptr;
+  consume();
+  ExprPtr operand = parseNot();
+  if (!operand)
+    return nullptr;
+  return checkHeight(
+      std::make_unique<UnaryExpr>(loc, UnaryOp::Not, std::move(operand)));
+}
+
+static std::optional<BinaryOp> comparisonOf(TokenKind kind) {
+  switch (kind) {
+  case TokenKind::less:
+    return BinaryOp::Lt;
+  case TokenKind::less_equal:
+    return BinaryOp::Le;
+  case TokenKind::greater:
+    return BinaryOp::Gt;
+  case TokenKind::greater_equal:
+    return BinaryOp::Ge;
+  case TokenKind::equal_equal:
+    return BinaryOp::Eq;
+  case TokenKind::bang_equal:
+    return BinaryOp::Ne;
+  default:
+    return std::nullopt;
+  }
+}
+
+ExprPtr Parser::parseComparison() {
+  ExprPtr lhs = parseAdditive();
+  std::optional<BinaryOp> op = comparisonOf(tok.kind);
+  if (!lhs || !op || !continuesExpression())
+    return lhs;
+  SMLoc loc = tok.getLoc();
+  consume();
+  ExprPtr rhs = parseAdditive();
+  if (!rhs)
+    return nullptr;
+  if (comparisonOf(tok.kind) && continuesExpression()) {
+    (void)error(tok.getLoc(), "comparisons cannot be chained; combine them "
+                              "with 'and'");
+    return nullptr;
+  }
+  return checkHeight(
+      std::make_unique<BinaryExpr>(loc, *op, std::move(lhs), std::move(rhs)));
+}
+
+ExprPtr Parser::parseAdditive() {
+  ExprPtr lhs = parseMultiplicative();
+  while (lhs && (tok.is(TokenKind::plus) || tok.is(TokenKind::minus)) &&
+         continuesExpression()) {
+    BinaryOp op = tok.is(TokenKind::plus) ? BinaryOp::Add : BinaryOp::Sub;
+    SMLoc loc = tok.getLoc();
+    consume();
+    ExprPtr rhs = parseMultiplicative();
+    if (!rhs)
+      return nullptr;
+    lhs = checkHeight(
+        std::make_unique<BinaryExpr>(loc, op, std::move(lhs), std::move(rhs)));
+  }
+  return lhs;
+}
+
+ExprPtr Parser::parseMultiplicative() {
+  ExprPtr lhs = parseUnary();
+  while (lhs && continuesExpression()) {
+    BinaryOp op;
+    if (tok.is(TokenKind::star))
+      op = BinaryOp::Mul;
+    else if (tok.is(TokenKind::slash))
+      op = BinaryOp::Div;
+    else if (tok.is(TokenKind::percent))
+      op = BinaryOp::Rem;
+    else
+      break;
+    SMLoc loc = tok.getLoc();
+    consume();
+    ExprPtr rhs = parseUnary();
+    if (!rhs)
+      return nullptr;
+    lhs = checkHeight(
+        std::make_unique<BinaryExpr>(loc, op, std::move(lhs), std::move(rhs)));
+  }
+  return lhs;
+}
+
+ExprPtr Parser::parseUnary() {
+  if (!tok.is(TokenKind::minus))
+    return parsePostfix();
+  NestingScope scope(*this);
+  SMLoc loc = tok.getLoc();
+  if (failed(scope.check(loc)))
+    return nullptr;
+  consume();
+  ExprPtr operand = parseUnary();
+  if (!operand)
+    return nullptr;
+  return checkHeight(
+      std::make_unique<UnaryExpr>(loc, UnaryOp::Neg, std::move(operand)));
+}
+
+// postfix := IDENT '(' args ')' | IDENT '[' range (',' range)* ']' | primary
+// range := expr ':+' expr
+ExprPtr Parser::parsePostfix() {
+  if (!tok.is(TokenKind::identifier))
+    return parsePrimary();
+  StringRef name = tok.spelling;
+  SMLoc loc = tok.getLoc();
+  consume();
+  if (tok.is(TokenKind::l_paren) && !tok.atLineStart) {
+    NestingScope scope(*this);
+    if (failed(scope.check(tok.getLoc())))
+      return nullptr;
+    consume();
+    std::vector<ExprPtr> args;
+    if (failed(parseExprList(args, TokenKind::r_paren)))
+      return nullptr;
+    return checkHeight(std::make_unique<CallExpr>(loc, name, std::move(args)));
+  }
+  if (tok.is(TokenKind::l_square) && !tok.atLineStart) {
+    NestingScope scope(*this);
+    SMLoc sliceLoc = tok.getLoc();
+    if (failed(scope.check(sliceLoc)))
+      return nullptr;
+    consume();
+    GroupScope group(*this);
+    std::vector<SliceExpr::Range> ranges;
+    do {
+      SliceExpr::Range range;
+      if (!(range.start = parseExpr()))
+        return nullptr;
+      if (!tok.is(TokenKind::colon_plus)) {
+        (void)error(tok.getLoc(), "expected ':+' in the slice (write "
+                                  "'start :+ extent'), found " +
+                                      found());
+        return nullptr;
+      }
+      consume();
+      if (!(range.extent = parseExpr()))
+        return nullptr;
+      ranges.push_back(std::move(range));
+    } while (consumeIf(TokenKind::comma));
+    if (failed(expect(TokenKind::r_square, " after the slice")))
+      return nullptr;
+    return checkHeight(
+        std::make_unique<SliceExpr>(loc, name, loc, std::move(ranges)));
+  }
+  return std::make_unique<NameExpr>(loc, name);
+}
+
+ExprPtr Parser::parsePrimary() {
+  SMLoc loc = tok.getLoc();
+  switch (tok.kind) {
+  case TokenKind::integer: {
+    auto expr = std::make_unique<IntExpr>(loc, tok.intValue);
+    consume();
+    return expr;
+  }
+  case TokenKind::floating: {
+    auto expr = std::make_unique<FloatExpr>(loc, tok.floatValue);
+    consume();
+    return expr;
+  }
+  case TokenKind::kw_true:
+  case TokenKind::kw_false: {
+    auto expr = std::make_unique<BoolExpr>(loc, tok.is(TokenKind::kw_true));
+    consume();
+    return expr;
+  }
+  case TokenKind::kw_ctx:
+    return parseContext();
+  case TokenKind::l_paren: {
+    NestingScope scope(*this);
+    if (failed(scope.check(loc)))
+      return nullptr;
+    consume();
+    GroupScope group(*this);
+    ExprPtr inner = parseExpr();
+    if (!inner || failed(expect(TokenKind::r_paren, " to close '('")))
+      return nullptr;
+    return inner;
+  }
+  default:
+    (void)error(loc, "expected an expression, found " + found());
+    return nullptr;
+  }
+}
+
+// context := 'ctx' '.' ('thread' | 'threads' | 'lanes'
+//                       | ('block' | 'blocks') '.' ('x' | 'y' | 'z'))
+ExprPtr Parser::parseContext() {
+  SMLoc loc = tok.getLoc();
+  consume();
+  if (failed(expect(TokenKind::dot, " after 'ctx'")))
+    return nullptr;
+  SMLoc fieldLoc = tok.getLoc();
+  StringRef fieldName = tok.is(TokenKind::identifier) ? tok.spelling : "";
+  using Field = ContextExpr::Field;
+  std::optional<Field> field =
+      llvm::StringSwitch<std::optional<Field>>(fieldName)
+          .Case("thread", Field::Thread)
+          .Case("threads", Field::Threads)
+          .Case("lanes", Field::Lanes)
+          .Case("block", Field::Block)
+          .Case("blocks", Field::Blocks)
+          .Default(std::nullopt);
+  if (!field) {
+    (void)error(fieldLoc, "expected thread, threads, lanes, block or blocks "
+                          "after 'ctx.', found " +
+                              found());
+    return nullptr;
+  }
+  consume();
+  unsigned dim = 0;
+  if (*field == Field::Block || *field == Field::Blocks) {
+    if (failed(expect(TokenKind::dot, " after 'ctx." + fieldName + "'")))
+      return nullptr;
+    StringRef axis = tok.is(TokenKind::identifier) ? tok.spelling : "";
+    if (axis != "x" && axis != "y" && axis != "z") {
+      (void)error(tok.getLoc(), "expected x, y or z after 'ctx." + fieldName +
+                                    ".', found " + found());
+      return nullptr;
+    }
+    dim = axis[0] - 'x';
+    consume();
+  }
+  return std::make_unique<ContextExpr>(loc, *field, dim);
+}
+
+// Parses `expr (',' expr)* close`, or just `close`; the opener is consumed.
+LogicalResult Parser::parseExprList(std::vector<ExprPtr> &list,
+                                    TokenKind close) {
+  GroupScope group(*this);
+  if (consumeIf(close))
+    return success();
+  do {
+    ExprPtr expr = parseExpr();
+    if (!expr)
+      return failure();
+    list.push_back(std::move(expr));
+  } while (consumeIf(TokenKind::comma));
+  return expect(close, " after the arguments");
+}
+
+std::optional<Module> mlir::tile::frontend::parseModule(Diagnoser &diag,
+                                                        StringRef buffer) {
+  return Parser(diag, buffer).parseModule();
+}

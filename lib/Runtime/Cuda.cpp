@@ -1,0 +1,393 @@
+//===- Cuda.cpp - launching a compiled kernel with the CUDA driver --------===//
+//
+// The driver API is resolved with dlsym, so this file declares the few
+// types and enumerators it uses itself (values from cuda.h of CUDA 13.0;
+// they are ABI and never change) and needs no CUDA toolkit to build. The
+// symbol names are those cuda.h maps the API to (cuMemAlloc ->
+// cuMemAlloc_v2, ...); where a newer version exists, the older name is the
+// fallback for older drivers.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tile/Runtime/Cuda.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <dlfcn.h>
+
+using namespace tile::runtime;
+
+namespace {
+using CUresult = int;
+using CUdevice = int;
+using CUdeviceptr = unsigned long long;
+using CUcontext = struct CUctx_st *;
+using CUmodule = struct CUmod_st *;
+using CUfunction = struct CUfunc_st *;
+using CUstream = struct CUstream_st *;
+using CUevent = struct CUevent_st *;
+
+enum : int {
+  CUDA_SUCCESS = 0,
+  CUDA_ERROR_NO_DEVICE = 100,
+  CUDA_ERROR_INSUFFICIENT_DRIVER = 35,
+  CU_JIT_INFO_LOG_BUFFER = 3,
+  CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES = 4,
+  CU_JIT_ERROR_LOG_BUFFER = 5,
+  CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES = 6,
+  CU_JIT_LOG_VERBOSE = 12,
+  CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK = 0,
+  CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES = 1,
+  CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES = 3,
+  CU_FUNC_ATTRIBUTE_NUM_REGS = 4,
+  CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8,
+  CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT = 16,
+  CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR = 39,
+  CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR = 75,
+  CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR = 76,
+};
+
+// X(member, symbol, fallback symbol, parameter types)
+#define TILE_CUDA_DRIVER_FUNCTIONS(X)                                          \
+  X(cuGetErrorName, "cuGetErrorName", "", (CUresult, const char **))           \
+  X(cuGetErrorString, "cuGetErrorString", "", (CUresult, const char **))       \
+  X(cuInit, "cuInit", "", (unsigned))                                          \
+  X(cuDriverGetVersion, "cuDriverGetVersion", "", (int *))                     \
+  X(cuDeviceGetCount, "cuDeviceGetCount", "", (int *))                         \
+  X(cuDeviceGet, "cuDeviceGet", "", (CUdevice *, int))                         \
+  X(cuDeviceGetName, "cuDeviceGetName", "", (char *, int, CUdevice))           \
+  X(cuDeviceGetAttribute, "cuDeviceGetAttribute", "", (int *, int, CUdevice))  \
+  X(cuDevicePrimaryCtxRetain, "cuDevicePrimaryCtxRetain", "",                  \
+    (CUcontext *, CUdevice))                                                   \
+  X(cuDevicePrimaryCtxRelease, "cuDevicePrimaryCtxRelease_v2",                 \
+    "cuDevicePrimaryCtxRelease", (CUdevice))                                   \
+  X(cuCtxSetCurrent, "cuCtxSetCurrent", "", (CUcontext))                       \
+  X(cuCtxSynchronize, "cuCtxSynchronize", "", ())                              \
+  X(cuModuleLoadDataEx, "cuModuleLoadDataEx", "",                              \
+    (CUmodule *, const void *, unsigned, int *, void **))                      \
+  X(cuModuleUnload, "cuModuleUnload", "", (CUmodule))                          \
+  X(cuModuleGetFunction, "cuModuleGetFunction", "",                            \
+    (CUfunction *, CUmodule, const char *))                                    \
+  X(cuFuncGetAttribute, "cuFuncGetAttribute", "", (int *, int, CUfunction))    \
+  X(cuFuncSetAttribute, "cuFuncSetAttribute", "", (CUfunction, int, int))      \
+  X(cuOccupancyMaxActiveBlocksPerMultiprocessor,                               \
+    "cuOccupancyMaxActiveBlocksPerMultiprocessor", "",                         \
+    (int *, CUfunction, int, size_t))                                          \
+  X(cuMemAlloc, "cuMemAlloc_v2", "", (CUdeviceptr *, size_t))                  \
+  X(cuMemFree, "cuMemFree_v2", "", (CUdeviceptr))                              \
+  X(cuMemcpyHtoD, "cuMemcpyHtoD_v2", "", (CUdeviceptr, const void *, size_t))  \
+  X(cuMemcpyDtoH, "cuMemcpyDtoH_v2", "", (void *, CUdeviceptr, size_t))        \
+  X(cuLaunchKernel, "cuLaunchKernel", "",                                      \
+    (CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,   \
+     unsigned, CUstream, void **, void **))                                    \
+  X(cuEventCreate, "cuEventCreate", "", (CUevent *, unsigned))                 \
+  X(cuEventRecord, "cuEventRecord", "", (CUevent, CUstream))                   \
+  X(cuEventSynchronize, "cuEventSynchronize", "", (CUevent))                   \
+  X(cuEventElapsedTime, "cuEventElapsedTime_v2", "cuEventElapsedTime",         \
+    (float *, CUevent, CUevent))                                               \
+  X(cuEventDestroy, "cuEventDestroy_v2", "cuEventDestroy", (CUevent))
+
+/// The driver entry points, resolved from the library.
+struct DriverApi {
+#define TILE_DECLARE(member, symbol, fallback, params)                         \
+  CUresult(*member) params = nullptr;
+  TILE_CUDA_DRIVER_FUNCTIONS(TILE_DECLARE)
+#undef TILE_DECLARE
+
+  static Expected<DriverApi> load(const std::string &library) {
+    void *handle = dlopen(library.c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (!handle) {
+      const char *reason = dlerror();
+      return Error(ErrorKind::NoDevice,
+                   "no CUDA driver: " + library + " could not be loaded (" +
+                       (reason ? reason : "unknown reason") + ")");
+    }
+    DriverApi api;
+    auto resolve = [&](const char *symbol, const char *fallback) {
+      void *address = dlsym(handle, symbol);
+      return address || !*fallback ? address : dlsym(handle, fallback);
+    };
+#define TILE_RESOLVE(member, symbol, fallback, params)                         \
+  api.member =                                                                 \
+      reinterpret_cast<decltype(api.member)>(resolve(symbol, fallback));       \
+  if (!api.member)                                                             \
+    return Error(ErrorKind::NoDevice, "the CUDA driver " + library +           \
+                                          " has no " symbol                    \
+                                          "; it is too old for tile");
+    TILE_CUDA_DRIVER_FUNCTIONS(TILE_RESOLVE)
+#undef TILE_RESOLVE
+    return api;
+  }
+
+  /// Success, or an error naming the call and the driver's reason: the
+  /// seed's CUDA_CHECK, returning instead of exiting.
+  Error check(CUresult result, const char *call) const {
+    if (result == CUDA_SUCCESS)
+      return Error::success();
+    const char *name = nullptr, *description = nullptr;
+    cuGetErrorName(result, &name);
+    cuGetErrorString(result, &description);
+    ErrorKind kind = result == CUDA_ERROR_NO_DEVICE ||
+                             result == CUDA_ERROR_INSUFFICIENT_DRIVER
+                         ? ErrorKind::NoDevice
+                         : ErrorKind::Driver;
+    return Error(
+        kind, std::string(call) +
+                  " failed: " + (name ? name : std::to_string(result)) + " (" +
+                  (description ? description : "no description") + ")");
+  }
+};
+
+#define CU_CHECK(api, function, ...)                                           \
+  if (Error error_ = (api).check((api).function(__VA_ARGS__), #function))      \
+  return error_
+
+/// The driver state of one launch; the destructor frees it on every path.
+class Session {
+public:
+  explicit Session(const DriverApi &api) : api(api) {}
+  Session(const Session &) = delete;
+  Session &operator=(const Session &) = delete;
+  ~Session() {
+    for (CUevent event : events)
+      api.cuEventDestroy(event);
+    for (CUdeviceptr pointer : allocations)
+      api.cuMemFree(pointer);
+    if (module)
+      api.cuModuleUnload(module);
+    if (context)
+      api.cuDevicePrimaryCtxRelease(device);
+  }
+
+  Error open(DeviceInfo &info) {
+    CU_CHECK(api, cuInit, 0);
+    int count = 0;
+    CU_CHECK(api, cuDeviceGetCount, &count);
+    if (count == 0)
+      return Error(ErrorKind::NoDevice, "the CUDA driver reports no device");
+    CU_CHECK(api, cuDeviceGet, &device, 0);
+    CU_CHECK(api, cuDevicePrimaryCtxRetain, &context, device);
+    CU_CHECK(api, cuCtxSetCurrent, context);
+    char name[256] = {};
+    CU_CHECK(api, cuDeviceGetName, name, sizeof(name) - 1, device);
+    info.name = name;
+    CU_CHECK(api, cuDriverGetVersion, &info.driverVersion);
+    std::pair<int *, int> attributes[] = {
+        {&info.computeMajor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR},
+        {&info.computeMinor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR},
+        {&info.multiprocessors, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT},
+        {&info.maxThreadsPerMultiprocessor,
+         CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR}};
+    for (auto [value, attribute] : attributes)
+      CU_CHECK(api, cuDeviceGetAttribute, value, attribute, device);
+    return Error::success();
+  }
+
+  /// Loads the PTX; on failure the error carries the JIT's error log.
+  Error loadModule(std::string_view ptx, std::string &infoLog) {
+    // The driver wants a NUL-terminated image.
+    std::string image(ptx);
+    std::vector<char> info(16384, '\0'), errors(16384, '\0');
+    int options[] = {CU_JIT_INFO_LOG_BUFFER, CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES,
+                     CU_JIT_ERROR_LOG_BUFFER,
+                     CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES, CU_JIT_LOG_VERBOSE};
+    void *values[] = {info.data(), reinterpret_cast<void *>(info.size() - 1),
+                      errors.data(),
+                      reinterpret_cast<void *>(errors.size() - 1),
+                      reinterpret_cast<void *>(1)};
+    Error error = api.check(
+        api.cuModuleLoadDataEx(&module, image.c_str(), 5, options, values),
+        "cuModuleLoadDataEx");
+    infoLog = info.data();
+    if (error && errors[0])
+      return Error(error.getKind(),
+                   error.message() + "\nJIT error log:\n" + errors.data());
+    return error;
+  }
+
+  Error getFunction(const std::string &entry, CUfunction &function) {
+    if (Error error =
+            api.check(api.cuModuleGetFunction(&function, module, entry.c_str()),
+                      "cuModuleGetFunction"))
+      return error.prefix("entry '" + entry + "': ");
+    return Error::success();
+  }
+
+  Error allocate(size_t bytes, CUdeviceptr &pointer) {
+    CU_CHECK(api, cuMemAlloc, &pointer, bytes);
+    allocations.push_back(pointer);
+    return Error::success();
+  }
+
+  Error createEvent(CUevent &event) {
+    CU_CHECK(api, cuEventCreate, &event, 0);
+    events.push_back(event);
+    return Error::success();
+  }
+
+  const DriverApi &api;
+  CUdevice device = 0;
+  CUcontext context = nullptr;
+  CUmodule module = nullptr;
+  std::vector<CUdeviceptr> allocations;
+  std::vector<CUevent> events;
+};
+} // namespace
+
+std::string tile::runtime::driverLibraryName(const std::string &requested) {
+  if (!requested.empty())
+    return requested;
+  if (const char *fromEnvironment = std::getenv("TILE_CUDA_DRIVER_LIBRARY"))
+    if (*fromEnvironment)
+      return fromEnvironment;
+  return "libcuda.so.1";
+}
+
+Expected<DeviceInfo>
+tile::runtime::probeCudaDevice(const std::string &driverLibrary) {
+  Expected<DriverApi> api = DriverApi::load(driverLibraryName(driverLibrary));
+  if (!api)
+    return api.takeError();
+  Session session(*api);
+  DeviceInfo info;
+  if (Error error = session.open(info))
+    return error;
+  return info;
+}
+
+static Error queryResources(const DriverApi &api, CUfunction function,
+                            const KernelManifest &manifest,
+                            const DeviceInfo &device,
+                            KernelResources &resources) {
+  std::pair<int *, int> attributes[] = {
+      {&resources.registers, CU_FUNC_ATTRIBUTE_NUM_REGS},
+      {&resources.localBytes, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES},
+      {&resources.staticSharedBytes, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES},
+      {&resources.maxThreadsPerBlock, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK}};
+  for (auto [value, attribute] : attributes)
+    CU_CHECK(api, cuFuncGetAttribute, value, attribute, function);
+  size_t dynamicShared = manifest.dynamicShared ? manifest.sharedBytes : 0;
+  CU_CHECK(api, cuOccupancyMaxActiveBlocksPerMultiprocessor,
+           &resources.blocksPerMultiprocessor, function,
+           static_cast<int>(manifest.threads), dynamicShared);
+  // A device that reports no resident-thread limit would make the division
+  // meaningless, as the seed warns.
+  if (device.maxThreadsPerMultiprocessor > 0)
+    resources.occupancyPercent = 100.0 * resources.blocksPerMultiprocessor *
+                                 manifest.threads /
+                                 device.maxThreadsPerMultiprocessor;
+  return Error::success();
+}
+
+Expected<LaunchReport> tile::runtime::launchKernel(
+    const KernelManifest &manifest, std::string_view ptx,
+    const std::vector<HostTensor *> &buffers, SymbolBindings symbols,
+    const LaunchOptions &options) {
+  // Everything the input can get wrong, before the driver is touched.
+  std::vector<const HostTensor *> constBuffers(buffers.begin(), buffers.end());
+  if (Error error = bindArguments(manifest.params, constBuffers, symbols))
+    return error;
+  LaunchReport report;
+  Expected<std::array<int64_t, 3>> grid = evaluateGrid(manifest, symbols);
+  if (!grid)
+    return grid.takeError();
+  report.grid = *grid;
+  if (options.warmupRuns < 0 || options.timedRuns < 0)
+    return Error::input("warm-up and timed runs cannot be negative");
+
+  Expected<DriverApi> loaded =
+      DriverApi::load(driverLibraryName(options.driverLibrary));
+  if (!loaded)
+    return loaded.takeError();
+  const DriverApi &api = *loaded;
+  Session session(api);
+  if (Error error = session.open(report.device))
+    return error;
+  if (Error error = session.loadModule(ptx, report.jitInfoLog))
+    return error;
+  CUfunction function = nullptr;
+  if (Error error = session.getFunction(manifest.entry, function))
+    return error;
+  unsigned dynamicShared =
+      manifest.dynamicShared ? static_cast<unsigned>(manifest.sharedBytes) : 0;
+  // Above 48 KiB a kernel must opt in to dynamic shared memory.
+  if (dynamicShared > 48 * 1024)
+    CU_CHECK(api, cuFuncSetAttribute, function,
+             CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+             static_cast<int>(dynamicShared));
+  if (Error error = queryResources(api, function, manifest, report.device,
+                                   report.resources))
+    return error;
+
+  // The ABI: one device pointer per tensor, then one int64 per symbol.
+  std::vector<CUdeviceptr> pointers(buffers.size());
+  std::vector<int64_t> symbolValues;
+  for (const std::string &symbol : manifest.symbols) {
+    auto value = symbols.find(symbol);
+    if (value == symbols.end())
+      return Error::input("symbol %s has no value", symbol.c_str());
+    symbolValues.push_back(value->second);
+  }
+  std::vector<void *> arguments;
+  for (size_t i = 0; i < buffers.size(); ++i) {
+    const std::vector<uint8_t> &bytes = buffers[i]->bytes;
+    if (Error error = session.allocate(bytes.size(), pointers[i]))
+      return error;
+    // Outputs too: the caller's poison shows what the kernel never wrote.
+    CU_CHECK(api, cuMemcpyHtoD, pointers[i], bytes.data(), bytes.size());
+    arguments.push_back(&pointers[i]);
+  }
+  for (int64_t &value : symbolValues)
+    arguments.push_back(&value);
+
+  auto launch = [&]() -> Error {
+    CU_CHECK(api, cuLaunchKernel, function,
+             static_cast<unsigned>(report.grid[0]),
+             static_cast<unsigned>(report.grid[1]),
+             static_cast<unsigned>(report.grid[2]),
+             static_cast<unsigned>(manifest.threads), 1, 1, dynamicShared,
+             nullptr, arguments.data(), nullptr);
+    return Error::success();
+  };
+
+  // The correctness run: a refused launch shows in cuLaunchKernel, what the
+  // kernel did in the synchronisation after it.
+  if (Error error = launch())
+    return error;
+  CU_CHECK(api, cuCtxSynchronize);
+  for (size_t i = 0; i < buffers.size(); ++i)
+    if (manifest.params[i].isWritten())
+      CU_CHECK(api, cuMemcpyDtoH, buffers[i]->bytes.data(), pointers[i],
+               buffers[i]->bytes.size());
+  if (options.timedRuns == 0)
+    return report;
+
+  // Warm up this kernel: lazy loading makes the first launch pay its load.
+  for (int run = 0; run < options.warmupRuns; ++run)
+    if (Error error = launch())
+      return error;
+  CU_CHECK(api, cuCtxSynchronize);
+  CUevent start = nullptr, stop = nullptr;
+  if (Error error = session.createEvent(start))
+    return error;
+  if (Error error = session.createEvent(stop))
+    return error;
+  std::vector<float> times;
+  for (int run = 0; run < options.timedRuns; ++run) {
+    CU_CHECK(api, cuEventRecord, start, nullptr);
+    if (Error error = launch())
+      return error;
+    CU_CHECK(api, cuEventRecord, stop, nullptr);
+    CU_CHECK(api, cuEventSynchronize, stop);
+    float ms = 0;
+    CU_CHECK(api, cuEventElapsedTime, &ms, start, stop);
+    times.push_back(ms);
+  }
+  std::sort(times.begin(), times.end());
+  size_t middle = times.size() / 2;
+  report.medianMs = times.size() % 2
+                        ? times[middle]
+                        : (times[middle - 1] + times[middle]) / 2.0;
+  return report;
+}

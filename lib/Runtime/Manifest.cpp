@@ -1,0 +1,593 @@
+//===- Manifest.cpp - the kernel manifest of docs/abi.md ------------------===//
+
+#include "tile/Runtime/Manifest.h"
+#include "tile/Runtime/Json.h"
+
+#include <algorithm>
+#include <cctype>
+
+using namespace tile::runtime;
+
+//===----------------------------------------------------------------------===//
+// Integer arithmetic and the grid expressions
+//===----------------------------------------------------------------------===//
+
+Expected<int64_t> tile::runtime::applyIntOp(IntOp op, int64_t lhs,
+                                            int64_t rhs) {
+  int64_t result = 0;
+  bool overflow = false;
+  switch (op) {
+  case IntOp::Add:
+    overflow = __builtin_add_overflow(lhs, rhs, &result);
+    break;
+  case IntOp::Sub:
+    overflow = __builtin_sub_overflow(lhs, rhs, &result);
+    break;
+  case IntOp::Mul:
+    overflow = __builtin_mul_overflow(lhs, rhs, &result);
+    break;
+  case IntOp::FloorDiv:
+  case IntOp::CeilDiv:
+  case IntOp::Mod: {
+    if (rhs == 0)
+      return Error::input("division by zero");
+    if (lhs == INT64_MIN && rhs == -1)
+      return Error::input("integer overflow");
+    int64_t quotient = lhs / rhs, remainder = lhs % rhs;
+    bool inexact = remainder != 0;
+    bool negative = (lhs < 0) != (rhs < 0);
+    if (op == IntOp::FloorDiv)
+      result = quotient - (inexact && negative);
+    else if (op == IntOp::CeilDiv)
+      result = quotient + (inexact && !negative);
+    else
+      result = (inexact && negative) ? remainder + rhs : remainder;
+    break;
+  }
+  }
+  if (overflow)
+    return Error::input("integer overflow");
+  return result;
+}
+
+namespace {
+/// Recursive descent over the grammar of docs/abi.md:
+///   expr := term (("+" | "-") term)*
+///   term := factor (("*" | "floordiv" | "ceildiv" | "mod") factor)*
+///   factor := INT | SYMBOL | "(" expr ")" | "-" factor
+/// With `checkOnly`, arithmetic errors are ignored, so a manifest can be
+/// checked for syntax and unknown symbols before any symbol has a value.
+class ExpressionEvaluator {
+public:
+  ExpressionEvaluator(std::string_view text, const SymbolBindings &symbols,
+                      bool checkOnly)
+      : text(text), symbols(symbols), checkOnly(checkOnly) {}
+
+  Expected<int64_t> evaluate() {
+    Expected<int64_t> value = parseExpr(0);
+    if (!value)
+      return value;
+    skipSpace();
+    if (pos != text.size())
+      return fail("unexpected '" + std::string(text.substr(pos)) + "'");
+    return value;
+  }
+
+private:
+  static constexpr int kMaxDepth = 64;
+
+  Error fail(const std::string &what) const {
+    return Error::input("in '%s' at column %zu: %s", std::string(text).c_str(),
+                        pos + 1, what.c_str());
+  }
+
+  void skipSpace() {
+    while (pos < text.size() &&
+           std::isspace(static_cast<unsigned char>(text[pos])))
+      ++pos;
+  }
+
+  static bool isIdentifierChar(char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+  }
+
+  /// The next word (identifier or number), without consuming it.
+  std::string_view peekWord() {
+    skipSpace();
+    size_t end = pos;
+    while (end < text.size() && isIdentifierChar(text[end]))
+      ++end;
+    return text.substr(pos, end - pos);
+  }
+
+  /// `lhs op rhs`; an error points at the operator, at `opPos`.
+  Expected<int64_t> combine(IntOp op, int64_t lhs, int64_t rhs, size_t opPos) {
+    Expected<int64_t> result = applyIntOp(op, lhs, rhs);
+    if (!result && checkOnly)
+      return int64_t(1);
+    if (!result) {
+      pos = opPos;
+      return fail(result.getError().message());
+    }
+    return result;
+  }
+
+  Expected<int64_t> parseExpr(int depth) {
+    Expected<int64_t> value = parseTerm(depth);
+    while (value) {
+      skipSpace();
+      if (pos == text.size() || (text[pos] != '+' && text[pos] != '-'))
+        break;
+      size_t opPos = pos;
+      IntOp op = text[pos++] == '+' ? IntOp::Add : IntOp::Sub;
+      Expected<int64_t> rhs = parseTerm(depth);
+      if (!rhs)
+        return rhs;
+      value = combine(op, *value, *rhs, opPos);
+    }
+    return value;
+  }
+
+  Expected<int64_t> parseTerm(int depth) {
+    Expected<int64_t> value = parseFactor(depth);
+    while (value) {
+      skipSpace();
+      size_t opPos = pos;
+      IntOp op;
+      if (pos < text.size() && text[pos] == '*') {
+        ++pos;
+        op = IntOp::Mul;
+      } else {
+        std::string_view word = peekWord();
+        if (word == "floordiv")
+          op = IntOp::FloorDiv;
+        else if (word == "ceildiv")
+          op = IntOp::CeilDiv;
+        else if (word == "mod")
+          op = IntOp::Mod;
+        else
+          break;
+        pos += word.size();
+      }
+      Expected<int64_t> rhs = parseFactor(depth);
+      if (!rhs)
+        return rhs;
+      value = combine(op, *value, *rhs, opPos);
+    }
+    return value;
+  }
+
+  Expected<int64_t> parseFactor(int depth) {
+    if (depth > kMaxDepth)
+      return fail("nested too deeply");
+    skipSpace();
+    if (pos == text.size())
+      return fail("expected a number, a symbol or '('");
+    if (text[pos] == '(') {
+      ++pos;
+      Expected<int64_t> value = parseExpr(depth + 1);
+      if (!value)
+        return value;
+      skipSpace();
+      if (pos == text.size() || text[pos] != ')')
+        return fail("expected ')'");
+      ++pos;
+      return value;
+    }
+    if (text[pos] == '-') {
+      size_t opPos = pos++;
+      Expected<int64_t> value = parseFactor(depth + 1);
+      if (!value)
+        return value;
+      return combine(IntOp::Sub, 0, *value, opPos);
+    }
+    std::string_view word = peekWord();
+    if (word.empty())
+      return fail("expected a number, a symbol or '('");
+    if (std::isdigit(static_cast<unsigned char>(word[0]))) {
+      int64_t value = 0;
+      for (char c : word) {
+        if (!std::isdigit(static_cast<unsigned char>(c)))
+          return fail("malformed number '" + std::string(word) + "'");
+        if (__builtin_mul_overflow(value, 10, &value) ||
+            __builtin_add_overflow(value, c - '0', &value))
+          return fail("number '" + std::string(word) + "' is too large");
+      }
+      pos += word.size();
+      return value;
+    }
+    auto symbol = symbols.find(std::string(word));
+    if (symbol == symbols.end())
+      return fail("unknown symbol '" + std::string(word) + "'");
+    pos += word.size();
+    return symbol->second;
+  }
+
+  std::string_view text;
+  const SymbolBindings &symbols;
+  bool checkOnly;
+  size_t pos = 0;
+};
+} // namespace
+
+Expected<int64_t>
+tile::runtime::evaluateExpression(std::string_view expression,
+                                  const SymbolBindings &symbols) {
+  return ExpressionEvaluator(expression, symbols, /*checkOnly=*/false)
+      .evaluate();
+}
+
+Error tile::runtime::checkGrid(const std::array<int64_t, 3> &grid) {
+  static const char *const axes[] = {"x", "y", "z"};
+  for (int axis = 0; axis < 3; ++axis)
+    if (grid[axis] <= 0 || grid[axis] > INT32_MAX)
+      return Error::input("grid size in %s is %lld; it must be in [1, "
+                          "2^31 - 1]",
+                          axes[axis], static_cast<long long>(grid[axis]));
+  return Error::success();
+}
+
+Expected<std::array<int64_t, 3>>
+tile::runtime::evaluateGrid(const KernelManifest &manifest,
+                            const SymbolBindings &symbols) {
+  std::array<int64_t, 3> grid;
+  for (int axis = 0; axis < 3; ++axis) {
+    Expected<int64_t> size = evaluateExpression(manifest.grid[axis], symbols);
+    if (!size)
+      return size.takeError().prefix("grid: ");
+    grid[axis] = *size;
+  }
+  if (Error error = checkGrid(grid))
+    return error;
+  return grid;
+}
+
+//===----------------------------------------------------------------------===//
+// Symbols and argument checks
+//===----------------------------------------------------------------------===//
+
+static bool isIdentifier(std::string_view name) {
+  if (name.empty() || std::isdigit(static_cast<unsigned char>(name[0])))
+    return false;
+  for (char c : name)
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_')
+      return false;
+  return true;
+}
+
+Error tile::runtime::parseSymbolAssignment(std::string_view text,
+                                           SymbolBindings &symbols) {
+  size_t equals = text.find('=');
+  std::string name(text.substr(0, equals));
+  std::string value = equals == std::string_view::npos
+                          ? ""
+                          : std::string(text.substr(equals + 1));
+  if (!isIdentifier(name) || value.empty())
+    return Error::input("'%s' is not a symbol assignment such as K=4096",
+                        std::string(text).c_str());
+  // A symbol is a tensor size: positive.
+  Expected<int64_t> parsed = evaluateExpression(value, {});
+  if (value.find_first_not_of("0123456789") != std::string::npos || !parsed ||
+      *parsed <= 0)
+    return Error::input("value of %s, '%s', is not a positive integer",
+                        name.c_str(), value.c_str());
+  auto [it, inserted] = symbols.emplace(name, *parsed);
+  if (!inserted && it->second != *parsed)
+    return Error::input("%s is given twice, as %lld and %lld", name.c_str(),
+                        static_cast<long long>(it->second),
+                        static_cast<long long>(*parsed));
+  return Error::success();
+}
+
+Expected<std::vector<int64_t>>
+tile::runtime::resolveShape(const ParamSpec &param,
+                            const SymbolBindings &symbols) {
+  std::vector<int64_t> shape;
+  for (const Dim &dim : param.shape) {
+    if (!dim.isSymbolic()) {
+      shape.push_back(dim.size);
+      continue;
+    }
+    auto value = symbols.find(dim.symbol);
+    if (value == symbols.end())
+      return Error::input("parameter '%s': symbol %s has no value",
+                          param.name.c_str(), dim.symbol.c_str());
+    shape.push_back(value->second);
+  }
+  return shape;
+}
+
+Error tile::runtime::bindArguments(
+    const std::vector<ParamSpec> &params,
+    const std::vector<const HostTensor *> &buffers, SymbolBindings &symbols) {
+  if (buffers.size() != params.size())
+    return Error::input("the kernel has %zu parameters, %zu buffers given",
+                        params.size(), buffers.size());
+  // Where each symbol got its value, for an error that names both sides.
+  std::map<std::string, std::string> origins;
+  for (const auto &[name, value] : symbols)
+    origins[name] = "given";
+  for (size_t i = 0; i < params.size(); ++i) {
+    const ParamSpec &param = params[i];
+    const HostTensor *buffer = buffers[i];
+    const char *name = param.name.c_str();
+    if (!buffer)
+      return Error::input("parameter '%s': no buffer given", name);
+    if (buffer->dtype != param.dtype)
+      return Error::input("parameter '%s': expected %s elements, got %s", name,
+                          dtypeName(param.dtype), dtypeName(buffer->dtype));
+    if (buffer->shape.size() != param.shape.size())
+      return Error::input("parameter '%s': expected rank %zu, got shape %s",
+                          name, param.shape.size(),
+                          formatShape(buffer->shape).c_str());
+    for (size_t d = 0; d < param.shape.size(); ++d) {
+      const Dim &dim = param.shape[d];
+      int64_t size = buffer->shape[d];
+      if (!dim.isSymbolic()) {
+        if (size != dim.size)
+          return Error::input("parameter '%s': dimension %zu is %lld, "
+                              "expected %lld",
+                              name, d, static_cast<long long>(size),
+                              static_cast<long long>(dim.size));
+        continue;
+      }
+      auto [bound, inserted] = symbols.emplace(dim.symbol, size);
+      std::string here =
+          "parameter '" + param.name + "' dimension " + std::to_string(d);
+      if (inserted) {
+        origins[dim.symbol] = here;
+      } else if (bound->second != size) {
+        return Error::input(
+            "parameter '%s': dimension %zu is %s = %lld, but %s = %lld (%s)",
+            name, d, dim.symbol.c_str(), static_cast<long long>(size),
+            dim.symbol.c_str(), static_cast<long long>(bound->second),
+            origins[dim.symbol].c_str());
+      }
+      if (size <= 0)
+        return Error::input("parameter '%s': dimension %zu (%s) is %lld; "
+                            "sizes must be positive",
+                            name, d, dim.symbol.c_str(),
+                            static_cast<long long>(size));
+    }
+    std::optional<int64_t> count = countElements(buffer->shape);
+    if (!count || buffer->bytes.size() !=
+                      static_cast<size_t>(*count) * dtypeSize(param.dtype))
+      return Error::input("parameter '%s': %zu bytes do not hold a %s %s "
+                          "tensor",
+                          name, buffer->bytes.size(),
+                          formatShape(buffer->shape).c_str(),
+                          dtypeName(param.dtype));
+  }
+  return Error::success();
+}
+
+//===----------------------------------------------------------------------===//
+// Manifest parsing
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// Reads the members of one JSON object, naming the path in its errors.
+class ObjectReader {
+public:
+  ObjectReader(const JsonValue &object, std::string path)
+      : object(object), path(std::move(path)) {}
+
+  Error fail(const std::string &field, const std::string &what) const {
+    return Error::input("manifest: %s%s: %s", path.c_str(), field.c_str(),
+                        what.c_str());
+  }
+
+  /// The member, or null (an error in `error` when it is required).
+  const JsonValue *member(const char *key, JsonValue::Kind kind,
+                          const char *kindName, bool required, Error &error) {
+    const JsonValue *value = object.get(key);
+    if (!value) {
+      if (required)
+        error = fail(key, "missing");
+      return nullptr;
+    }
+    if (value->kind != kind) {
+      error = fail(key, std::string("must be ") + kindName);
+      return nullptr;
+    }
+    return value;
+  }
+
+  Error readString(const char *key, std::string &out, bool required = true) {
+    Error error = Error::success();
+    if (const JsonValue *value =
+            member(key, JsonValue::Kind::String, "a string", required, error))
+      out = value->string;
+    return error;
+  }
+
+  Error readInt(const char *key, int64_t &out, int64_t min, int64_t max,
+                bool required = true) {
+    Error error = Error::success();
+    const JsonValue *value =
+        member(key, JsonValue::Kind::Number, "an integer", required, error);
+    if (!value)
+      return error;
+    if (!value->isInteger || value->integer < min || value->integer > max)
+      return fail(key, "must be an integer in [" + std::to_string(min) + ", " +
+                           std::to_string(max) + "]");
+    out = value->integer;
+    return Error::success();
+  }
+
+  Error readBool(const char *key, bool &out) {
+    Error error = Error::success();
+    if (const JsonValue *value =
+            member(key, JsonValue::Kind::Bool, "true or false", false, error))
+      out = value->boolean;
+    return error;
+  }
+
+  const JsonValue &object;
+  std::string path;
+};
+} // namespace
+
+static Error readParam(const JsonValue &json, size_t index, ParamSpec &param) {
+  ObjectReader reader(json, "params[" + std::to_string(index) + "].");
+  if (json.kind != JsonValue::Kind::Object)
+    return Error::input("manifest: params[%zu] must be an object", index);
+  if (Error error = reader.readString("name", param.name))
+    return error;
+  if (!isIdentifier(param.name))
+    return reader.fail("name", "'" + param.name + "' is not an identifier");
+  std::string dtype, access;
+  if (Error error = reader.readString("dtype", dtype))
+    return error;
+  std::optional<DType> parsed = parseDType(dtype);
+  if (!parsed)
+    return reader.fail("dtype",
+                       "'" + dtype + "' is not one of f32, f16, bf16, i32, i1");
+  param.dtype = *parsed;
+  if (Error error = reader.readString("access", access))
+    return error;
+  if (access == "read")
+    param.access = Access::Read;
+  else if (access == "write")
+    param.access = Access::Write;
+  else if (access == "readwrite")
+    param.access = Access::ReadWrite;
+  else
+    return reader.fail("access",
+                       "'" + access + "' is not read, write or readwrite");
+  Error error = Error::success();
+  const JsonValue *shape =
+      reader.member("shape", JsonValue::Kind::Array, "an array", true, error);
+  if (!shape)
+    return error;
+  if (shape->array.empty())
+    return reader.fail("shape", "needs at least one dimension");
+  for (const JsonValue &dim : shape->array) {
+    if (dim.kind == JsonValue::Kind::String && isIdentifier(dim.string))
+      param.shape.push_back({0, dim.string});
+    else if (dim.kind == JsonValue::Kind::Number && dim.isInteger &&
+             dim.integer > 0)
+      param.shape.push_back({dim.integer, ""});
+    else
+      return reader.fail("shape", "each dimension must be a positive "
+                                  "integer or a symbol name");
+  }
+  return Error::success();
+}
+
+static Error readGrid(ObjectReader &reader, KernelManifest &manifest) {
+  Error error = Error::success();
+  const JsonValue *grid =
+      reader.member("grid", JsonValue::Kind::Array, "an array", true, error);
+  if (!grid)
+    return error;
+  if (grid->array.empty() || grid->array.size() > 3)
+    return reader.fail("grid", "needs 1 to 3 expressions");
+  SymbolBindings ones;
+  for (const std::string &symbol : manifest.symbols)
+    ones[symbol] = 1;
+  for (size_t axis = 0; axis < grid->array.size(); ++axis) {
+    const JsonValue &size = grid->array[axis];
+    if (size.kind == JsonValue::Kind::Number && size.isInteger)
+      manifest.grid[axis] = std::to_string(size.integer);
+    else if (size.kind == JsonValue::Kind::String)
+      manifest.grid[axis] = size.string;
+    else
+      return reader.fail("grid", "each size must be a string or an integer");
+    // Syntax and symbol names now; arithmetic once the symbols have values.
+    Expected<int64_t> checked =
+        ExpressionEvaluator(manifest.grid[axis], ones, /*checkOnly=*/true)
+            .evaluate();
+    if (!checked)
+      return reader.fail("grid", checked.getError().message());
+  }
+  return Error::success();
+}
+
+/// The symbols in order of first appearance in the shapes, as the ABI
+/// passes them; the manifest's list must be exactly that.
+static Error checkSymbols(ObjectReader &reader,
+                          const KernelManifest &manifest) {
+  std::vector<std::string> used;
+  for (const ParamSpec &param : manifest.params)
+    for (const Dim &dim : param.shape)
+      if (dim.isSymbolic() &&
+          std::find(used.begin(), used.end(), dim.symbol) == used.end())
+        used.push_back(dim.symbol);
+  if (used == manifest.symbols)
+    return Error::success();
+  auto list = [](const std::vector<std::string> &names) {
+    std::string out = "[";
+    for (size_t i = 0; i < names.size(); ++i)
+      out += (i ? ", " : "") + names[i];
+    return out + "]";
+  };
+  return reader.fail("symbols", list(manifest.symbols) +
+                                    " differs from the symbols of the "
+                                    "parameter shapes in order of first "
+                                    "appearance, " +
+                                    list(used));
+}
+
+Expected<KernelManifest> tile::runtime::parseManifest(std::string_view text) {
+  Expected<JsonValue> json = parseJson(text);
+  if (!json)
+    return json.takeError().prefix("manifest: ");
+  if (json->kind != JsonValue::Kind::Object)
+    return Error::input("manifest: must be a JSON object");
+  KernelManifest manifest;
+  ObjectReader reader(*json, "");
+  Error error = Error::success();
+  if ((error = reader.readInt("version", manifest.version, 1, 1)) ||
+      (error = reader.readString("kernel", manifest.kernel)) ||
+      (error = reader.readString("entry", manifest.entry)) ||
+      (error = reader.readString("chip", manifest.chip, false)) ||
+      (error = reader.readInt("threads", manifest.threads, 1, 1024)) ||
+      (error = reader.readInt("shared_bytes", manifest.sharedBytes, 0,
+                              INT32_MAX, false)) ||
+      (error = reader.readBool("dynamic_shared", manifest.dynamicShared)))
+    return error;
+  if (manifest.entry.empty())
+    return reader.fail("entry", "must not be empty");
+
+  const JsonValue *symbols =
+      reader.member("symbols", JsonValue::Kind::Array, "an array", true, error);
+  if (!symbols)
+    return error;
+  for (const JsonValue &symbol : symbols->array) {
+    if (symbol.kind != JsonValue::Kind::String || !isIdentifier(symbol.string))
+      return reader.fail("symbols", "each symbol must be an identifier");
+    manifest.symbols.push_back(symbol.string);
+  }
+
+  const JsonValue *params =
+      reader.member("params", JsonValue::Kind::Array, "an array", true, error);
+  if (!params)
+    return error;
+  for (size_t i = 0; i < params->array.size(); ++i) {
+    ParamSpec param;
+    if (Error error = readParam(params->array[i], i, param))
+      return error;
+    for (const ParamSpec &other : manifest.params)
+      if (other.name == param.name)
+        return reader.fail("params",
+                           "two parameters named '" + param.name + "'");
+    manifest.params.push_back(std::move(param));
+  }
+  if (Error error = checkSymbols(reader, manifest))
+    return error;
+  if (Error error = readGrid(reader, manifest))
+    return error;
+  return manifest;
+}
+
+Expected<KernelManifest>
+tile::runtime::readManifestFile(const std::string &path) {
+  Expected<std::string> text = readFile(path);
+  if (!text)
+    return text.takeError();
+  Expected<KernelManifest> manifest = parseManifest(*text);
+  if (!manifest)
+    return manifest.takeError().prefix(path + ": ");
+  return manifest;
+}

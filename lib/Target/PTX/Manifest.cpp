@@ -1,0 +1,174 @@
+//===- Manifest.cpp - the JSON manifest of a compiled kernel --------------===//
+//
+// What a runtime needs to launch a kernel and check its arguments, and what
+// the compiler decided about placement (docs/abi.md).
+//
+//===----------------------------------------------------------------------===//
+
+#include "tile/Conversion/TileToGPU/TileToGPU.h"
+#include "tile/Dialect/Tile/IR/TileDialect.h"
+#include "tile/Target/PTX/TileToPTX.h"
+
+#include "mlir/IR/AffineExpr.h"
+#include "mlir/IR/BuiltinAttributes.h"
+
+using namespace mlir;
+using namespace mlir::tile;
+
+/// An affine expression over the kernel's symbols in the manifest grammar.
+static std::string printGridExpr(AffineExpr expr,
+                                 ArrayRef<StringAttr> symbols) {
+  if (auto constant = dyn_cast<AffineConstantExpr>(expr))
+    return std::to_string(constant.getValue());
+  if (auto symbol = dyn_cast<AffineSymbolExpr>(expr))
+    return symbols[symbol.getPosition()].str();
+  auto binary = cast<AffineBinaryOpExpr>(expr);
+  StringRef op;
+  switch (expr.getKind()) {
+  case AffineExprKind::Add:
+    op = "+";
+    break;
+  case AffineExprKind::Mul:
+    op = "*";
+    break;
+  case AffineExprKind::FloorDiv:
+    op = "floordiv";
+    break;
+  case AffineExprKind::CeilDiv:
+    op = "ceildiv";
+    break;
+  case AffineExprKind::Mod:
+    op = "mod";
+    break;
+  default:
+    llvm_unreachable("not a binary affine expression");
+  }
+  return "(" + printGridExpr(binary.getLHS(), symbols) + " " + op.str() + " " +
+         printGridExpr(binary.getRHS(), symbols) + ")";
+}
+
+static StringRef getDtype(Type type) {
+  if (type.isF32())
+    return "f32";
+  if (type.isF16())
+    return "f16";
+  if (type.isBF16())
+    return "bf16";
+  if (type.isInteger(32))
+    return "i32";
+  return "i1";
+}
+
+/// Attributes the passes record decisions in, as JSON.
+static llvm::json::Value toJSON(Attribute attr) {
+  if (auto dict = dyn_cast<DictionaryAttr>(attr)) {
+    llvm::json::Object object;
+    for (NamedAttribute entry : dict)
+      object[entry.getName().str()] = toJSON(entry.getValue());
+    return object;
+  }
+  if (auto array = dyn_cast<ArrayAttr>(attr)) {
+    llvm::json::Array values;
+    for (Attribute element : array)
+      values.push_back(toJSON(element));
+    return values;
+  }
+  if (auto integer = dyn_cast<IntegerAttr>(attr))
+    return integer.getInt();
+  if (auto string = dyn_cast<StringAttr>(attr))
+    return string.str();
+  if (auto boolean = dyn_cast<BoolAttr>(attr))
+    return boolean.getValue();
+  if (auto loc = dyn_cast<LocationAttr>(attr)) {
+    if (auto file = dyn_cast<FileLineColLoc>(loc))
+      return llvm::formatv("{0}:{1}:{2}", file.getFilename(), file.getLine(),
+                           file.getColumn())
+          .str();
+  }
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  attr.print(os);
+  return text;
+}
+
+static llvm::json::Object buildManifest(KernelOp kernel, StringRef chip) {
+  SmallVector<StringAttr> symbols = kernel.getSymbols();
+  llvm::json::Array grid;
+  if (std::optional<AffineMap> map = kernel.getGrid())
+    for (AffineExpr expr : map->getResults())
+      grid.push_back(printGridExpr(expr, symbols));
+  while (grid.size() < 3)
+    grid.push_back("1");
+
+  llvm::json::Array params;
+  for (auto [index, arg] :
+       llvm::enumerate(kernel.getBodyBlock().getArguments())) {
+    auto type = cast<GlobalTensorType>(arg.getType());
+    llvm::json::Array shape;
+    for (unsigned dim = 0; dim < type.getRank(); ++dim) {
+      if (type.isDynamicDim(dim))
+        shape.push_back(type.getSymbolOfDim(dim).str());
+      else
+        shape.push_back(type.getShape()[dim]);
+    }
+    bool reads = false, writes = false;
+    for (Operation *user : arg.getUsers()) {
+      reads |= isa<LoadOp>(user);
+      writes |= isa<StoreOp>(user);
+    }
+    params.push_back(
+        llvm::json::Object{{"name", kernel.getParamName(index)},
+                           {"dtype", getDtype(type.getElementType())},
+                           {"shape", std::move(shape)},
+                           {"access", reads && writes ? "readwrite"
+                                      : writes        ? "write"
+                                                      : "read"}});
+  }
+
+  llvm::json::Array buffers;
+  kernel.walk([&](VarOp var) {
+    auto offset = var->getAttrOfType<IntegerAttr>("tile.offset");
+    if (var.getStorage() != Storage::shared || !offset)
+      return;
+    VarType type = var.getVarType();
+    int64_t bytes = getNumElements(type.getValueType()) *
+                    type.getElementType().getIntOrFloatBitWidth() / 8;
+    llvm::json::Object buffer{{"name", var.getName().str()},
+                              {"bytes", bytes},
+                              {"offset", offset.getInt()}};
+    if (auto live = var->getAttrOfType<StringAttr>("tile.live"))
+      buffer["live"] = live.str();
+    if (auto spill = var->getAttrOfType<StringAttr>("tile.spill_of"))
+      buffer["spill_of"] = spill.str();
+    buffers.push_back(std::move(buffer));
+  });
+  auto sharedAttr = kernel->getAttrOfType<IntegerAttr>("tile.shared_bytes");
+  int64_t shared = sharedAttr ? sharedAttr.getInt() : 0;
+
+  llvm::json::Array symbolNames;
+  for (StringAttr symbol : symbols)
+    symbolNames.push_back(symbol.str());
+  llvm::json::Object manifest{
+      {"version", 1},
+      {"kernel", kernel.getSymName().str()},
+      {"entry", kernel.getSymName().str()},
+      {"chip", chip.str()},
+      {"threads", kernel.getThreads()},
+      {"grid", std::move(grid)},
+      {"symbols", std::move(symbolNames)},
+      {"params", std::move(params)},
+      {"shared_bytes", shared},
+      {"dynamic_shared", shared > kMaxStaticSharedBytes},
+      {"shared_buffers", std::move(buffers)},
+      {"registers", kernel->hasAttr("tile.promoted")
+                        ? toJSON(kernel->getAttr("tile.promoted"))
+                        : llvm::json::Array()}};
+  return manifest;
+}
+
+llvm::json::Array mlir::tile::buildManifests(ModuleOp module, StringRef chip) {
+  llvm::json::Array manifests;
+  for (KernelOp kernel : module.getOps<KernelOp>())
+    manifests.push_back(buildManifest(kernel, chip));
+  return manifests;
+}

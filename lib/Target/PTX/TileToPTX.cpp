@@ -1,0 +1,126 @@
+//===- TileToPTX.cpp - the tile-to-ptx pipeline ---------------------------===//
+
+#include "tile/Target/PTX/TileToPTX.h"
+#include "tile/Conversion/Passes.h"
+#include "tile/Dialect/Tile/IR/TileDialect.h"
+#include "tile/Dialect/Tile/Transforms/Passes.h"
+
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Target/LLVM/NVVM/Utils.h"
+#include "mlir/Transforms/Passes.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+
+using namespace mlir;
+using namespace mlir::tile;
+
+void mlir::tile::buildTilePlacementPipeline(OpPassManager &pm,
+                                            const TileToPTXOptions &options) {
+  OpPassManager &kernels = pm.nest<KernelOp>();
+  TilePromoteRegistersOptions promote;
+  promote.remarks = options.remarks;
+  kernels.addPass(createTilePromoteRegisters(promote));
+  kernels.addPass(createCanonicalizerPass());
+  TilePlanSharedOptions plan;
+  plan.report = options.remarks;
+  kernels.addPass(createTilePlanShared(plan));
+}
+
+std::string mlir::tile::findCUDAToolkit(const TileToPTXOptions &options) {
+  SmallVector<std::string> candidates;
+  if (!options.cudaPath.empty())
+    return options.cudaPath;
+  candidates.push_back(NVVM::getCUDAToolkitPath().str());
+  candidates.push_back("/usr/local/cuda");
+  candidates.push_back("/usr/lib/nvidia-cuda-toolkit"); // Debian's package
+  for (const std::string &path : candidates) {
+    SmallString<128> libdevice(path);
+    llvm::sys::path::append(libdevice, "nvvm", "libdevice");
+    if (!path.empty() && llvm::sys::fs::is_directory(libdevice))
+      return path;
+  }
+  return {};
+}
+
+void mlir::tile::buildTileToPTXPipeline(OpPassManager &pm,
+                                        const TileToPTXOptions &options) {
+  buildTilePlacementPipeline(pm, options);
+  ConvertTileToGPUOptions toGPU;
+  toGPU.chip = options.chip;
+  toGPU.optLevel = options.optLevel;
+  pm.addPass(createConvertTileToGPU(toGPU));
+
+  OpPassManager &gpu = pm.nest<gpu::GPUModuleOp>();
+  gpu.addPass(createCanonicalizerPass());
+  gpu.addPass(createCSEPass());
+  gpu.addPass(createSCFToControlFlowPass());
+  ConvertGpuOpsToNVVMOpsOptions toNVVM;
+  toNVVM.indexBitwidth = 64;
+  gpu.addPass(createConvertGpuOpsToNVVMOps(toNVVM));
+  gpu.addPass(createCanonicalizerPass());
+  pm.addPass(createConvertVectorToLLVMPass());
+  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+  GpuModuleToBinaryPassOptions toBinary;
+  toBinary.compilationTarget = "isa";
+  toBinary.toolkitPath = findCUDAToolkit(options);
+  pm.addPass(createGpuModuleToBinaryPass(toBinary));
+}
+
+namespace {
+struct PipelineOptions : public PassPipelineOptions<PipelineOptions> {
+  Option<std::string> chip{*this, "chip",
+                           llvm::cl::desc("target GPU, sm_70 to sm_100"),
+                           llvm::cl::init("sm_90")};
+  Option<unsigned> optLevel{*this, "O",
+                            llvm::cl::desc("NVPTX optimization level"),
+                            llvm::cl::init(3)};
+  Option<bool> remarks{*this, "remarks",
+                       llvm::cl::desc("report placement decisions"),
+                       llvm::cl::init(false)};
+};
+} // namespace
+
+void mlir::tile::registerTileToPTXPipeline() {
+  PassPipelineRegistration<PipelineOptions>(
+      "tile-to-ptx",
+      "compile tile kernels to PTX: register promotion, shared-memory "
+      "planning, tile-to-gpu, gpu -> nvvm -> llvm, gpu-module-to-binary",
+      [](OpPassManager &pm, const PipelineOptions &cli) {
+        TileToPTXOptions options;
+        options.chip = cli.chip;
+        options.optLevel = cli.optLevel;
+        options.remarks = cli.remarks;
+        buildTileToPTXPipeline(pm, options);
+      });
+}
+
+FailureOr<std::string>
+mlir::tile::compileToPTX(ModuleOp module, const TileToPTXOptions &options) {
+  PassManager pm(module.getContext());
+  buildTileToPTXPipeline(pm, options);
+  if (failed(pm.run(module)))
+    return failure();
+  std::string ptx;
+  module.walk([&](gpu::BinaryOp binary) {
+    for (Attribute object : binary.getObjects())
+      ptx += cast<gpu::ObjectAttr>(object).getObject().getValue().str();
+  });
+  if (ptx.empty())
+    return module.emitError("the module holds no tile kernel to compile");
+  // A math function libdevice should have provided is still external.
+  size_t external = ptx.find(".extern .func");
+  if (external != std::string::npos) {
+    size_t name = ptx.find("__nv_", external);
+    return module.emitError("the kernel calls ")
+           << StringRef(ptx).substr(name).take_until(
+                  [](char c) { return c == '(' || c == ' '; })
+           << " from CUDA's libdevice, but no CUDA toolkit was found: set "
+              "CUDA_HOME to one (it needs nvvm/libdevice)";
+  }
+  return ptx;
+}

@@ -1,0 +1,105 @@
+//===- Driver.cpp - what the tile tools share -----------------------------===//
+
+#include "tile/Tools/Driver.h"
+#include "tile/Frontend/Parser.h"
+#include "tile/InitAllTile.h"
+#include "tile/Target/PTX/TileToPTX.h"
+
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Tools/mlir-translate/Translation.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/SourceMgr.h"
+
+using namespace mlir;
+using namespace mlir::tile;
+
+OwningOpRef<ModuleOp> mlir::tile::parseKernelSource(llvm::SourceMgr &sourceMgr,
+                                                    MLIRContext *context) {
+  const llvm::MemoryBuffer *buffer =
+      sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID());
+  if (StringRef(buffer->getBufferIdentifier()).ends_with(".tile"))
+    return parseTileSource(sourceMgr, context);
+  return parseSourceFile<ModuleOp>(sourceMgr, context);
+}
+
+namespace {
+struct CompileOptions {
+  llvm::cl::opt<std::string> chip{
+      "chip", llvm::cl::desc("target GPU of --tile-to-ptx, sm_70 to sm_100"),
+      llvm::cl::init("sm_90")};
+  llvm::cl::opt<unsigned> optLevel{
+      "opt-level", llvm::cl::desc("NVPTX optimization level (0-3)"),
+      llvm::cl::init(3)};
+  llvm::cl::opt<std::string> cudaPath{
+      "cuda-path",
+      llvm::cl::desc("the CUDA toolkit whose libdevice provides math "
+                     "functions (default: CUDA_HOME, then /usr/local/cuda)")};
+  llvm::cl::opt<bool> remarks{
+      "tile-remarks",
+      llvm::cl::desc("report register promotion and the shared-memory plan"),
+      llvm::cl::init(false)};
+
+  TileToPTXOptions get() const {
+    TileToPTXOptions options;
+    options.chip = chip;
+    options.optLevel = optLevel;
+    options.remarks = remarks;
+    options.cudaPath = cudaPath;
+    return options;
+  }
+};
+} // namespace
+
+static CompileOptions &getCompileOptions() {
+  static CompileOptions options;
+  return options;
+}
+
+/// A translation from a kernel source (.tile or .mlir): `translate` gets
+/// the parsed module in a context that holds what compiling needs (raw
+/// translations get a bare one).
+static TranslateFunction fromKernelSource(
+    std::function<LogicalResult(ModuleOp, llvm::raw_ostream &)> translate) {
+  return [translate](const std::shared_ptr<llvm::SourceMgr> &sourceMgr,
+                     llvm::raw_ostream &output,
+                     MLIRContext *context) -> LogicalResult {
+    DialectRegistry registry;
+    registerAllTileDialects(registry);
+    context->appendDialectRegistry(registry);
+    context->loadAllAvailableDialects();
+    OwningOpRef<ModuleOp> module = parseKernelSource(*sourceMgr, context);
+    if (!module)
+      return failure();
+    return translate(*module, output);
+  };
+}
+
+void mlir::tile::registerCompileTranslations() {
+  getCompileOptions();
+  static TranslateRegistration toPTX(
+      "tile-to-ptx", "compile tile kernels (.tile or .mlir) to PTX text",
+      fromKernelSource([](ModuleOp module, llvm::raw_ostream &output) {
+        FailureOr<std::string> ptx =
+            compileToPTX(module, getCompileOptions().get());
+        if (failed(ptx))
+          return failure();
+        output << *ptx;
+        return success();
+      }));
+  static TranslateRegistration toManifest(
+      "tile-to-manifest",
+      "the JSON manifests (docs/abi.md) of tile kernels (.tile or .mlir)",
+      fromKernelSource([](ModuleOp module, llvm::raw_ostream &output) {
+        TileToPTXOptions options = getCompileOptions().get();
+        PassManager pm(module.getContext());
+        buildTilePlacementPipeline(pm, options);
+        if (failed(pm.run(module)))
+          return failure();
+        output << llvm::formatv("{0:2}", llvm::json::Value(buildManifests(
+                                             module, options.chip)))
+               << "\n";
+        return success();
+      }));
+}

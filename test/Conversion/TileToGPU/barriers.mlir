@@ -1,0 +1,96 @@
+// RUN: tile-opt %s -split-input-file --pass-pipeline='builtin.module(tile.kernel(tile-plan-shared),tile-to-gpu)' | FileCheck %s
+
+// acc in shared memory: inside the loop each thread reads and writes only
+// its own elements, so no barrier; the rowsum after the loop reads other
+// threads' elements, so one barrier before it.
+// CHECK-LABEL: gpu.func @squares_shared(
+// CHECK: scf.for
+// CHECK-NOT: gpu.barrier
+// CHECK: }
+// CHECK: gpu.barrier
+// CHECK-NEXT: arith.constant
+// CHECK-NOT: gpu.barrier
+// CHECK: gpu.return
+tile.kernel @squares_shared(%X: !tile.tensor<[16, K], f32>, %S: !tile.tensor<[16, 1], f32>) attributes {threads = 256 : i64} {
+  %c0 = arith.constant 0 : index
+  %c64 = arith.constant 64 : index
+  %K = tile.dim %X[1] : !tile.tensor<[16, K], f32>
+  %zero = arith.constant dense<0.0> : tensor<16x64xf32>
+  %acc = tile.var "acc" = %zero : !tile.var<16x64xf32>
+  scf.for %kt = %c0 to %K step %c64 {
+    %x = tile.load %X[%c0, %kt] : !tile.tensor<[16, K], f32> -> tensor<16x64xf32>
+    %a = tile.read %acc : !tile.var<16x64xf32>
+    %n = arith.addf %a, %x : tensor<16x64xf32>
+    tile.write %n, %acc : !tile.var<16x64xf32>
+  }
+  %final = tile.read %acc : !tile.var<16x64xf32>
+  %s = tile.rowsum %final : tensor<16x64xf32> -> tensor<16x1xf32>
+  tile.store %s, %S[%c0, %c0] : tensor<16x1xf32> -> !tile.tensor<[16, 1], f32>
+  tile.return
+}
+
+// -----
+
+// A reduction across threads inside a loop: a barrier after the tile is
+// written (read-after-write), and one before the next iteration writes it
+// again while others may still read it (write-after-read).
+// CHECK-LABEL: gpu.func @reduce_in_loop(
+// CHECK: scf.for
+// CHECK: gpu.barrier
+// CHECK: memref.store
+// CHECK: gpu.barrier
+// CHECK: scf.for {{.*}} -> (f32)
+// CHECK-NOT: gpu.barrier
+// CHECK: scf.yield
+// CHECK-NOT: gpu.barrier
+// CHECK: gpu.return
+tile.kernel @reduce_in_loop(%X: !tile.tensor<[16, K], f32>, %S: !tile.tensor<[16, 1], f32>) attributes {threads = 128 : i64} {
+  %c0 = arith.constant 0 : index
+  %c64 = arith.constant 64 : index
+  %K = tile.dim %X[1] : !tile.tensor<[16, K], f32>
+  %zero = arith.constant dense<0.0> : tensor<16x1xf32>
+  %total = tile.var "total" = %zero : !tile.var<16x1xf32>
+  scf.for %kt = %c0 to %K step %c64 {
+    %x = tile.load %X[%c0, %kt] : !tile.tensor<[16, K], f32> -> tensor<16x64xf32>
+    %t = tile.var "x" = %x : !tile.var<16x64xf32>
+    %r = tile.read %t : !tile.var<16x64xf32>
+    %s = tile.rowsum %r : tensor<16x64xf32> -> tensor<16x1xf32>
+    %old = tile.read %total : !tile.var<16x1xf32>
+    %new = arith.addf %old, %s : tensor<16x1xf32>
+    tile.write %new, %total : !tile.var<16x1xf32>
+  }
+  %final = tile.read %total : !tile.var<16x1xf32>
+  tile.store %final, %S[%c0, %c0] : tensor<16x1xf32> -> !tile.tensor<[16, 1], f32>
+  tile.return
+}
+
+// -----
+
+// A var only its element owners touch lives in registers and needs no
+// barrier across the loop; `u`, read across threads by the rowsum, needs
+// one, between its write and the rowsum.
+// CHECK-LABEL: gpu.func @owners_only(
+// CHECK: scf.for
+// CHECK-NOT: gpu.barrier
+// CHECK: }
+// CHECK: memref.store {{.*}} memref<1024xf32, #gpu.address_space<workgroup>>
+// CHECK: gpu.barrier
+// CHECK-NOT: gpu.barrier
+// CHECK: gpu.return
+tile.kernel @owners_only(%X: !tile.tensor<[16, 64], f32>, %S: !tile.tensor<[16, 1], f32>) attributes {threads = 128 : i64} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %x = tile.load %X[%c0, %c0] : !tile.tensor<[16, 64], f32> -> tensor<16x64xf32>
+  %t = tile.var "t" = %x : !tile.var<16x64xf32>
+  scf.for %i = %c0 to %c4 step %c1 {
+    %r = tile.read %t : !tile.var<16x64xf32>
+    %d = arith.addf %r, %r : tensor<16x64xf32>
+    tile.write %d, %t : !tile.var<16x64xf32>
+  }
+  %u = tile.var "u" = %x : !tile.var<16x64xf32>
+  %ur = tile.read %u : !tile.var<16x64xf32>
+  %s = tile.rowsum %ur : tensor<16x64xf32> -> tensor<16x1xf32>
+  tile.store %s, %S[%c0, %c0] : tensor<16x1xf32> -> !tile.tensor<[16, 1], f32>
+  tile.return
+}

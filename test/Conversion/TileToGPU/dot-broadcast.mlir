@@ -1,0 +1,37 @@
+// RUN: tile-opt %s -split-input-file --pass-pipeline='builtin.module(tile.kernel(tile-plan-shared),tile-to-gpu,canonicalize,cse)' | FileCheck %s
+
+// dot reads both operands from shared memory after a barrier; each owner
+// thread runs the inner product of its elements, f16 products in f32.
+// CHECK-LABEL: gpu.func @dot_f16(
+// CHECK-SAME: workgroup(%[[SMEM:.*]] : memref<2048xi8, #gpu.address_space<workgroup>>)
+// CHECK-DAG: %[[LHS:.*]] = memref.view %[[SMEM]][%c0][] {{.*}} to memref<512xf16, #gpu.address_space<workgroup>>
+// CHECK-DAG: %[[RHS:.*]] = memref.view %[[SMEM]][%c1024][] {{.*}} to memref<512xf16, #gpu.address_space<workgroup>>
+// CHECK: gpu.barrier
+// CHECK: scf.for %{{.*}} = %c0 to %c32 step %c1 iter_args(%[[SUM:.*]] = %{{.*}}) -> (f32)
+// CHECK: memref.load %[[LHS]]
+// CHECK: memref.load %[[RHS]]
+// CHECK: arith.mulf %{{.*}} : f32
+// CHECK: arith.addf %[[SUM]]
+tile.kernel @dot_f16(%A: !tile.tensor<[16, 32], f16>, %B: !tile.tensor<[32, 16], f16>, %C: !tile.tensor<[16, 16], f32>) attributes {threads = 128 : i64} {
+  %c0 = arith.constant 0 : index
+  %a = tile.load %A[%c0, %c0] : !tile.tensor<[16, 32], f16> -> tensor<16x32xf16>
+  %b = tile.load %B[%c0, %c0] : !tile.tensor<[32, 16], f16> -> tensor<32x16xf16>
+  %d = tile.dot %a, %b : tensor<16x32xf16>, tensor<32x16xf16> -> tensor<16x16xf32>
+  tile.store %d, %C[%c0, %c0] : tensor<16x16xf32> -> !tile.tensor<[16, 16], f32>
+  tile.return
+}
+
+// -----
+
+// A broadcast of a loaded [1, C] row reads it from shared memory at row 0.
+// CHECK-LABEL: gpu.func @broadcast_row(
+// CHECK: gpu.barrier
+// CHECK: %[[COL:.*]] = arith.remui %{{.*}}, %c64 : index
+// CHECK: memref.load %{{.*}}[%[[COL]]]
+tile.kernel @broadcast_row(%V: !tile.tensor<[1, 64], f32>, %O: !tile.tensor<[16, 64], f32>) attributes {threads = 128 : i64} {
+  %c0 = arith.constant 0 : index
+  %v = tile.load %V[%c0, %c0] : !tile.tensor<[1, 64], f32> -> tensor<1x64xf32>
+  %b = tile.broadcast %v : tensor<1x64xf32> -> tensor<16x64xf32>
+  tile.store %b, %O[%c0, %c0] : tensor<16x64xf32> -> !tile.tensor<[16, 64], f32>
+  tile.return
+}

@@ -1,0 +1,85 @@
+// RUN: tile-opt %s -split-input-file --pass-pipeline='builtin.module(tile.kernel(tile-plan-shared),tile-to-gpu,canonicalize,cse)' | FileCheck %s
+
+// The ABI: one global pointer per tensor, then one i64 per symbol. Slices
+// are masked where the compiler cannot prove them inside the tensor: here
+// the columns (K is dynamic), not the rows (offset 0, 16 of 16 rows).
+// CHECK-LABEL: gpu.func @masked_load(
+// CHECK-SAME: %[[X:.*]]: !llvm.ptr<1>, %[[O:.*]]: !llvm.ptr<1>, %[[K:.*]]: i64)
+// CHECK-SAME: kernel attributes {known_block_size = array<i32: 256, 1, 1>}
+// CHECK: %[[TID:.*]] = gpu.thread_id x
+// CHECK: %[[KI:.*]] = arith.index_cast %[[K]] : i64 to index
+// CHECK: %[[COL:.*]] = arith.remui %[[TID]], %c64
+// CHECK: %[[ROW:.*]] = arith.divui %[[TID]], %c64
+// CHECK: %[[GCOL:.*]] = arith.addi %[[COL]], %c64
+// CHECK: %[[GE:.*]] = arith.cmpi sge, %[[GCOL]], %c0
+// CHECK: %[[LT:.*]] = arith.cmpi slt, %[[GCOL]], %[[KI]]
+// CHECK: %[[IN:.*]] = arith.andi %[[GE]], %[[LT]]
+// CHECK: scf.if %[[IN]] -> (f32)
+// CHECK: %[[LIN:.*]] = arith.muli %[[ROW]], %[[KI]]
+// CHECK: llvm.getelementptr %[[X]][%{{.*}}] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, f32
+// CHECK: llvm.load
+// CHECK: } else {
+// CHECK: scf.yield %{{.*}} : f32
+// CHECK-COUNT-3: scf.if %{{.*}} -> (f32)
+// The store to O[0 :+ 16, 0 :+ 64] of a [16, 64] tensor needs no mask.
+// CHECK-NOT: scf.if
+// CHECK-COUNT-4: llvm.store %{{.*}}, %{{.*}} : f32, !llvm.ptr<1>
+// CHECK: gpu.return
+tile.kernel @masked_load(%X: !tile.tensor<[16, K], f32>, %O: !tile.tensor<[16, 64], f32>) attributes {threads = 256 : i64} {
+  %c0 = arith.constant 0 : index
+  %c64 = arith.constant 64 : index
+  %x = tile.load %X[%c0, %c64] : !tile.tensor<[16, K], f32> -> tensor<16x64xf32>
+  tile.store %x, %O[%c0, %c0] : tensor<16x64xf32> -> !tile.tensor<[16, 64], f32>
+  tile.return
+}
+
+// -----
+
+// A store that may fall outside the tensor is dropped there; a tile that
+// does not divide among the threads masks its last slot.
+// CHECK-LABEL: gpu.func @masked_store(
+// CHECK: %[[TID:.*]] = gpu.thread_id x
+// CHECK: %[[VALID:.*]] = arith.cmpi ult, %[[TID]], %c32
+// CHECK: %[[IN:.*]] = arith.andi %[[VALID]], %{{.*}}
+// CHECK: scf.if %[[IN]] {
+// CHECK: llvm.store
+tile.kernel @masked_store(%O: !tile.tensor<[N], f32>) attributes {threads = 64 : i64} {
+  %off = tile.block_id x
+  %v = arith.constant dense<1.0> : tensor<96xf32>
+  tile.store %v, %O[%off] : tensor<96xf32> -> !tile.tensor<[N], f32>
+  tile.return
+}
+
+// -----
+
+// A shared var is a view of the workgroup buffer at its planned offset;
+// the owner of each element reads and writes it at the element's index.
+// A var kept in registers and a scalar var are per-thread allocas.
+// CHECK-LABEL: gpu.func @vars(
+// CHECK-SAME: workgroup(%[[SMEM:.*]] : memref<4096xi8, #gpu.address_space<workgroup>>)
+// CHECK-DAG: %[[VIEW:.*]] = memref.view %[[SMEM]][%c0][] : memref<4096xi8, #gpu.address_space<workgroup>> to memref<1024xf32, #gpu.address_space<workgroup>>
+// CHECK-DAG: %[[REG:.*]] = memref.alloca() : memref<vector<8xf32>>
+// CHECK-DAG: %[[N:.*]] = memref.alloca() : memref<i32>
+// CHECK: memref.store %{{.*}}, %[[VIEW]][%{{.*}}] : memref<1024xf32, #gpu.address_space<workgroup>>
+// CHECK: memref.store %{{.*}}, %[[REG]][] : memref<vector<8xf32>>
+// CHECK: memref.store %{{.*}}, %[[N]][] : memref<i32>
+// CHECK: memref.load %[[REG]][]
+// CHECK: memref.load %[[N]][]
+tile.kernel @vars(%A: !tile.tensor<[16, 64], f32>, %M: !tile.tensor<[16, 1], f32>, %C: !tile.tensor<[1], i32>) attributes {threads = 128 : i64} {
+  %c0 = arith.constant 0 : index
+  %a = tile.load %A[%c0, %c0] : !tile.tensor<[16, 64], f32> -> tensor<16x64xf32>
+  %s = tile.var "s" = %a : !tile.var<16x64xf32>
+  %r = tile.var "r" = %a : !tile.var<16x64xf32>
+  %n = tile.var "n" : !tile.var<i32>
+  %one = arith.constant 1 : i32
+  tile.write %one, %n : !tile.var<i32>
+  %sv = tile.read %s : !tile.var<16x64xf32>
+  %m = tile.rowsum %sv : tensor<16x64xf32> -> tensor<16x1xf32>
+  tile.store %m, %M[%c0, %c0] : tensor<16x1xf32> -> !tile.tensor<[16, 1], f32>
+  %rv = tile.read %r : !tile.var<16x64xf32>
+  tile.store %rv, %A[%c0, %c0] : tensor<16x64xf32> -> !tile.tensor<[16, 64], f32>
+  %nv = tile.read %n : !tile.var<i32>
+  %nt = tile.splat %nv : tensor<1xi32>
+  tile.store %nt, %C[%c0] : tensor<1xi32> -> !tile.tensor<[1], i32>
+  tile.return
+}

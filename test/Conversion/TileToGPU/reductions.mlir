@@ -1,0 +1,102 @@
+// RUN: tile-opt %s -split-input-file --pass-pipeline='builtin.module(tile.kernel(tile-plan-shared),tile-to-gpu,canonicalize,cse)' | FileCheck %s
+
+// Rows of 32 f32 elements are runs of 32 lanes: a butterfly of five
+// shuffles leaves each row's sum in every lane of the row, and a broadcast
+// back over the row is free (no shared memory at all).
+// CHECK-LABEL: gpu.func @rowsum_32_f32(
+// CHECK-NOT: workgroup
+// CHECK-DAG: %[[W:.*]] = arith.constant 32 : i32
+// CHECK-DAG: %[[C16:.*]] = arith.constant 16 : i32
+// CHECK-DAG: %[[C8:.*]] = arith.constant 8 : i32
+// CHECK-DAG: %[[C4:.*]] = arith.constant 4 : i32
+// CHECK-DAG: %[[C2:.*]] = arith.constant 2 : i32
+// CHECK-DAG: %[[C1:.*]] = arith.constant 1 : i32
+// CHECK: %[[S16:.*]], %{{.*}} = gpu.shuffle  xor %[[V:.*]], %[[C16]], %[[W]] : f32
+// CHECK: %[[A16:.*]] = arith.addf %[[V]], %[[S16]] : f32
+// CHECK: gpu.shuffle  xor %[[A16]], %[[C8]], %[[W]] : f32
+// CHECK: gpu.shuffle  xor %{{.*}}, %[[C4]], %[[W]] : f32
+// CHECK: gpu.shuffle  xor %{{.*}}, %[[C2]], %[[W]] : f32
+// CHECK: gpu.shuffle  xor %{{.*}}, %[[C1]], %[[W]] : f32
+// CHECK-NOT: memref.load
+// CHECK-NOT: gpu.barrier
+// CHECK: gpu.return
+tile.kernel @rowsum_32_f32(%A: !tile.tensor<[8, 32], f32>, %B: !tile.tensor<[8, 32], f32>) attributes {threads = 256 : i64} {
+  %c0 = arith.constant 0 : index
+  %a = tile.load %A[%c0, %c0] : !tile.tensor<[8, 32], f32> -> tensor<8x32xf32>
+  %s = tile.rowsum %a : tensor<8x32xf32> -> tensor<8x1xf32>
+  %b = tile.broadcast %s : tensor<8x1xf32> -> tensor<8x32xf32>
+  %d = arith.divf %a, %b : tensor<8x32xf32>
+  tile.store %d, %B[%c0, %c0] : tensor<8x32xf32> -> !tile.tensor<[8, 32], f32>
+  tile.return
+}
+
+// -----
+
+// rowmax of i32 rows of 8: a butterfly of three shuffles within runs of 8
+// lanes, combined with maxsi. The [R, 1] result goes to its owner thread
+// through shared memory: the first lane of each row stores it.
+// CHECK-LABEL: gpu.func @rowmax_8_i32(
+// CHECK-COUNT-3: gpu.shuffle  xor %{{.*}} : i32
+// CHECK: arith.maxsi
+// CHECK: %[[FIRST:.*]] = arith.cmpi eq, %{{.*}}, %c0 : index
+// CHECK: scf.if %{{.*}} {
+// CHECK: memref.store
+// CHECK: gpu.barrier
+// CHECK: memref.load
+tile.kernel @rowmax_8_i32(%A: !tile.tensor<[16, 8], i32>, %M: !tile.tensor<[16, 1], i32>) attributes {threads = 128 : i64} {
+  %c0 = arith.constant 0 : index
+  %a = tile.load %A[%c0, %c0] : !tile.tensor<[16, 8], i32> -> tensor<16x8xi32>
+  %m = tile.rowmax %a : tensor<16x8xi32> -> tensor<16x1xi32>
+  tile.store %m, %M[%c0, %c0] : tensor<16x1xi32> -> !tile.tensor<[16, 1], i32>
+  tile.return
+}
+
+// -----
+
+// Rows of 64 span two warps: the tile goes to shared memory and the owner
+// of each row result walks the row after a barrier.
+// CHECK-LABEL: gpu.func @rowsum_64_f32(
+// CHECK-SAME: workgroup(%{{.*}} : memref<4096xi8, #gpu.address_space<workgroup>>)
+// CHECK-NOT: gpu.shuffle
+// CHECK: gpu.barrier
+// CHECK: scf.for %{{.*}} = %c0 to %c64 step %c1 iter_args(%[[ACC:.*]] = %{{.*}}) -> (f32)
+// CHECK: memref.load
+// CHECK: arith.addf %[[ACC]]
+tile.kernel @rowsum_64_f32(%A: !tile.tensor<[16, 64], f32>, %M: !tile.tensor<[16, 1], f32>) attributes {threads = 128 : i64} {
+  %c0 = arith.constant 0 : index
+  %a = tile.load %A[%c0, %c0] : !tile.tensor<[16, 64], f32> -> tensor<16x64xf32>
+  %m = tile.rowsum %a : tensor<16x64xf32> -> tensor<16x1xf32>
+  tile.store %m, %M[%c0, %c0] : tensor<16x1xf32> -> !tile.tensor<[16, 1], f32>
+  tile.return
+}
+
+// -----
+
+// f16 rows are not folded with shuffles; their sum accumulates in f32.
+// CHECK-LABEL: gpu.func @rowsum_f16(
+// CHECK-NOT: gpu.shuffle
+// CHECK: scf.for {{.*}} -> (f32)
+// CHECK: arith.extf %{{.*}} : f16 to f32
+// CHECK: arith.truncf %{{.*}} : f32 to f16
+tile.kernel @rowsum_f16(%A: !tile.tensor<[16, 32], f16>, %M: !tile.tensor<[16, 1], f16>) attributes {threads = 128 : i64} {
+  %c0 = arith.constant 0 : index
+  %a = tile.load %A[%c0, %c0] : !tile.tensor<[16, 32], f16> -> tensor<16x32xf16>
+  %m = tile.rowsum %a : tensor<16x32xf16> -> tensor<16x1xf16>
+  tile.store %m, %M[%c0, %c0] : tensor<16x1xf16> -> !tile.tensor<[16, 1], f16>
+  tile.return
+}
+
+// -----
+
+// rowmax starts from -inf.
+// CHECK-LABEL: gpu.func @rowmax_24_f32(
+// CHECK: arith.constant 0xFF800000 : f32
+// CHECK: scf.for
+// CHECK: arith.maximumf
+tile.kernel @rowmax_24_f32(%A: !tile.tensor<[16, 24], f32>, %M: !tile.tensor<[16, 1], f32>) attributes {threads = 128 : i64} {
+  %c0 = arith.constant 0 : index
+  %a = tile.load %A[%c0, %c0] : !tile.tensor<[16, 24], f32> -> tensor<16x24xf32>
+  %m = tile.rowmax %a : tensor<16x24xf32> -> tensor<16x1xf32>
+  tile.store %m, %M[%c0, %c0] : tensor<16x1xf32> -> !tile.tensor<[16, 1], f32>
+  tile.return
+}

@@ -1,0 +1,129 @@
+// RUN: tile-opt %s -split-input-file --pass-pipeline='builtin.module(tile.kernel(tile-plan-shared))' | FileCheck %s
+// RUN: tile-opt %s -split-input-file --pass-pipeline='builtin.module(tile.kernel(tile-plan-shared{report=true}))' \
+// RUN:   --mlir-print-op-on-diagnostic=false -o /dev/null 2>&1 | FileCheck %s --check-prefix=REPORT
+
+// A var read only by the owner of each element stays in registers; one
+// read by a reduction across threads lives in shared memory.
+// CHECK-LABEL: tile.kernel @squares
+// CHECK-SAME: tile.shared_bytes = 4096
+// CHECK: tile.var "acc" = %{{.*}} {tile.live = "{{.*}}plan-shared.mlir:{{[0-9]+}}-{{[0-9]+}}", tile.offset = 0 : i64}
+// CHECK: tile.var "x" = %{{.*}} {storage = #tile.storage<registers>}
+// CHECK: tile.rowsum
+// CHECK: tile.var "s" = %{{.*}} {storage = #tile.storage<registers>}
+// REPORT: remark: 'x' kept in registers (4 per thread): every element is read only by the thread that owns it
+// REPORT: remark: 's' kept in registers (1 per thread)
+// REPORT: remark: shared-memory plan of 'squares': 4096 bytes, 1 buffer(s)
+// REPORT-NEXT: 'acc'               4096 B at offset      0, live lines 22-34
+tile.kernel @squares(%X: !tile.tensor<[16, K], f32>, %O: !tile.tensor<[16, 64], f32>, %S: !tile.tensor<[16, 1], f32>) attributes {threads = 256 : i64} {
+  %c0 = arith.constant 0 : index
+  %c64 = arith.constant 64 : index
+  %K = tile.dim %X[1] : !tile.tensor<[16, K], f32>
+  %zero = arith.constant dense<0.0> : tensor<16x64xf32>
+  %acc = tile.var "acc" = %zero : !tile.var<16x64xf32>
+  scf.for %kt = %c0 to %K step %c64 {
+    %x0 = tile.load %X[%c0, %kt] : !tile.tensor<[16, K], f32> -> tensor<16x64xf32>
+    %xv = tile.var "x" = %x0 : !tile.var<16x64xf32>
+    %x = tile.read %xv : !tile.var<16x64xf32>
+    %sq = arith.mulf %x, %x : tensor<16x64xf32>
+    %a = tile.read %acc : !tile.var<16x64xf32>
+    %n = arith.addf %a, %sq : tensor<16x64xf32>
+    tile.write %n, %acc : !tile.var<16x64xf32>
+  }
+  %final = tile.read %acc : !tile.var<16x64xf32>
+  tile.store %final, %O[%c0, %c0] : tensor<16x64xf32> -> !tile.tensor<[16, 64], f32>
+  %s = tile.rowsum %final : tensor<16x64xf32> -> tensor<16x1xf32>
+  %sv = tile.var "s" = %s : !tile.var<16x1xf32>
+  %s2 = tile.read %sv : !tile.var<16x1xf32>
+  tile.store %s2, %S[%c0, %c0] : tensor<16x1xf32> -> !tile.tensor<[16, 1], f32>
+  tile.return
+}
+
+// -----
+
+// A value that is not the unchanged content of a shared var is stored into
+// a shared temporary right before the op that reads it across threads.
+// CHECK-LABEL: tile.kernel @temporaries
+// CHECK: %[[P:.*]] = arith.mulf
+// CHECK: %[[T:.*]] = tile.var "dot.lhs" = %[[P]] {tile.live = {{.*}}, tile.offset = 0 : i64, tile.temp}
+// CHECK: %[[TR:.*]] = tile.read %[[T]]
+// CHECK: %[[U:.*]] = tile.var "dot.rhs" = %{{.*}} {tile.live = {{.*}}, tile.offset = 1024 : i64, tile.temp}
+// CHECK: %[[UR:.*]] = tile.read %[[U]]
+// CHECK: tile.dot %[[TR]], %[[UR]]
+tile.kernel @temporaries(%A: !tile.tensor<[16, 16], f32>, %C: !tile.tensor<[16, 16], f32>) attributes {threads = 128 : i64} {
+  %c0 = arith.constant 0 : index
+  %a = tile.load %A[%c0, %c0] : !tile.tensor<[16, 16], f32> -> tensor<16x16xf32>
+  %p = arith.mulf %a, %a : tensor<16x16xf32>
+  %d = tile.dot %p, %a : tensor<16x16xf32>, tensor<16x16xf32> -> tensor<16x16xf32>
+  tile.store %d, %C[%c0, %c0] : tensor<16x16xf32> -> !tile.tensor<[16, 16], f32>
+  tile.return
+}
+
+// -----
+
+// A var written between the read and the op reading across threads is
+// copied at the op, so the op sees the value that was read.
+// CHECK-LABEL: tile.kernel @changed_between
+// CHECK: tile.var "t" = %{{.*}} {storage = #tile.storage<registers>}
+// CHECK: %[[R:.*]] = tile.read
+// CHECK: tile.write
+// CHECK: %[[COPY:.*]] = tile.var "t.rowmax" = %[[R]] {{.*}}tile.temp
+// CHECK: %[[CR:.*]] = tile.read %[[COPY]]
+// CHECK: tile.rowmax %[[CR]]
+tile.kernel @changed_between(%A: !tile.tensor<[16, 64], f32>, %M: !tile.tensor<[16, 1], f32>) attributes {threads = 128 : i64} {
+  %c0 = arith.constant 0 : index
+  %a = tile.load %A[%c0, %c0] : !tile.tensor<[16, 64], f32> -> tensor<16x64xf32>
+  %t = tile.var "t" = %a : !tile.var<16x64xf32>
+  %r = tile.read %t : !tile.var<16x64xf32>
+  %twice = arith.addf %r, %r : tensor<16x64xf32>
+  tile.write %twice, %t : !tile.var<16x64xf32>
+  %m = tile.rowmax %r : tensor<16x64xf32> -> tensor<16x1xf32>
+  tile.store %m, %M[%c0, %c0] : tensor<16x1xf32> -> !tile.tensor<[16, 1], f32>
+  tile.return
+}
+
+// -----
+
+// Vars never live at once share bytes; vars live at once do not.
+// CHECK-LABEL: tile.kernel @reuse
+// CHECK-SAME: tile.shared_bytes = 8192
+// CHECK: tile.var "a" = {{.*}}tile.offset = 0 : i64
+// CHECK: tile.var "b" = {{.*}}tile.offset = 4096 : i64
+// CHECK: tile.var "c" = {{.*}}tile.offset = 0 : i64
+tile.kernel @reuse(%A: !tile.tensor<[16, 64], f32>, %M: !tile.tensor<[16, 1], f32>) attributes {threads = 128 : i64} {
+  %c0 = arith.constant 0 : index
+  %x = tile.load %A[%c0, %c0] : !tile.tensor<[16, 64], f32> -> tensor<16x64xf32>
+  %a = tile.var "a" = %x : !tile.var<16x64xf32>
+  %b = tile.var "b" = %x : !tile.var<16x64xf32>
+  %ra = tile.read %a : !tile.var<16x64xf32>
+  %rb = tile.read %b : !tile.var<16x64xf32>
+  %sa = tile.rowsum %ra : tensor<16x64xf32> -> tensor<16x1xf32>
+  %sb = tile.rowsum %rb : tensor<16x64xf32> -> tensor<16x1xf32>
+  %c = tile.var "c" = %x : !tile.var<16x64xf32>
+  %rc = tile.read %c : !tile.var<16x64xf32>
+  %sc = tile.rowmax %rc : tensor<16x64xf32> -> tensor<16x1xf32>
+  %s1 = arith.addf %sa, %sb : tensor<16x1xf32>
+  %s2 = arith.addf %s1, %sc : tensor<16x1xf32>
+  tile.store %s2, %M[%c0, %c0] : tensor<16x1xf32> -> !tile.tensor<[16, 1], f32>
+  tile.return
+}
+
+// -----
+
+// A shuffle-folded row result read by anything but a free broadcast or a
+// var write goes through a shared temporary; a free broadcast does not.
+// CHECK-LABEL: tile.kernel @row_results
+// CHECK: %[[MAX:.*]] = tile.rowmax
+// CHECK: %[[T:.*]] = tile.var "rowmax.result" = %[[MAX]] {{.*}}tile.temp
+// CHECK: %[[TR:.*]] = tile.read %[[T]]
+// CHECK: tile.broadcast %[[MAX]]
+// CHECK: tile.store %[[TR]]
+tile.kernel @row_results(%A: !tile.tensor<[16, 32], f32>, %B: !tile.tensor<[16, 32], f32>, %M: !tile.tensor<[16, 1], f32>) attributes {threads = 128 : i64} {
+  %c0 = arith.constant 0 : index
+  %a = tile.load %A[%c0, %c0] : !tile.tensor<[16, 32], f32> -> tensor<16x32xf32>
+  %m = tile.rowmax %a : tensor<16x32xf32> -> tensor<16x1xf32>
+  %mb = tile.broadcast %m : tensor<16x1xf32> -> tensor<16x32xf32>
+  %d = arith.subf %a, %mb : tensor<16x32xf32>
+  tile.store %d, %B[%c0, %c0] : tensor<16x32xf32> -> !tile.tensor<[16, 32], f32>
+  tile.store %m, %M[%c0, %c0] : tensor<16x1xf32> -> !tile.tensor<[16, 1], f32>
+  tile.return
+}

@@ -1,0 +1,241 @@
+//===- tile-emulate.cpp - run a lowered kernel on the emulator ------------===//
+//
+// tile-emulate LOWERED.mlir --kernel NAME --arg X=f32[16,K] ... --dim K=64
+//     [--grid X,Y,Z] [--output O,S] [--fill random|index|ones] [--seed N]
+//
+// Runs a kernel after tile-to-gpu on the emulate backend with inputs it
+// fills itself (deterministically), and prints a summary of each output,
+// the emulated thread count and the wall time. The lowered IR carries no
+// tensor shapes, so each `!llvm.ptr<1>` parameter is described by an --arg,
+// in order; the symbols are the shapes' names in order of first appearance
+// (docs/abi.md). Exit codes: 0 ran cleanly, 1 the emulator reported an
+// error, 2 bad input.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tile/Emulator/Emulator.h"
+#include "tile/InitAllTile.h"
+#include "tile/Runtime/Manifest.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Support/FileUtilities.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <random>
+
+using namespace mlir;
+using namespace mlir::tile;
+namespace cl = llvm::cl;
+namespace rt = ::tile::runtime;
+
+namespace {
+enum ExitCode { kSuccess = 0, kEmulationFailed = 1, kBadInput = 2 };
+
+cl::opt<std::string> inputFile(cl::Positional, cl::desc("<lowered .mlir>"),
+                               cl::init("-"));
+cl::opt<std::string> kernelName("kernel", cl::desc("the gpu.func to run"),
+                                cl::value_desc("NAME"));
+cl::list<std::string>
+    argSpecs("arg", cl::desc("a tensor parameter, in order: NAME=DTYPE[DIMS]"),
+             cl::value_desc("X=f32[16,K]"));
+cl::list<std::string> dimValues("dim", cl::desc("a symbol's value"),
+                                cl::value_desc("K=64"));
+cl::opt<std::string> gridText("grid", cl::desc("CTAs in x, y, z"),
+                              cl::value_desc("X,Y,Z"), cl::init("1,1,1"));
+cl::list<std::string>
+    outputs("output",
+            cl::desc("parameters the kernel writes: poisoned, then shown"),
+            cl::value_desc("NAME"), cl::CommaSeparated);
+cl::opt<std::string> fill("fill",
+                          cl::desc("inputs: random in [-1, 1) (integers in "
+                                   "[-8, 8]), index (element i is i), ones"),
+                          cl::init("random"));
+cl::opt<unsigned> seed("seed", cl::desc("seed of --fill=random"), cl::init(1));
+cl::opt<unsigned> printCount("print", cl::desc("elements shown per output"),
+                             cl::init(8));
+cl::opt<int64_t> sharedBytes("shared-bytes",
+                             cl::desc("bytes of dynamic shared memory"),
+                             cl::init(0));
+cl::opt<uint64_t>
+    maxSteps("max-steps", cl::desc("ops per thread at most"),
+             cl::init(emulator::EmulatorOptions().maxStepsPerThread));
+cl::opt<bool> noRaceCheck("no-race-check",
+                          cl::desc("do not track shared-memory races"));
+
+int badInput(const Twine &message) {
+  llvm::errs() << "tile-emulate: error: " << message << "\n";
+  return kBadInput;
+}
+
+/// "X=f32[16, K]" -> the parameter.
+FailureOr<rt::ParamSpec> parseArg(StringRef text) {
+  auto [name, type] = text.split('=');
+  size_t open = type.find('[');
+  if (name.empty() || open == StringRef::npos || !type.ends_with("]"))
+    return failure();
+  std::optional<rt::DType> dtype = rt::parseDType(type.take_front(open).str());
+  if (!dtype)
+    return failure();
+  rt::ParamSpec param;
+  param.name = name.str();
+  param.dtype = *dtype;
+  SmallVector<StringRef> dims;
+  type.drop_front(open + 1).drop_back().split(dims, ',');
+  for (StringRef dim : dims) {
+    dim = dim.trim();
+    rt::Dim parsed;
+    if (dim.getAsInteger(10, parsed.size)) {
+      if (dim.empty() || !isalpha(dim.front()))
+        return failure();
+      parsed.symbol = dim.str();
+    }
+    param.shape.push_back(parsed);
+  }
+  return param;
+}
+
+void fillTensor(rt::HostTensor &tensor, std::mt19937_64 &random) {
+  for (size_t i = 0, e = tensor.numElements(); i < e; ++i) {
+    double value = 1;
+    if (fill == "index") {
+      value = tensor.dtype == rt::DType::I1 ? i % 2 : i;
+    } else if (fill == "random") {
+      uint64_t bits = random();
+      if (tensor.dtype == rt::DType::I1)
+        value = bits & 1;
+      else if (tensor.dtype == rt::DType::I32)
+        value = static_cast<double>(bits % 17) - 8;
+      else
+        value = static_cast<double>(bits >> 11) * 0x1p-52 - 1;
+    }
+    tensor.set(i, value);
+  }
+}
+
+void printTensor(const rt::ParamSpec &param, const rt::HostTensor &tensor) {
+  double sum = 0;
+  for (size_t i = 0, e = tensor.numElements(); i < e; ++i)
+    sum += tensor.get(i);
+  llvm::outs() << param.name << " " << rt::dtypeName(tensor.dtype)
+               << rt::formatShape(tensor.shape) << ": sum "
+               << llvm::format("%g", sum) << ", first";
+  for (size_t i = 0, e = std::min<size_t>(printCount, tensor.numElements());
+       i < e; ++i)
+    llvm::outs() << " " << llvm::format("%g", tensor.get(i));
+  llvm::outs() << "\n";
+}
+} // namespace
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM init(argc, argv);
+  cl::ParseCommandLineOptions(argc, argv,
+                              "run a lowered tile kernel on the emulator\n");
+
+  // The parameters and the symbols their shapes bind.
+  std::vector<rt::ParamSpec> params;
+  for (const std::string &text : argSpecs) {
+    FailureOr<rt::ParamSpec> param = parseArg(text);
+    if (failed(param))
+      return badInput("--arg wants NAME=DTYPE[DIMS], got '" + text + "'");
+    params.push_back(std::move(*param));
+  }
+  rt::SymbolBindings bindings;
+  for (const std::string &text : dimValues)
+    if (rt::Error error = rt::parseSymbolAssignment(text, bindings))
+      return badInput(error.message());
+  std::vector<int64_t> symbols;
+  std::vector<std::string> symbolOrder;
+  for (const rt::ParamSpec &param : params)
+    for (const rt::Dim &dim : param.shape)
+      if (dim.isSymbolic() && !llvm::is_contained(symbolOrder, dim.symbol))
+        symbolOrder.push_back(dim.symbol);
+  for (const std::string &symbol : symbolOrder) {
+    auto value = bindings.find(symbol);
+    if (value == bindings.end())
+      return badInput("no --dim for symbol " + symbol);
+    symbols.push_back(value->second);
+  }
+
+  std::mt19937_64 random(seed);
+  std::vector<rt::HostTensor> tensors;
+  tensors.reserve(params.size());
+  for (const rt::ParamSpec &param : params) {
+    rt::Expected<std::vector<int64_t>> shape =
+        rt::resolveShape(param, bindings);
+    if (!shape)
+      return badInput(shape.getError().message());
+    if (llvm::is_contained(outputs, param.name)) {
+      tensors.push_back(rt::HostTensor::poisoned(param.dtype, *shape));
+    } else {
+      tensors.push_back(rt::HostTensor::zeros(param.dtype, *shape));
+      fillTensor(tensors.back(), random);
+    }
+  }
+  for (const std::string &name : outputs)
+    if (llvm::none_of(params, [&](const rt::ParamSpec &param) {
+          return param.name == name;
+        }))
+      return badInput("--output names no --arg: " + name);
+  std::vector<emulator::EmulatedBuffer> buffers;
+  for (auto [param, tensor] : llvm::zip_equal(params, tensors))
+    buffers.push_back({param.name, &tensor});
+
+  std::array<int64_t, 3> grid;
+  SmallVector<StringRef> gridParts;
+  StringRef(gridText).split(gridParts, ',');
+  if (gridParts.size() != 3)
+    return badInput("--grid wants X,Y,Z");
+  for (auto [size, part] : llvm::zip_equal(grid, gridParts))
+    if (part.trim().getAsInteger(10, size) || size < 1)
+      return badInput("--grid wants three positive sizes, got " + gridText);
+
+  DialectRegistry registry;
+  registerAllTileDialects(registry);
+  MLIRContext context(registry);
+  llvm::SourceMgr sourceMgr;
+  SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
+  std::string error;
+  std::unique_ptr<llvm::MemoryBuffer> file = openInputFile(inputFile, &error);
+  if (!file)
+    return badInput(error);
+  sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
+  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+  if (!module)
+    return kBadInput;
+
+  std::string kernel = kernelName;
+  if (kernel.empty()) {
+    SmallVector<gpu::GPUFuncOp> kernels;
+    module->walk([&](gpu::GPUFuncOp func) {
+      if (func.isKernel())
+        kernels.push_back(func);
+    });
+    if (kernels.size() != 1)
+      return badInput("the module has " + Twine(kernels.size()) +
+                      " kernels: name one with --kernel");
+    kernel = kernels.front().getName().str();
+  }
+
+  emulator::EmulatorOptions options;
+  options.dynamicSharedBytes = sharedBytes;
+  options.maxStepsPerThread = maxSteps;
+  options.checkRaces = !noRaceCheck;
+  emulator::EmulatorReport report;
+  LogicalResult status = emulator::emulateKernel(
+      *module, kernel, buffers, symbols, grid, options, report);
+  llvm::outs() << "emulated " << report.threads << " threads in " << report.ctas
+               << " CTAs: " << report.steps << " ops, "
+               << llvm::format("%.3f", report.seconds) << " s\n";
+  if (failed(status))
+    return kEmulationFailed;
+  for (auto [param, tensor] : llvm::zip_equal(params, tensors))
+    if (outputs.empty() || llvm::is_contained(outputs, param.name))
+      printTensor(param, tensor);
+  return kSuccess;
+}

@@ -1,0 +1,285 @@
+//===- tile-launch.cpp - launch a compiled tile kernel --------------------===//
+//
+// tile-launch KERNEL.ptx KERNEL.json --inputs DIR [--expect DIR] ...
+//
+// Runs a kernel compiled by tile on the GPU with the CUDA driver, checks
+// its outputs against expected files, and prints the driver's resource
+// figures and the median time. Links no LLVM. Files: docs/abi.md.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tile/Runtime/Cuda.h"
+#include "tile/Runtime/Report.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <sys/stat.h>
+
+using namespace tile::runtime;
+
+namespace {
+enum ExitCode { kMatch = 0, kMismatch = 1, kBadInput = 2, kNoDevice = 3 };
+
+const char *const kUsage =
+    "usage: tile-launch KERNEL.ptx KERNEL.json --inputs DIR [--expect DIR]\n"
+    "         [--output DIR] [--dim NAME=VALUE ...] [--warmup N] [--runs N]\n"
+    "         [--rtol X] [--atol X] [--driver LIBRARY]\n";
+
+struct Options {
+  std::string ptxPath, manifestPath, inputDir, expectDir, outputDir;
+  std::vector<std::string> dims;
+  LaunchOptions launch;
+  std::optional<double> rtol, atol;
+};
+
+int report(const Error &error) {
+  std::fflush(stdout); // keep the report before the error in a shared pipe
+  std::fprintf(stderr, "tile-launch: error: %s\n", error.message().c_str());
+  return error.getKind() == ErrorKind::Input ? kBadInput : kNoDevice;
+}
+
+bool fileExists(const std::string &path) {
+  struct stat info;
+  return stat(path.c_str(), &info) == 0 && S_ISREG(info.st_mode);
+}
+
+Expected<int> parseCount(const char *flag, const std::string &text) {
+  char *end = nullptr;
+  long value = std::strtol(text.c_str(), &end, 10);
+  if (text.empty() || *end || value < 0 || value > 1000000)
+    return Error::input("%s wants a count in [0, 1000000], got '%s'", flag,
+                        text.c_str());
+  return static_cast<int>(value);
+}
+
+Expected<double> parseTolerance(const char *flag, const std::string &text) {
+  char *end = nullptr;
+  double value = std::strtod(text.c_str(), &end);
+  if (text.empty() || *end || !(value >= 0))
+    return Error::input("%s wants a non-negative number, got '%s'", flag,
+                        text.c_str());
+  return value;
+}
+
+Expected<Options> parseCommandLine(int argc, char **argv) {
+  Options options;
+  std::vector<std::string> positional;
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i];
+    static const char *const valueFlags[] = {"--inputs", "--expect", "--output",
+                                             "--dim",    "--driver", "--warmup",
+                                             "--runs",   "--rtol",   "--atol"};
+    bool takesValue = std::find(std::begin(valueFlags), std::end(valueFlags),
+                                arg) != std::end(valueFlags);
+    if (takesValue && i + 1 == argc)
+      return Error::input("%s needs a value", arg.c_str());
+    auto value = [&]() { return std::string(argv[++i]); };
+    if (arg == "--help" || arg == "-h")
+      return Error::input("%s", kUsage);
+    if (arg == "--inputs") {
+      options.inputDir = value();
+    } else if (arg == "--expect") {
+      options.expectDir = value();
+    } else if (arg == "--output") {
+      options.outputDir = value();
+    } else if (arg == "--dim") {
+      options.dims.push_back(value());
+    } else if (arg == "--driver") {
+      options.launch.driverLibrary = value();
+    } else if (arg == "--warmup" || arg == "--runs") {
+      Expected<int> count = parseCount(arg.c_str(), value());
+      if (!count)
+        return count.takeError();
+      (arg == "--warmup" ? options.launch.warmupRuns
+                         : options.launch.timedRuns) = *count;
+    } else if (arg == "--rtol" || arg == "--atol") {
+      Expected<double> tolerance = parseTolerance(arg.c_str(), value());
+      if (!tolerance)
+        return tolerance.takeError();
+      (arg == "--rtol" ? options.rtol : options.atol) = *tolerance;
+    } else if (!arg.empty() && arg[0] == '-') {
+      return Error::input("unknown option '%s'\n%s", arg.c_str(), kUsage);
+    } else {
+      positional.push_back(arg);
+    }
+  }
+  if (positional.size() != 2 || options.inputDir.empty())
+    return Error::input("expected KERNEL.ptx, KERNEL.json and --inputs\n%s",
+                        kUsage);
+  options.ptxPath = positional[0];
+  options.manifestPath = positional[1];
+  return options;
+}
+
+/// The symbol values: --dim first, then the lines of DIR/dims.txt for the
+/// symbols --dim did not give. Each must name a symbol of the kernel.
+Expected<SymbolBindings> readSymbols(const Options &options,
+                                     const KernelManifest &manifest) {
+  SymbolBindings fromFlags, fromFile;
+  for (const std::string &dim : options.dims)
+    if (Error error = parseSymbolAssignment(dim, fromFlags))
+      return error.prefix("--dim: ");
+  std::string dimsPath = options.inputDir + "/dims.txt";
+  if (fileExists(dimsPath)) {
+    Expected<std::string> text = readFile(dimsPath);
+    if (!text)
+      return text.takeError();
+    size_t lineNumber = 0, start = 0;
+    while (start <= text->size()) {
+      size_t end = text->find('\n', start);
+      if (end == std::string::npos)
+        end = text->size();
+      std::string line = text->substr(start, end - start);
+      start = end + 1;
+      ++lineNumber;
+      line.erase(0, line.find_first_not_of(" \t\r"));
+      line.erase(line.find_last_not_of(" \t\r") + 1);
+      if (line.empty() || line[0] == '#')
+        continue;
+      if (Error error = parseSymbolAssignment(line, fromFile))
+        return error.prefix(dimsPath + ":" + std::to_string(lineNumber) + ": ");
+    }
+  }
+  SymbolBindings symbols = fromFile;
+  for (const auto &[name, value] : fromFlags)
+    symbols[name] = value;
+  for (const auto &[name, value] : symbols)
+    if (std::find(manifest.symbols.begin(), manifest.symbols.end(), name) ==
+        manifest.symbols.end())
+      return Error::input("kernel '%s' has no symbol '%s'",
+                          manifest.kernel.c_str(), name.c_str());
+  return symbols;
+}
+
+/// DIR/NAME.bin as a tensor of the parameter's dtype and shape.
+Expected<HostTensor> readTensorFile(const std::string &path,
+                                    const ParamSpec &param,
+                                    const std::vector<int64_t> &shape) {
+  Expected<std::string> bytes = readFile(path);
+  if (!bytes)
+    return bytes.takeError();
+  HostTensor tensor = HostTensor::zeros(param.dtype, shape);
+  if (bytes->size() != tensor.bytes.size())
+    return Error::input("parameter '%s': %s has %zu bytes; a %s %s tensor "
+                        "has %zu",
+                        param.name.c_str(), path.c_str(), bytes->size(),
+                        formatShape(shape).c_str(), dtypeName(param.dtype),
+                        tensor.bytes.size());
+  std::memcpy(tensor.bytes.data(), bytes->data(), bytes->size());
+  return tensor;
+}
+
+/// One tensor per parameter: its input file, or poison for an output the
+/// kernel only writes, so an element it never writes cannot pass.
+Expected<std::vector<HostTensor>> readInputs(const Options &options,
+                                             const KernelManifest &manifest,
+                                             const SymbolBindings &symbols) {
+  std::vector<HostTensor> tensors;
+  for (const ParamSpec &param : manifest.params) {
+    Expected<std::vector<int64_t>> shape = resolveShape(param, symbols);
+    if (!shape)
+      return shape.takeError();
+    std::string path = options.inputDir + "/" + param.name + ".bin";
+    if (fileExists(path)) {
+      Expected<HostTensor> tensor = readTensorFile(path, param, *shape);
+      if (!tensor)
+        return tensor.takeError();
+      tensors.push_back(std::move(*tensor));
+    } else if (!param.isRead()) {
+      tensors.push_back(HostTensor::poisoned(param.dtype, *shape));
+    } else {
+      return Error::input("parameter '%s' is read by the kernel, but %s "
+                          "does not exist",
+                          param.name.c_str(), path.c_str());
+    }
+  }
+  return tensors;
+}
+
+Error writeOutputs(const std::string &dir, const KernelManifest &manifest,
+                   const std::vector<HostTensor> &tensors) {
+  for (size_t i = 0; i < tensors.size(); ++i) {
+    if (!manifest.params[i].isWritten())
+      continue;
+    std::string path = dir + "/" + manifest.params[i].name + ".bin";
+    std::ofstream file(path, std::ios::binary);
+    file.write(reinterpret_cast<const char *>(tensors[i].bytes.data()),
+               tensors[i].bytes.size());
+    if (!file)
+      return Error::input("cannot write '%s'", path.c_str());
+  }
+  return Error::success();
+}
+
+/// Compares every written parameter with EXPECT/NAME.bin; prints the first
+/// mismatching element of each. Returns whether all matched.
+Expected<bool> checkOutputs(const Options &options,
+                            const KernelManifest &manifest,
+                            const std::vector<HostTensor> &tensors) {
+  bool allMatch = true;
+  for (size_t i = 0; i < tensors.size(); ++i) {
+    const ParamSpec &param = manifest.params[i];
+    if (!param.isWritten())
+      continue;
+    std::string path = options.expectDir + "/" + param.name + ".bin";
+    if (!fileExists(path))
+      return Error::input("parameter '%s' is written by the kernel, but %s "
+                          "does not exist",
+                          param.name.c_str(), path.c_str());
+    Expected<HostTensor> want = readTensorFile(path, param, tensors[i].shape);
+    if (!want)
+      return want.takeError();
+    Tolerance tolerance = defaultTolerance(param.dtype);
+    tolerance.relative = options.rtol.value_or(tolerance.relative);
+    tolerance.absolute = options.atol.value_or(tolerance.absolute);
+    Expected<bool> matched =
+        compareOutput(param.name, tensors[i], *want, tolerance, path);
+    if (!matched)
+      return matched.takeError();
+    allMatch &= *matched;
+  }
+  return allMatch;
+}
+} // namespace
+
+int main(int argc, char **argv) {
+  Expected<Options> options = parseCommandLine(argc, argv);
+  if (!options)
+    return report(options.getError());
+  Expected<KernelManifest> manifest = readManifestFile(options->manifestPath);
+  if (!manifest)
+    return report(manifest.getError());
+  Expected<std::string> ptx = readFile(options->ptxPath);
+  if (!ptx)
+    return report(ptx.getError());
+  Expected<SymbolBindings> symbols = readSymbols(*options, *manifest);
+  if (!symbols)
+    return report(symbols.getError());
+  Expected<std::vector<HostTensor>> tensors =
+      readInputs(*options, *manifest, *symbols);
+  if (!tensors)
+    return report(tensors.getError());
+
+  std::vector<HostTensor *> buffers;
+  for (HostTensor &tensor : *tensors)
+    buffers.push_back(&tensor);
+  Expected<LaunchReport> launch =
+      launchKernel(*manifest, *ptx, buffers, *symbols, options->launch);
+  if (!launch)
+    return report(launch.getError());
+  printLaunchReport(stdout, *manifest, *launch, options->launch.timedRuns);
+
+  if (!options->outputDir.empty())
+    if (Error error = writeOutputs(options->outputDir, *manifest, *tensors))
+      return report(error);
+  if (options->expectDir.empty())
+    return kMatch;
+  Expected<bool> matched = checkOutputs(*options, *manifest, *tensors);
+  if (!matched)
+    return report(matched.getError());
+  return *matched ? kMatch : kMismatch;
+}

@@ -1,0 +1,41 @@
+//===- tile-translate.cpp - translations into and out of tile IR ----------===//
+//
+// mlir-translate with the tile translations:
+//   --import-tile       a .tile source file (or `-` for stdin) to tile IR
+//   --tile-to-ptx       a .tile or .mlir file to PTX text
+//   --tile-to-manifest  a .tile or .mlir file to its kernels' JSON manifests
+//
+//===----------------------------------------------------------------------===//
+
+#include "tile/Dialect/Tile/IR/TileDialect.h"
+#include "tile/Frontend/Parser.h"
+#include "tile/Tools/Driver.h"
+
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/Tools/mlir-translate/MlirTranslateMain.h"
+#include "mlir/Tools/mlir-translate/Translation.h"
+
+static void registerTileTranslations() {
+  static mlir::TranslateToMLIRRegistration importTile(
+      "import-tile", "read a .tile source file into the tile dialect",
+      [](llvm::SourceMgr &sourceMgr,
+         mlir::MLIRContext *context) -> mlir::OwningOpRef<mlir::Operation *> {
+        return mlir::tile::parseTileSource(sourceMgr, context);
+      },
+      [](mlir::DialectRegistry &registry) {
+        // What imported modules are made of.
+        registry.insert<mlir::tile::TileDialect, mlir::arith::ArithDialect,
+                        mlir::math::MathDialect, mlir::scf::SCFDialect>();
+      });
+}
+
+int main(int argc, char **argv) {
+  registerTileTranslations();
+  mlir::tile::registerCompileTranslations();
+  return mlir::failed(
+             mlir::mlirTranslateMain(argc, argv, "tile translation driver\n"))
+             ? 1
+             : 0;
+}

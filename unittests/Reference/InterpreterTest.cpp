@@ -1,0 +1,513 @@
+//===- InterpreterTest.cpp - the interp backend against hand results ------===//
+
+#include "tile/Reference/Interpreter.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/Parser/Parser.h"
+
+#include "gtest/gtest.h"
+
+using namespace mlir;
+using namespace mlir::tile;
+using ::tile::runtime::DType;
+using ::tile::runtime::HostTensor;
+using ::tile::runtime::SymbolBindings;
+
+namespace {
+
+HostTensor makeTensor(DType dtype, std::vector<int64_t> shape,
+                      const std::vector<double> &values) {
+  HostTensor tensor = HostTensor::zeros(dtype, std::move(shape));
+  EXPECT_EQ(values.size(), tensor.numElements());
+  for (size_t i = 0; i < values.size() && i < tensor.numElements(); ++i)
+    tensor.set(i, values[i]);
+  return tensor;
+}
+
+std::vector<double> elements(const HostTensor &tensor) {
+  std::vector<double> values;
+  for (size_t i = 0; i < tensor.numElements(); ++i)
+    values.push_back(tensor.get(i));
+  return values;
+}
+
+class InterpreterTest : public ::testing::Test {
+protected:
+  InterpreterTest() {
+    context.loadDialect<TileDialect, arith::ArithDialect, math::MathDialect,
+                        scf::SCFDialect>();
+  }
+
+  /// Runs the one kernel of `source`; "" on success, else every diagnostic
+  /// as "line:col: message".
+  std::string run(const char *source, std::vector<HostTensor *> args,
+                  SymbolBindings symbols = {},
+                  reference::InterpOptions options = {}) {
+    std::string diagnostics;
+    ScopedDiagnosticHandler handler(&context, [&](Diagnostic &diag) {
+      if (auto loc = dyn_cast<FileLineColLoc>(diag.getLocation()))
+        diagnostics += std::to_string(loc.getLine()) + ":" +
+                       std::to_string(loc.getColumn()) + ": ";
+      diagnostics += diag.str() + "\n";
+      return success();
+    });
+    module = parseSourceString<ModuleOp>(source, &context);
+    if (!module)
+      return "parse error: " + diagnostics;
+    auto kernel = cast<KernelOp>(module->getBody()->front());
+    if (failed(reference::interpretKernel(kernel, args, symbols, options)))
+      return diagnostics.empty() ? "failed without a diagnostic" : diagnostics;
+    boundSymbols = symbols;
+    return diagnostics;
+  }
+
+  MLIRContext context;
+  OwningOpRef<ModuleOp> module;
+  SymbolBindings boundSymbols;
+};
+
+TEST_F(InterpreterTest, ElementwiseArithmeticAndStore) {
+  HostTensor x = makeTensor(DType::F32, {2, 4}, {1, 2, 3, 4, -1, -2, 0.25, 9});
+  HostTensor o = HostTensor::poisoned(DType::F32, {2, 4});
+  EXPECT_EQ(run(R"mlir(
+    tile.kernel @k(%X: !tile.tensor<[2, 4], f32>, %O: !tile.tensor<[2, 4], f32>)
+        attributes {threads = 32 : i64} {
+      %c0 = arith.constant 0 : index
+      %x = tile.load %X[%c0, %c0] : !tile.tensor<[2, 4], f32> -> tensor<2x4xf32>
+      %sq = arith.mulf %x, %x : tensor<2x4xf32>
+      %one = arith.constant dense<1.0> : tensor<2x4xf32>
+      %a = arith.addf %sq, %one : tensor<2x4xf32>
+      %b = arith.subf %a, %x : tensor<2x4xf32>
+      %two = arith.constant 2.0 : f32
+      %t = tile.splat %two : tensor<2x4xf32>
+      %c = arith.divf %b, %t : tensor<2x4xf32>
+      %d = arith.negf %c : tensor<2x4xf32>
+      tile.store %d, %O[%c0, %c0] : tensor<2x4xf32> -> !tile.tensor<[2, 4], f32>
+      tile.return
+    })mlir",
+                {&x, &o}),
+            "");
+  // -(x^2 + 1 - x) / 2
+  EXPECT_EQ(elements(o), (std::vector<double>{-0.5, -1.5, -3.5, -6.5, -1.5,
+                                              -3.5, -0.40625, -36.5}));
+}
+
+TEST_F(InterpreterTest, SlicesAtTheTensorEdgeAreMasked) {
+  // X is 3x5 with X[i][j] = 10 i + j. A 4x4 load at (1, 3) covers rows 1..4
+  // and columns 3..6; rows 3, 4 and columns 5, 6 are outside and read 0.
+  std::vector<double> values;
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 5; ++j)
+      values.push_back(10 * i + j);
+  HostTensor x = makeTensor(DType::F32, {3, 5}, values);
+  HostTensor o = makeTensor(DType::F32, {3, 5}, std::vector<double>(15, -1));
+  EXPECT_EQ(run(R"mlir(
+    tile.kernel @k(%X: !tile.tensor<[3, 5], f32>, %O: !tile.tensor<[3, 5], f32>)
+        attributes {threads = 32 : i64} {
+      %c1 = arith.constant 1 : index
+      %c3 = arith.constant 3 : index
+      %cm1 = arith.constant -1 : index
+      %c2 = arith.constant 2 : index
+      %x = tile.load %X[%c1, %c3] : !tile.tensor<[3, 5], f32> -> tensor<3x4xf32>
+      %one = arith.constant dense<100.0> : tensor<3x4xf32>
+      %y = arith.addf %x, %one : tensor<3x4xf32>
+      // Row -1 and columns 5, 6 fall outside O and are dropped.
+      tile.store %y, %O[%cm1, %c2] : tensor<3x4xf32> -> !tile.tensor<[3, 5], f32>
+      tile.return
+    })mlir",
+                {&x, &o}),
+            "");
+  // Loaded tile rows (r = 0..2): X[1][3], X[1][4], 0, 0 = 13, 14, 0, 0;
+  // 23, 24, 0, 0; 0, 0, 0, 0 (row 3 is outside). Plus 100, stored at
+  // (r - 1, 2 + c): tile row 0 is dropped, row 1 -> O row 0, row 2 -> O row 1.
+  EXPECT_EQ(elements(o), (std::vector<double>{-1, -1, 123, 124, 100, //
+                                              -1, -1, 100, 100, 100, //
+                                              -1, -1, -1, -1, -1}));
+}
+
+TEST_F(InterpreterTest, ReductionsBroadcastAndMath) {
+  HostTensor x = makeTensor(DType::F32, {2, 4}, {1, 4, 2, 3, -8, -2, -4, -6});
+  HostTensor s = HostTensor::poisoned(DType::F32, {2, 1});
+  HostTensor m = HostTensor::poisoned(DType::F32, {2, 1});
+  HostTensor e = HostTensor::poisoned(DType::F32, {2, 4});
+  EXPECT_EQ(run(R"mlir(
+    tile.kernel @k(%X: !tile.tensor<[2, 4], f32>, %S: !tile.tensor<[2, 1], f32>,
+                   %M: !tile.tensor<[2, 1], f32>, %E: !tile.tensor<[2, 4], f32>)
+        attributes {threads = 32 : i64} {
+      %c0 = arith.constant 0 : index
+      %x = tile.load %X[%c0, %c0] : !tile.tensor<[2, 4], f32> -> tensor<2x4xf32>
+      %s = tile.rowsum %x : tensor<2x4xf32> -> tensor<2x1xf32>
+      %m = tile.rowmax %x : tensor<2x4xf32> -> tensor<2x1xf32>
+      tile.store %s, %S[%c0, %c0] : tensor<2x1xf32> -> !tile.tensor<[2, 1], f32>
+      tile.store %m, %M[%c0, %c0] : tensor<2x1xf32> -> !tile.tensor<[2, 1], f32>
+      %mb = tile.broadcast %m : tensor<2x1xf32> -> tensor<2x4xf32>
+      %d = arith.subf %x, %mb : tensor<2x4xf32>
+      %a = math.absf %d : tensor<2x4xf32>
+      %q = math.sqrt %a : tensor<2x4xf32>
+      %r = math.rsqrt %a : tensor<2x4xf32>
+      %p = arith.mulf %q, %r : tensor<2x4xf32>
+      %z = math.exp %d : tensor<2x4xf32>
+      %l = math.log %z : tensor<2x4xf32>
+      %t = math.tanh %l : tensor<2x4xf32>
+      %w = arith.maximumf %t, %p : tensor<2x4xf32>
+      tile.store %w, %E[%c0, %c0] : tensor<2x4xf32> -> !tile.tensor<[2, 4], f32>
+      tile.return
+    })mlir",
+                {&x, &s, &m, &e}),
+            "");
+  EXPECT_EQ(elements(s), (std::vector<double>{10, -20}));
+  EXPECT_EQ(elements(m), (std::vector<double>{4, -2}));
+  // d = x - rowmax: row 0: -3, 0, -2, -1; row 1: -6, 0, -2, -4. sqrt * rsqrt
+  // is 1 except at 0 (0 * inf = NaN), tanh(d) < 1, so maximumf gives 1, and
+  // NaN where d = 0 (maximumf propagates NaN).
+  std::vector<double> got = elements(e);
+  for (int i : {0, 2, 3, 4, 6, 7})
+    EXPECT_FLOAT_EQ(got[i], 1.0) << i;
+  EXPECT_TRUE(std::isnan(got[1]));
+  EXPECT_TRUE(std::isnan(got[5]));
+}
+
+TEST_F(InterpreterTest, DotAccumulatesInDouble) {
+  // f16 operands, f32 result: [[1, 2], [3, 4]] x [[5, 6], [7, 8]].
+  HostTensor a = makeTensor(DType::F16, {2, 2}, {1, 2, 3, 4});
+  HostTensor b = makeTensor(DType::F16, {2, 2}, {5, 6, 7, 8});
+  HostTensor c = HostTensor::poisoned(DType::F32, {2, 2});
+  HostTensor i = makeTensor(DType::I32, {1, 2}, {-3, 2147483647});
+  HostTensor j = makeTensor(DType::I32, {2, 1}, {1, 2});
+  HostTensor k = HostTensor::poisoned(DType::I32, {1, 1});
+  EXPECT_EQ(run(R"mlir(
+    tile.kernel @k(%A: !tile.tensor<[2, 2], f16>, %B: !tile.tensor<[2, 2], f16>,
+                   %C: !tile.tensor<[2, 2], f32>, %I: !tile.tensor<[1, 2], i32>,
+                   %J: !tile.tensor<[2, 1], i32>, %K: !tile.tensor<[1, 1], i32>)
+        attributes {threads = 32 : i64} {
+      %c0 = arith.constant 0 : index
+      %a = tile.load %A[%c0, %c0] : !tile.tensor<[2, 2], f16> -> tensor<2x2xf16>
+      %b = tile.load %B[%c0, %c0] : !tile.tensor<[2, 2], f16> -> tensor<2x2xf16>
+      %c = tile.dot %a, %b : tensor<2x2xf16>, tensor<2x2xf16> -> tensor<2x2xf32>
+      tile.store %c, %C[%c0, %c0] : tensor<2x2xf32> -> !tile.tensor<[2, 2], f32>
+      %i = tile.load %I[%c0, %c0] : !tile.tensor<[1, 2], i32> -> tensor<1x2xi32>
+      %j = tile.load %J[%c0, %c0] : !tile.tensor<[2, 1], i32> -> tensor<2x1xi32>
+      %k = tile.dot %i, %j : tensor<1x2xi32>, tensor<2x1xi32> -> tensor<1x1xi32>
+      tile.store %k, %K[%c0, %c0] : tensor<1x1xi32> -> !tile.tensor<[1, 1], i32>
+      tile.return
+    })mlir",
+                {&a, &b, &c, &i, &j, &k}),
+            "");
+  EXPECT_EQ(elements(c), (std::vector<double>{19, 22, 43, 50}));
+  // -3 + 2 * (2^31 - 1) = 2^32 - 5, which wraps to -5 in 32 bits.
+  EXPECT_EQ(elements(k), (std::vector<double>{-5}));
+}
+
+TEST_F(InterpreterTest, GridBlocksAndSymbols) {
+  // One CTA per 4 columns of a [2, K] tensor; each writes its block id,
+  // the grid size and K into its slice. K = 10: 3 CTAs, the last masked.
+  HostTensor o = HostTensor::poisoned(DType::I32, {2, 10});
+  EXPECT_EQ(run(R"mlir(
+    tile.kernel @k(%O: !tile.tensor<[2, K], i32>)
+        attributes {threads = 64 : i64,
+                    grid = affine_map<()[s0] -> (s0 ceildiv 4, 1)>} {
+      %c0 = arith.constant 0 : index
+      %c4 = arith.constant 4 : index
+      %bx = tile.block_id x
+      %nx = tile.num_blocks x
+      %K = tile.dim %O[1] : !tile.tensor<[2, K], i32>
+      %nt = tile.num_threads
+      %l = tile.lanes
+      %col = arith.muli %bx, %c4 : index
+      %k100 = arith.constant 100 : index
+      %kk = arith.muli %K, %k100 : index
+      %v0 = arith.addi %bx, %kk : index
+      %v1 = arith.addi %nx, %nt : index
+      %v2 = arith.addi %v1, %l : index
+      %i0 = arith.index_cast %v0 : index to i32
+      %i1 = arith.index_cast %v2 : index to i32
+      %t0 = tile.splat %i0 : tensor<1x4xi32>
+      %t1 = tile.splat %i1 : tensor<1x4xi32>
+      %c1 = arith.constant 1 : index
+      tile.store %t0, %O[%c0, %col] : tensor<1x4xi32> -> !tile.tensor<[2, K], i32>
+      tile.store %t1, %O[%c1, %col] : tensor<1x4xi32> -> !tile.tensor<[2, K], i32>
+      tile.return
+    })mlir",
+                {&o}),
+            "");
+  EXPECT_EQ(boundSymbols["K"], 10);
+  // Row 0: 1000 + block id; row 1: 3 blocks + 64 threads + 32 lanes = 99.
+  EXPECT_EQ(elements(o), (std::vector<double>{1000, 1000, 1000, 1000, 1001,
+                                              1001, 1001, 1001, 1002, 1002, //
+                                              99,   99,   99,   99,   99,
+                                              99,   99,   99,   99,   99}));
+}
+
+TEST_F(InterpreterTest, LoopsVarsAndConditions) {
+  // The seed's squares over K = 6 with 2-column steps (the last step of a
+  // 4-column tile reads past K and gets zeros), plus a while loop and an if.
+  HostTensor x = makeTensor(DType::F32, {1, 6}, {1, 2, 3, 4, 5, 6});
+  HostTensor o = HostTensor::poisoned(DType::F32, {1, 4});
+  HostTensor n = HostTensor::poisoned(DType::I32, {1, 2});
+  EXPECT_EQ(run(R"mlir(
+    tile.kernel @k(%X: !tile.tensor<[1, K], f32>, %O: !tile.tensor<[1, 4], f32>,
+                   %N: !tile.tensor<[1, 2], i32>)
+        attributes {threads = 32 : i64} {
+      %c0 = arith.constant 0 : index
+      %c4 = arith.constant 4 : index
+      %K = tile.dim %X[1] : !tile.tensor<[1, K], f32>
+      %zero = arith.constant dense<0.0> : tensor<1x4xf32>
+      %acc = tile.var "acc" = %zero : !tile.var<1x4xf32>
+      scf.for %kt = %c0 to %K step %c4 {
+        %x = tile.load %X[%c0, %kt] : !tile.tensor<[1, K], f32> -> tensor<1x4xf32>
+        %sq = arith.mulf %x, %x : tensor<1x4xf32>
+        %a = tile.read %acc : !tile.var<1x4xf32>
+        %s = arith.addf %a, %sq : tensor<1x4xf32>
+        tile.write %s, %acc : !tile.var<1x4xf32>
+      }
+      %final = tile.read %acc : !tile.var<1x4xf32>
+      tile.store %final, %O[%c0, %c0] : tensor<1x4xf32> -> !tile.tensor<[1, 4], f32>
+
+      // Sum of 0..9 with iter_args, then a while that doubles to >= 100.
+      %c10 = arith.constant 10 : index
+      %c1 = arith.constant 1 : index
+      %i0 = arith.constant 0 : i32
+      %sum = scf.for %i = %c0 to %c10 step %c1 iter_args(%s = %i0) -> (i32) {
+        %ii = arith.index_cast %i : index to i32
+        %t = arith.addi %s, %ii : i32
+        scf.yield %t : i32
+      }
+      %count = tile.var "count" : !tile.var<i32>
+      %one = arith.constant 1 : i32
+      %two = arith.constant 2 : i32
+      %hundred = arith.constant 100 : i32
+      %w = scf.while (%v = %one) : (i32) -> i32 {
+        %lt = arith.cmpi slt, %v, %hundred : i32
+        scf.condition(%lt) %v : i32
+      } do {
+      ^bb0(%v: i32):
+        %d = arith.muli %v, %two : i32
+        scf.yield %d : i32
+      }
+      %big = arith.cmpi sgt, %sum, %hundred : i32
+      %r = scf.if %big -> (i32) {
+        scf.yield %one : i32
+      } else {
+        %e = arith.addi %w, %sum : i32
+        scf.yield %e : i32
+      }
+      tile.write %r, %count : !tile.var<i32>
+      %rv = tile.read %count : !tile.var<i32>
+      %t0 = tile.splat %sum : tensor<1x1xi32>
+      %t1 = tile.splat %rv : tensor<1x1xi32>
+      tile.store %t0, %N[%c0, %c0] : tensor<1x1xi32> -> !tile.tensor<[1, 2], i32>
+      tile.store %t1, %N[%c0, %c1] : tensor<1x1xi32> -> !tile.tensor<[1, 2], i32>
+      tile.return
+    })mlir",
+                {&x, &o, &n}),
+            "");
+  // Steps at 0 (1, 2, 3, 4) and 4 (5, 6, 0, 0): 1+25, 4+36, 9, 16.
+  EXPECT_EQ(elements(o), (std::vector<double>{26, 40, 9, 16}));
+  // sum = 45 (not > 100), while ends at 128: 128 + 45.
+  EXPECT_EQ(elements(n), (std::vector<double>{45, 173}));
+}
+
+TEST_F(InterpreterTest, IntegerOpsWrapAndCastsRound) {
+  HostTensor o = HostTensor::poisoned(DType::I32, {1, 8});
+  HostTensor f = HostTensor::poisoned(DType::F32, {1, 4});
+  HostTensor h = HostTensor::poisoned(DType::F16, {1, 2});
+  HostTensor b = HostTensor::poisoned(DType::I1, {1, 2});
+  EXPECT_EQ(run(R"mlir(
+    tile.kernel @k(%O: !tile.tensor<[1, 8], i32>, %F: !tile.tensor<[1, 4], f32>,
+                   %H: !tile.tensor<[1, 2], f16>, %B: !tile.tensor<[1, 2], i1>)
+        attributes {threads = 32 : i64} {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c2 = arith.constant 2 : index
+      %c3 = arith.constant 3 : index
+      %c4 = arith.constant 4 : index
+      %c5 = arith.constant 5 : index
+      %c6 = arith.constant 6 : index
+      %c7 = arith.constant 7 : index
+      %max = arith.constant 2147483647 : i32
+      %one = arith.constant 1 : i32
+      %m7 = arith.constant -7 : i32
+      %two = arith.constant 2 : i32
+      %ten = arith.constant 10 : i32
+      %wrapped = arith.addi %max, %one : i32
+      %q = arith.divsi %m7, %two : i32
+      %r = arith.remsi %m7, %two : i32
+      %fl = arith.floordivsi %m7, %two : i32
+      %ce = arith.ceildivsi %m7, %two : i32
+      %mx = arith.maxsi %m7, %two : i32
+      %lt = arith.cmpi slt, %m7, %two : i32
+      %sel = arith.select %lt, %m7, %two : i32
+      // 1 < 2^31 unsigned, but not 1 < -2^31 signed: 10 * 1 + 0.
+      %ult = arith.cmpi ult, %one, %wrapped : i32
+      %slt = arith.cmpi slt, %one, %wrapped : i32
+      %ult32 = arith.extui %ult : i1 to i32
+      %slt32 = arith.extui %slt : i1 to i32
+      %u10 = arith.muli %ult32, %ten : i32
+      %flags = arith.addi %u10, %slt32 : i32
+      %t0 = tile.splat %wrapped : tensor<1x1xi32>
+      %t1 = tile.splat %q : tensor<1x1xi32>
+      %t2 = tile.splat %r : tensor<1x1xi32>
+      %t3 = tile.splat %fl : tensor<1x1xi32>
+      %t4 = tile.splat %ce : tensor<1x1xi32>
+      %t5 = tile.splat %mx : tensor<1x1xi32>
+      %t6 = tile.splat %sel : tensor<1x1xi32>
+      %t7 = tile.splat %flags : tensor<1x1xi32>
+      tile.store %t0, %O[%c0, %c0] : tensor<1x1xi32> -> !tile.tensor<[1, 8], i32>
+      tile.store %t1, %O[%c0, %c1] : tensor<1x1xi32> -> !tile.tensor<[1, 8], i32>
+      tile.store %t2, %O[%c0, %c2] : tensor<1x1xi32> -> !tile.tensor<[1, 8], i32>
+      tile.store %t3, %O[%c0, %c3] : tensor<1x1xi32> -> !tile.tensor<[1, 8], i32>
+      tile.store %t4, %O[%c0, %c4] : tensor<1x1xi32> -> !tile.tensor<[1, 8], i32>
+      tile.store %t5, %O[%c0, %c5] : tensor<1x1xi32> -> !tile.tensor<[1, 8], i32>
+      tile.store %t6, %O[%c0, %c6] : tensor<1x1xi32> -> !tile.tensor<[1, 8], i32>
+      tile.store %t7, %O[%c0, %c7] : tensor<1x1xi32> -> !tile.tensor<[1, 8], i32>
+
+      %vals = arith.constant dense<[[2.5, -2.5, 16777217.0, 3.75]]> : tensor<1x4xf32>
+      %ints = arith.fptosi %vals : tensor<1x4xf32> to tensor<1x4xi32>
+      %back = arith.sitofp %ints : tensor<1x4xi32> to tensor<1x4xf32>
+      tile.store %back, %F[%c0, %c0] : tensor<1x4xf32> -> !tile.tensor<[1, 4], f32>
+
+      %tie = arith.constant dense<[[1.00048828125, 3.0]]> : tensor<1x2xf32>
+      %half = arith.truncf %tie : tensor<1x2xf32> to tensor<1x2xf16>
+      tile.store %half, %H[%c0, %c0] : tensor<1x2xf16> -> !tile.tensor<[1, 2], f16>
+
+      %x = arith.constant dense<[[1, -5]]> : tensor<1x2xi32>
+      %w = tile.splat %wrapped : tensor<1x2xi32>
+      %mask = arith.cmpi ugt, %x, %w : tensor<1x2xi32>
+      tile.store %mask, %B[%c0, %c0] : tensor<1x2xi1> -> !tile.tensor<[1, 2], i1>
+      tile.return
+    })mlir",
+                {&o, &f, &h, &b}),
+            "");
+  // 2^31 - 1 + 1 wraps to -2^31; divsi truncates (-3), remsi keeps the
+  // dividend's sign (-1), floordivsi -4, ceildivsi -3, maxsi 2, select -7.
+  EXPECT_EQ(elements(o),
+            (std::vector<double>{-2147483648.0, -3, -1, -4, -3, 2, -7, 10}));
+  // fptosi truncates; 16777217 is not an f32 (it rounds to 16777216).
+  EXPECT_EQ(elements(f), (std::vector<double>{2, -2, 16777216, 3}));
+  // 1 + 2^-11 is a tie between two f16 values; it rounds to even, 1.
+  EXPECT_EQ(elements(h), (std::vector<double>{1, 3}));
+  // Unsigned: 1 is not above 2^31, -5 (2^32 - 5) is.
+  EXPECT_EQ(elements(b), (std::vector<double>{0, 1}));
+}
+
+TEST_F(InterpreterTest, StoresRoundToTheTensorType) {
+  HostTensor h = HostTensor::poisoned(DType::BF16, {1, 2});
+  EXPECT_EQ(run(R"mlir(
+    tile.kernel @k(%H: !tile.tensor<[1, 2], bf16>) attributes {threads = 32 : i64} {
+      %c0 = arith.constant 0 : index
+      %a = arith.constant dense<[[1.0, 3.0]]> : tensor<1x2xbf16>
+      %b = arith.extf %a : tensor<1x2xbf16> to tensor<1x2xf32>
+      %eps = arith.constant dense<0.00390625> : tensor<1x2xf32>
+      %c = arith.addf %b, %eps : tensor<1x2xf32>
+      %d = arith.truncf %c : tensor<1x2xf32> to tensor<1x2xbf16>
+      tile.store %d, %H[%c0, %c0] : tensor<1x2xbf16> -> !tile.tensor<[1, 2], bf16>
+      tile.return
+    })mlir",
+                {&h}),
+            "");
+  // 1 + 2^-8 ties to 1; 3 + 2^-8 is below the midpoint of 3 and 3 + 2^-6.
+  EXPECT_EQ(elements(h), (std::vector<double>{1, 3}));
+}
+
+TEST_F(InterpreterTest, ThreadIdIsRejectedAtItsLocation) {
+  HostTensor o = HostTensor::zeros(DType::F32, {1, 1});
+  EXPECT_EQ(run(R"mlir(
+    tile.kernel @k(%O: !tile.tensor<[1, 1], f32>) attributes {threads = 32 : i64} {
+      %t = tile.thread_id
+      tile.return
+    })mlir",
+                {&o}),
+            "3:12: tile.thread_id is per-thread; the interp backend evaluates "
+            "whole tiles, use --backend=emulate\n");
+}
+
+TEST_F(InterpreterTest, UnsupportedOpsAreNamed) {
+  HostTensor o = HostTensor::zeros(DType::F32, {1, 1});
+  EXPECT_EQ(run(R"mlir(
+    tile.kernel @k(%O: !tile.tensor<[1, 1], f32>) attributes {threads = 32 : i64} {
+      %a = arith.constant 1.0 : f32
+      %b = arith.bitcast %a : f32 to i32
+      tile.return
+    })mlir",
+                {&o}),
+            "4:12: the interp backend does not support 'arith.bitcast'\n");
+}
+
+TEST_F(InterpreterTest, RuntimeErrorsPointAtTheOp) {
+  HostTensor o = HostTensor::zeros(DType::F32, {1, 1});
+  EXPECT_EQ(run(R"mlir(
+    tile.kernel @k(%O: !tile.tensor<[1, 1], f32>) attributes {threads = 32 : i64} {
+      %a = arith.constant 1 : i32
+      %z = arith.constant 0 : i32
+      %b = arith.divsi %a, %z : i32
+      tile.return
+    })mlir",
+                {&o}),
+            "5:12: 'arith.divsi' is undefined for 1 and 0 (element 0): "
+            "division by zero, overflow or a shift too far\n");
+  EXPECT_EQ(run(R"mlir(
+    tile.kernel @k(%O: !tile.tensor<[1, 1], f32>) attributes {threads = 32 : i64} {
+      %n = tile.var "n" : !tile.var<i32>
+      %v = tile.read %n : !tile.var<i32>
+      tile.return
+    })mlir",
+                {&o}),
+            "4:12: reads var 'n' before anything was written to it\n");
+}
+
+TEST_F(InterpreterTest, EndlessLoopsHitTheStepLimit) {
+  HostTensor o = HostTensor::zeros(DType::F32, {1, 1});
+  reference::InterpOptions options;
+  options.maxSteps = 1000;
+  EXPECT_EQ(run(R"mlir(
+    tile.kernel @k(%O: !tile.tensor<[1, 1], f32>) attributes {threads = 32 : i64} {
+      %true = arith.constant true
+      scf.while : () -> () {
+        scf.condition(%true)
+      } do {
+        scf.yield
+      }
+      tile.return
+    })mlir",
+                {&o}, {}, options),
+            "4:7: the interp backend stopped after 1000 operations; does a "
+            "loop never end? (InterpOptions::maxSteps)\n");
+}
+
+TEST_F(InterpreterTest, ArgumentsAreCheckedByName) {
+  HostTensor wrong = HostTensor::zeros(DType::I32, {4, 8});
+  HostTensor x = HostTensor::zeros(DType::F32, {4, 8});
+  HostTensor y = HostTensor::zeros(DType::F32, {8, 4});
+  const char *source = R"mlir(
+    tile.kernel @k(%X: !tile.tensor<[4, K], f32> {tile.name = "X"},
+                   %Y: !tile.tensor<[K, 4], f32> {tile.name = "Y"})
+        attributes {threads = 32 : i64} {
+      tile.return
+    })mlir";
+  EXPECT_EQ(run(source, {&wrong, &y}),
+            "2:5: parameter 'X': expected f32 elements, got i32\n");
+  EXPECT_EQ(run(source, {&x, &x}),
+            "2:5: parameter 'Y': dimension 0 is K = 4, but K = 8 (parameter "
+            "'X' dimension 1)\n");
+  EXPECT_EQ(run(source, {&x, &y}, {{"K", 16}}),
+            "2:5: parameter 'X': dimension 1 is K = 8, but K = 16 (given)\n");
+  EXPECT_EQ(run(source, {&x, nullptr}),
+            "2:5: parameter 'Y': no buffer given\n");
+}
+
+TEST_F(InterpreterTest, GridMustBePositive) {
+  HostTensor o = HostTensor::zeros(DType::F32, {1, 4});
+  EXPECT_EQ(run(R"mlir(
+    tile.kernel @k(%O: !tile.tensor<[1, K], f32>)
+        attributes {threads = 32 : i64, grid = affine_map<()[s0] -> (s0 - 4)>} {
+      tile.return
+    })mlir",
+                {&o}),
+            "2:5: grid size in x is 0; it must be in [1, 2^31 - 1]\n");
+}
+
+} // namespace

@@ -1,0 +1,475 @@
+//===- RuntimeTest.cpp - manifest, grid, argument checks, driver loading --===//
+
+#include "tile/Runtime/Cuda.h"
+#include "tile/Runtime/Json.h"
+#include "tile/Runtime/tile_runtime.h"
+
+#include "gtest/gtest.h"
+
+#include <cmath>
+#include <cstdlib>
+
+using namespace tile::runtime;
+
+namespace {
+
+// The manifest of docs/abi.md.
+const char *const kSquares = R"json({
+  "version": 1, "kernel": "squares", "entry": "squares", "chip": "sm_90",
+  "threads": 256,
+  "grid": ["K ceildiv 64", "1", "1"],
+  "symbols": ["K"],
+  "params": [
+    {"name": "X", "dtype": "f32", "shape": [16, "K"], "access": "read"},
+    {"name": "O", "dtype": "f32", "shape": [16, 64], "access": "write"},
+    {"name": "S", "dtype": "f32", "shape": [16, 1], "access": "write"}
+  ],
+  "shared_bytes": 4096, "dynamic_shared": false,
+  "shared_buffers": [
+    {"name": "acc", "bytes": 4096, "offset": 0, "live": "squares.tile:9-10"}
+  ],
+  "registers": [
+    {"name": "acc", "elements_per_thread": 4,
+     "uses": [{"loc": "squares.tile:7:5", "kind": "elementwise"}],
+     "spills": [{"loc": "squares.tile:9:3", "reason": "store to a tensor"}]}
+  ]
+})json";
+
+/// `kSquares` with `from` replaced by `to`.
+std::string squaresWith(const std::string &from, const std::string &to) {
+  std::string text = kSquares;
+  size_t at = text.find(from);
+  EXPECT_NE(at, std::string::npos) << from;
+  return text.replace(at, from.size(), to);
+}
+
+/// The message of the error `parseManifest(text)` gives, "" on success.
+std::string manifestError(const std::string &text) {
+  Expected<KernelManifest> manifest = parseManifest(text);
+  return manifest ? "" : manifest.getError().message();
+}
+
+TEST(JsonTest, ParsesValues) {
+  Expected<JsonValue> json = parseJson(
+      R"( {"a": [1, -2.5e1, true, null], "b": "x\"\u00e9\ud83d\ude00"} )");
+  ASSERT_TRUE(json) << json.getError().message();
+  const JsonValue *a = json->get("a");
+  ASSERT_TRUE(a);
+  ASSERT_EQ(a->array.size(), 4u);
+  EXPECT_TRUE(a->array[0].isInteger);
+  EXPECT_EQ(a->array[0].integer, 1);
+  EXPECT_FALSE(a->array[1].isInteger);
+  EXPECT_EQ(a->array[1].number, -25.0);
+  EXPECT_TRUE(a->array[2].boolean);
+  EXPECT_EQ(a->array[3].kind, JsonValue::Kind::Null);
+  EXPECT_EQ(json->get("b")->string, "x\"\xc3\xa9\xf0\x9f\x98\x80");
+}
+
+TEST(JsonTest, MalformedTextGivesTheByteOffset) {
+  struct Case {
+    const char *text, *message;
+  } cases[] = {
+      {"{\"a\": 1,}", "malformed JSON at byte 8: expected a string key"},
+      {"[1 2]", "malformed JSON at byte 3: expected ',' or ']'"},
+      {"{\"a\" 1}", "malformed JSON at byte 5: expected ':'"},
+      {"\"abc", "malformed JSON at byte 4: unterminated string"},
+      {"[01]", "malformed JSON at byte 1: a number cannot start with 0"},
+      {"{\"a\": 1, \"a\": 2}", "malformed JSON at byte 9: duplicate key"},
+      {"[1] x", "malformed JSON at byte 4: unexpected text"},
+      {"", "malformed JSON at byte 0: expected a value"},
+      {"\"\\x\"", "malformed JSON at byte 2: invalid escape"},
+      {"tru", "malformed JSON at byte 0: unexpected character 't'"},
+  };
+  for (const Case &c : cases) {
+    Expected<JsonValue> json = parseJson(c.text);
+    ASSERT_FALSE(json) << c.text;
+    EXPECT_EQ(json.getError().message().rfind(c.message, 0), 0u)
+        << c.text << " -> " << json.getError().message();
+  }
+}
+
+TEST(JsonTest, DeepNestingIsAnErrorNotACrash) {
+  std::string deep(100000, '[');
+  Expected<JsonValue> json = parseJson(deep);
+  ASSERT_FALSE(json);
+  EXPECT_NE(json.getError().message().find("nested deeper than"),
+            std::string::npos);
+}
+
+TEST(ManifestTest, ParsesTheAbiExample) {
+  Expected<KernelManifest> manifest = parseManifest(kSquares);
+  ASSERT_TRUE(manifest) << manifest.getError().message();
+  EXPECT_EQ(manifest->kernel, "squares");
+  EXPECT_EQ(manifest->entry, "squares");
+  EXPECT_EQ(manifest->chip, "sm_90");
+  EXPECT_EQ(manifest->threads, 256);
+  EXPECT_EQ(manifest->grid[0], "K ceildiv 64");
+  EXPECT_EQ(manifest->symbols, std::vector<std::string>{"K"});
+  ASSERT_EQ(manifest->params.size(), 3u);
+  const ParamSpec &x = manifest->params[0];
+  EXPECT_EQ(x.name, "X");
+  EXPECT_EQ(x.dtype, DType::F32);
+  ASSERT_EQ(x.shape.size(), 2u);
+  EXPECT_EQ(x.shape[0].size, 16);
+  EXPECT_EQ(x.shape[1].symbol, "K");
+  EXPECT_EQ(x.access, Access::Read);
+  EXPECT_EQ(manifest->params[1].access, Access::Write);
+  EXPECT_EQ(manifest->sharedBytes, 4096);
+  EXPECT_FALSE(manifest->dynamicShared);
+}
+
+TEST(ManifestTest, MalformedJsonNamesTheOffset) {
+  EXPECT_EQ(manifestError("{\"version\": 1,"),
+            "manifest: malformed JSON at byte 14: expected a string key");
+  EXPECT_EQ(manifestError("[1]"), "manifest: must be a JSON object");
+}
+
+TEST(ManifestTest, MissingAndWrongFieldsAreNamed) {
+  EXPECT_EQ(manifestError(squaresWith("\"threads\": 256,", "")),
+            "manifest: threads: missing");
+  EXPECT_EQ(manifestError(squaresWith("\"threads\": 256", "\"threads\": 0")),
+            "manifest: threads: must be an integer in [1, 1024]");
+  EXPECT_EQ(manifestError(squaresWith("\"version\": 1", "\"version\": 2")),
+            "manifest: version: must be an integer in [1, 1]");
+  EXPECT_EQ(
+      manifestError(squaresWith("\"entry\": \"squares\"", "\"entry\": 3")),
+      "manifest: entry: must be a string");
+  EXPECT_EQ(
+      manifestError(squaresWith("\"dtype\": \"f32\", \"shape\": [16, 64]",
+                                "\"dtype\": \"f64\", \"shape\": [16, 64]")),
+      "manifest: params[1].dtype: 'f64' is not one of f32, f16, bf16, "
+      "i32, i1");
+  EXPECT_EQ(manifestError(squaresWith("[16, 64]", "[16, 0]")),
+            "manifest: params[1].shape: each dimension must be a positive "
+            "integer or a symbol name");
+  EXPECT_EQ(manifestError(squaresWith(", \"access\": \"read\"", "")),
+            "manifest: params[0].access: missing");
+  EXPECT_EQ(manifestError(squaresWith("\"name\": \"O\"", "\"name\": \"X\"")),
+            "manifest: params: two parameters named 'X'");
+}
+
+TEST(ManifestTest, SymbolsMustMatchTheShapes) {
+  EXPECT_EQ(manifestError(squaresWith("\"symbols\": [\"K\"]",
+                                      "\"symbols\": [\"K\", \"N\"]")),
+            "manifest: symbols: [K, N] differs from the symbols of the "
+            "parameter shapes in order of first appearance, [K]");
+}
+
+TEST(ManifestTest, GridIsCheckedForSyntaxAndSymbols) {
+  EXPECT_EQ(manifestError(squaresWith("K ceildiv 64", "N ceildiv 64")),
+            "manifest: grid: in 'N ceildiv 64' at column 1: unknown symbol "
+            "'N'");
+  EXPECT_EQ(manifestError(squaresWith("K ceildiv 64", "K ceildiv")),
+            "manifest: grid: in 'K ceildiv' at column 10: expected a number, "
+            "a symbol or '('");
+  // Arithmetic waits for the values: K - 1 may be 0 for K = 1.
+  EXPECT_EQ(manifestError(squaresWith("K ceildiv 64", "64 floordiv (K - 1)")),
+            "");
+}
+
+TEST(GridTest, EvaluatesTheGrammar) {
+  SymbolBindings symbols = {{"K", 100}, {"N", 7}};
+  auto eval = [&](const char *text) {
+    Expected<int64_t> value = evaluateExpression(text, symbols);
+    EXPECT_TRUE(value) << text << ": " << value.getError().message();
+    return value ? *value : -999;
+  };
+  EXPECT_EQ(eval("K ceildiv 64"), 2);
+  EXPECT_EQ(eval("K floordiv 64"), 1);
+  EXPECT_EQ(eval("1 + 2 * 3"), 7);
+  EXPECT_EQ(eval("(1 + 2) * 3"), 9);
+  EXPECT_EQ(eval("10 - 2 - 3"), 5);
+  EXPECT_EQ(eval("-N floordiv 2"), -4);
+  EXPECT_EQ(eval("-N ceildiv 2"), -3);
+  EXPECT_EQ(eval("-N mod 3"), 2);
+  EXPECT_EQ(eval("N mod 3"), 1);
+  EXPECT_EQ(eval("  K*N  "), 700);
+  EXPECT_EQ(eval("- -3"), 3);
+}
+
+TEST(GridTest, ErrorsAreClear) {
+  SymbolBindings symbols = {{"K", 0}};
+  auto error = [&](const char *text) {
+    Expected<int64_t> value = evaluateExpression(text, symbols);
+    EXPECT_FALSE(value) << text;
+    return value ? "" : value.getError().message();
+  };
+  EXPECT_EQ(error("64 floordiv K"),
+            "in '64 floordiv K' at column 4: division by zero");
+  EXPECT_EQ(error("M + 1"), "in 'M + 1' at column 1: unknown symbol 'M'");
+  EXPECT_EQ(error("(1 + 2"), "in '(1 + 2' at column 7: expected ')'");
+  EXPECT_EQ(error("1 2"), "in '1 2' at column 3: unexpected '2'");
+  EXPECT_EQ(error("9223372036854775807 + 1"),
+            "in '9223372036854775807 + 1' at column 21: integer overflow");
+  EXPECT_EQ(error("99999999999999999999"),
+            "in '99999999999999999999' at column 1: number "
+            "'99999999999999999999' is too large");
+}
+
+TEST(GridTest, GridSizesMustBePositive) {
+  Expected<KernelManifest> manifest = parseManifest(kSquares);
+  ASSERT_TRUE(manifest);
+  Expected<std::array<int64_t, 3>> grid = evaluateGrid(*manifest, {{"K", 130}});
+  ASSERT_TRUE(grid);
+  EXPECT_EQ(*grid, (std::array<int64_t, 3>{3, 1, 1}));
+  manifest->grid[1] = "K - 130";
+  grid = evaluateGrid(*manifest, {{"K", 130}});
+  ASSERT_FALSE(grid);
+  EXPECT_EQ(grid.getError().message(),
+            "grid size in y is 0; it must be in [1, 2^31 - 1]");
+}
+
+TEST(SymbolTest, ParsesAssignments) {
+  SymbolBindings symbols;
+  EXPECT_FALSE(parseSymbolAssignment("K=4096", symbols));
+  EXPECT_EQ(symbols["K"], 4096);
+  EXPECT_FALSE(parseSymbolAssignment("K=4096", symbols));
+  EXPECT_EQ(parseSymbolAssignment("K=64", symbols).message(),
+            "K is given twice, as 4096 and 64");
+  EXPECT_EQ(parseSymbolAssignment("K", symbols).message(),
+            "'K' is not a symbol assignment such as K=4096");
+  EXPECT_EQ(parseSymbolAssignment("N=-1", symbols).message(),
+            "value of N, '-1', is not a positive integer");
+  EXPECT_EQ(parseSymbolAssignment("N=0", symbols).message(),
+            "value of N, '0', is not a positive integer");
+}
+
+/// Buffers for the squares kernel with K columns.
+struct SquaresBuffers {
+  explicit SquaresBuffers(int64_t k)
+      : x(HostTensor::zeros(DType::F32, {16, k})),
+        o(HostTensor::zeros(DType::F32, {16, 64})),
+        s(HostTensor::zeros(DType::F32, {16, 1})) {}
+  std::vector<const HostTensor *> list() const { return {&x, &o, &s}; }
+  HostTensor x, o, s;
+};
+
+std::string bindError(const std::vector<const HostTensor *> &buffers,
+                      SymbolBindings symbols = {}) {
+  Expected<KernelManifest> manifest = parseManifest(kSquares);
+  EXPECT_TRUE(manifest);
+  return bindArguments(manifest->params, buffers, symbols).message();
+}
+
+TEST(ArgumentTest, BindsSymbolsFromShapes) {
+  Expected<KernelManifest> manifest = parseManifest(kSquares);
+  ASSERT_TRUE(manifest);
+  SquaresBuffers buffers(4096);
+  SymbolBindings symbols;
+  EXPECT_FALSE(bindArguments(manifest->params, buffers.list(), symbols));
+  EXPECT_EQ(symbols["K"], 4096);
+}
+
+TEST(ArgumentTest, EachFailureNamesTheParameter) {
+  SquaresBuffers buffers(128);
+  buffers.o.dtype = DType::I32;
+  EXPECT_EQ(bindError(buffers.list()),
+            "parameter 'O': expected f32 elements, got i32");
+
+  SquaresBuffers wrongShape(128);
+  wrongShape.s = HostTensor::zeros(DType::F32, {16, 2});
+  EXPECT_EQ(bindError(wrongShape.list()),
+            "parameter 'S': dimension 1 is 2, expected 1");
+
+  SquaresBuffers wrongRank(128);
+  wrongRank.o = HostTensor::zeros(DType::F32, {1024});
+  EXPECT_EQ(bindError(wrongRank.list()),
+            "parameter 'O': expected rank 2, got shape [1024]");
+
+  SquaresBuffers good(128);
+  EXPECT_EQ(bindError({&good.x, nullptr, &good.s}),
+            "parameter 'O': no buffer given");
+  EXPECT_EQ(bindError({&good.x}),
+            "the kernel has 3 parameters, 1 buffers given");
+
+  SquaresBuffers shortBytes(128);
+  shortBytes.x.bytes.resize(12);
+  EXPECT_EQ(bindError(shortBytes.list()),
+            "parameter 'X': 12 bytes do not hold a [16, 128] f32 tensor");
+}
+
+TEST(ArgumentTest, SymbolsMustAgree) {
+  SquaresBuffers buffers(128);
+  EXPECT_EQ(bindError(buffers.list(), {{"K", 64}}),
+            "parameter 'X': dimension 1 is K = 128, but K = 64 (given)");
+
+  // Two parameters that disagree on K.
+  std::string text = squaresWith("\"shape\": [16, 1]", "\"shape\": [\"K\", 1]");
+  Expected<KernelManifest> manifest = parseManifest(text);
+  ASSERT_TRUE(manifest) << manifest.getError().message();
+  HostTensor s = HostTensor::zeros(DType::F32, {100, 1});
+  SymbolBindings symbols;
+  EXPECT_EQ(
+      bindArguments(manifest->params, {&buffers.x, &buffers.o, &s}, symbols)
+          .message(),
+      "parameter 'S': dimension 0 is K = 100, but K = 128 (parameter "
+      "'X' dimension 1)");
+}
+
+TEST(TensorTest, ElementsRoundTripThroughDouble) {
+  HostTensor f16 = HostTensor::zeros(DType::F16, {3});
+  f16.set(0, 1.0 + std::ldexp(1.0, -11)); // a tie: rounds to 1
+  f16.set(1, -65504.0);
+  EXPECT_EQ(f16.get(0), 1.0);
+  EXPECT_EQ(f16.get(1), -65504.0);
+  HostTensor i32 = HostTensor::zeros(DType::I32, {2});
+  i32.set(0, 4294967297.0); // 2^32 + 1 wraps to 1
+  i32.set(1, -7);
+  EXPECT_EQ(i32.get(0), 1.0);
+  EXPECT_EQ(i32.get(1), -7.0);
+  HostTensor i1 = HostTensor::poisoned(DType::I1, {1});
+  EXPECT_EQ(i1.get(0), 255.0); // neither 0 nor 1
+  i1.set(0, -1);
+  EXPECT_EQ(i1.get(0), 1.0);
+  EXPECT_TRUE(std::isnan(HostTensor::poisoned(DType::BF16, {1}).get(0)));
+  EXPECT_EQ(HostTensor::poisoned(DType::I32, {1}).get(0), 2147483647.0);
+}
+
+TEST(TensorTest, FirstMismatchReportsTheIndex) {
+  HostTensor want = HostTensor::zeros(DType::F32, {4, 8});
+  for (size_t i = 0; i < want.numElements(); ++i)
+    want.set(i, 1.0 + i);
+  HostTensor got = want;
+  Expected<std::optional<Mismatch>> none =
+      firstMismatch(got, want, defaultTolerance(DType::F32));
+  ASSERT_TRUE(none);
+  EXPECT_FALSE(*none);
+
+  got.set(13, 14.0 * (1 + 1e-6)); // within 1e-5 relative
+  got.set(21, 99.0);
+  got.set(30, NAN);
+  Expected<std::optional<Mismatch>> bad =
+      firstMismatch(got, want, defaultTolerance(DType::F32));
+  ASSERT_TRUE(bad && *bad);
+  EXPECT_EQ((*bad)->index, 21u);
+  EXPECT_EQ((*bad)->got, 99.0);
+  EXPECT_EQ((*bad)->want, 22.0);
+  EXPECT_EQ((*bad)->count, 2u);
+  EXPECT_EQ(formatIndex(got.shape, 21), "[2, 5]");
+
+  HostTensor other = HostTensor::zeros(DType::F16, {4, 8});
+  EXPECT_FALSE(firstMismatch(got, other, {}));
+}
+
+TEST(TensorTest, ToleranceHasAnAbsoluteFloor) {
+  HostTensor want = HostTensor::zeros(DType::F32, {2});
+  HostTensor got = want;
+  got.set(0, 1e-7); // want 0: inside the absolute floor
+  Expected<std::optional<Mismatch>> result =
+      firstMismatch(got, want, defaultTolerance(DType::F32));
+  ASSERT_TRUE(result);
+  EXPECT_FALSE(*result);
+  got.set(1, 1e-3);
+  result = firstMismatch(got, want, defaultTolerance(DType::F32));
+  ASSERT_TRUE(result && *result);
+  EXPECT_EQ((*result)->index, 1u);
+}
+
+TEST(DriverTest, MissingDriverIsAClearError) {
+  Expected<DeviceInfo> device = probeCudaDevice("libtile-no-such-driver.so");
+  ASSERT_FALSE(device);
+  EXPECT_EQ(device.getError().getKind(), ErrorKind::NoDevice);
+  EXPECT_EQ(device.getError().message().rfind(
+                "no CUDA driver: libtile-no-such-driver.so could not be "
+                "loaded (",
+                0),
+            0u)
+      << device.getError().message();
+}
+
+TEST(DriverTest, LibraryNameComesFromTheEnvironment) {
+  EXPECT_EQ(driverLibraryName("given.so"), "given.so");
+  setenv("TILE_CUDA_DRIVER_LIBRARY", "from-env.so", 1);
+  EXPECT_EQ(driverLibraryName(), "from-env.so");
+  unsetenv("TILE_CUDA_DRIVER_LIBRARY");
+  EXPECT_EQ(driverLibraryName(), "libcuda.so.1");
+}
+
+TEST(DriverTest, BadInputIsFoundBeforeTheDriver) {
+  Expected<KernelManifest> manifest = parseManifest(kSquares);
+  ASSERT_TRUE(manifest);
+  SquaresBuffers buffers(128);
+  buffers.s.dtype = DType::BF16;
+  LaunchOptions options;
+  options.driverLibrary = "libtile-no-such-driver.so";
+  Expected<LaunchReport> report = launchKernel(
+      *manifest, "", {&buffers.x, &buffers.o, &buffers.s}, {}, options);
+  ASSERT_FALSE(report);
+  EXPECT_EQ(report.getError().getKind(), ErrorKind::Input);
+
+  buffers.s.dtype = DType::F32;
+  report = launchKernel(*manifest, "", {&buffers.x, &buffers.o, &buffers.s}, {},
+                        options);
+  ASSERT_FALSE(report);
+  EXPECT_EQ(report.getError().getKind(), ErrorKind::NoDevice);
+}
+
+const char *const kCopyManifest = R"json({
+  "version": 1, "kernel": "copy", "entry": "copy", "threads": 128,
+  "grid": ["(4 * K) ceildiv 128"], "symbols": ["K"],
+  "params": [
+    {"name": "X", "dtype": "f32", "shape": [4, "K"], "access": "read"},
+    {"name": "O", "dtype": "f32", "shape": [4, "K"], "access": "write"}
+  ]
+})json";
+const char *const kCopyPtx = ".visible .entry copy(.param .u64 X, ...)";
+
+TEST(DriverTest, LaunchesThroughTheFakeDriver) {
+  Expected<KernelManifest> manifest = parseManifest(kCopyManifest);
+  ASSERT_TRUE(manifest) << manifest.getError().message();
+  HostTensor x = HostTensor::zeros(DType::F32, {4, 50});
+  for (size_t i = 0; i < x.numElements(); ++i)
+    x.set(i, 0.5 * i);
+  HostTensor o = HostTensor::poisoned(DType::F32, {4, 50});
+  LaunchOptions options;
+  options.driverLibrary = TILE_FAKE_CUDA_DRIVER;
+  Expected<LaunchReport> report =
+      launchKernel(*manifest, kCopyPtx, {&x, &o}, {}, options);
+  ASSERT_TRUE(report) << report.getError().message();
+  EXPECT_EQ(o.bytes, x.bytes);
+  EXPECT_EQ(report->grid, (std::array<int64_t, 3>{2, 1, 1}));
+  EXPECT_EQ(report->device.name, "tile fake CUDA device");
+  EXPECT_EQ(report->resources.registers, 8);
+  EXPECT_EQ(report->resources.blocksPerMultiprocessor, 16);
+  EXPECT_EQ(report->resources.occupancyPercent, 100.0);
+  EXPECT_EQ(report->medianMs, 0.125);
+}
+
+TEST(DriverTest, JitErrorsCarryTheLog) {
+  Expected<KernelManifest> manifest = parseManifest(kCopyManifest);
+  ASSERT_TRUE(manifest);
+  HostTensor x = HostTensor::zeros(DType::F32, {4, 50}), o = x;
+  LaunchOptions options;
+  options.driverLibrary = TILE_FAKE_CUDA_DRIVER;
+  Expected<LaunchReport> report =
+      launchKernel(*manifest, "not ptx", {&x, &o}, {}, options);
+  ASSERT_FALSE(report);
+  EXPECT_EQ(report.getError().getKind(), ErrorKind::Driver);
+  EXPECT_EQ(report.getError().message(),
+            "cuModuleLoadDataEx failed: CUDA_ERROR_INVALID_PTX (fake driver "
+            "error)\nJIT error log:\nfake JIT: the image has no .entry\n");
+}
+
+TEST(CApiTest, StatusesAndMessages) {
+  EXPECT_EQ(tile_cuda_probe("libtile-no-such-driver.so"), TILE_NO_DEVICE);
+  EXPECT_NE(std::string(tile_last_error()).find("no CUDA driver"),
+            std::string::npos);
+
+  float x[16 * 64] = {};
+  tile_buffer buffers[] = {{"X", x, sizeof(x)}};
+  const char *names[] = {"K"};
+  int64_t values[] = {64};
+  std::string manifest = kSquares;
+  EXPECT_EQ(tile_launch("", 0, manifest.data(), manifest.size(), buffers, 1,
+                        names, values, 1, 0, 0, "libtile-no-such-driver.so",
+                        nullptr),
+            TILE_BAD_INPUT);
+  EXPECT_STREQ(tile_last_error(), "parameter 'O': no buffer given");
+  tile_buffer unknown[] = {{"Q", x, sizeof(x)}};
+  EXPECT_EQ(tile_launch("", 0, manifest.data(), manifest.size(), unknown, 1,
+                        names, values, 1, 0, 0, nullptr, nullptr),
+            TILE_BAD_INPUT);
+  EXPECT_STREQ(tile_last_error(), "the kernel has no parameter 'Q'");
+}
+
+} // namespace
