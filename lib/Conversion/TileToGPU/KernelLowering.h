@@ -101,6 +101,9 @@ private:
   LogicalResult lowerBroadcast(BroadcastOp op);
   LogicalResult lowerSplat(SplatOp op);
   Value shuffleReduce(Operation *op, Value slots, RankedTensorType type);
+  /// `value` combined over runs of `lanes` lanes (a power of two, at most
+  /// a warp) with xor shuffles: every lane of a run ends with the result.
+  Value butterfly(bool isMax, Value value, int64_t lanes);
   /// The shared view a cross-thread reader reads `operand` from.
   FailureOr<Value> sharedViewOf(Operation *user, Value operand);
 

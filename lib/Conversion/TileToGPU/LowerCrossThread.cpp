@@ -69,22 +69,25 @@ FailureOr<Value> KernelLowering::sharedViewOf(Operation *user, Value operand) {
   return view;
 }
 
+Value KernelLowering::butterfly(bool isMax, Value value, int64_t lanes) {
+  Value width = arith::ConstantIntOp::create(builder, loc, kWarpSize, 32);
+  for (int64_t distance = lanes / 2; distance >= 1; distance /= 2) {
+    Value offset = arith::ConstantIntOp::create(builder, loc, distance, 32);
+    auto shuffle = gpu::ShuffleOp::create(builder, loc, value, offset, width,
+                                          gpu::ShuffleMode::XOR);
+    value = combine(builder, loc, isMax, value, shuffle.getShuffleResult());
+  }
+  return value;
+}
+
 Value KernelLowering::shuffleReduce(Operation *op, Value slots,
                                     RankedTensorType type) {
-  bool isMax = isa<RowMaxOp>(op);
-  int64_t columns = type.getDimSize(1);
-  Value width = arith::ConstantIntOp::create(builder, loc, kWarpSize, 32);
+  // Each row is a run of lanes in one slot: a butterfly over those lanes
+  // leaves the row's result in every one of them.
   Value result = slots;
   for (int64_t slot = 0, e = getSlots(type); slot < e; ++slot) {
     Value value = vector::ExtractOp::create(builder, loc, slots, slot);
-    // A butterfly over the lanes of one row: after it, every lane of the
-    // row holds the row's result.
-    for (int64_t distance = columns / 2; distance >= 1; distance /= 2) {
-      Value offset = arith::ConstantIntOp::create(builder, loc, distance, 32);
-      auto shuffle = gpu::ShuffleOp::create(builder, loc, value, offset, width,
-                                            gpu::ShuffleMode::XOR);
-      value = combine(builder, loc, isMax, value, shuffle.getShuffleResult());
-    }
+    value = butterfly(isa<RowMaxOp>(op), value, type.getDimSize(1));
     result = vector::InsertOp::create(builder, loc, value, result, slot);
   }
   return result;
@@ -102,34 +105,64 @@ LogicalResult KernelLowering::lowerReduction(Operation *op) {
             Layout::RowReplicated, inputType);
     return success();
   }
-  // Through shared memory: the owner of each row result walks the row.
+  // Through shared memory, a warp per row: the warp of the thread that owns
+  // a row's result reduces that row, its lanes reading consecutive
+  // elements (no bank conflicts), and a butterfly over the warp leaves the
+  // result in every lane, the owner's among them. The warp's rows go one
+  // after the other; a warp's control flow stays uniform.
   FailureOr<Value> view = sharedViewOf(op, op->getOperand(0));
   if (failed(view))
     return failure();
   Type element = inputType.getElementType();
   Type accumulator = getAccumulatorType(element);
-  int64_t columns = inputType.getDimSize(1);
+  int64_t rows = inputType.getDimSize(0), columns = inputType.getDimSize(1);
+  Value lane =
+      arith::RemUIOp::create(builder, loc, threadId, constantIndex(kWarpSize));
+  Value firstLane = arith::SubIOp::create(builder, loc, threadId, lane);
   Value slots = zero(getSlotsType(resultType));
   for (int64_t slot = 0, e = getSlots(resultType); slot < e; ++slot) {
-    Value row = safeIndex(elementIndex(slot),
-                          slotIsValid(resultType.getNumElements(), slot));
-    Value rowStart =
-        arith::MulIOp::create(builder, loc, row, constantIndex(columns));
-    auto loop = scf::ForOp::create(
-        builder, loc, constantIndex(0), constantIndex(columns),
+    Value warpRows = arith::AddIOp::create(builder, loc, firstLane,
+                                           constantIndex(slot * threads));
+    auto overRows = scf::ForOp::create(
+        builder, loc, constantIndex(0), constantIndex(kWarpSize),
         constantIndex(1),
-        ValueRange{identity(builder, loc, isMax, accumulator)},
-        [&](OpBuilder &nested, Location nestedLoc, Value column,
-            ValueRange carried) {
-          Value index =
-              arith::AddIOp::create(nested, nestedLoc, rowStart, column);
-          Value value = memref::LoadOp::create(nested, nestedLoc, *view, index);
-          value = convert(nested, nestedLoc, value, accumulator);
-          scf::YieldOp::create(
-              nested, nestedLoc,
-              combine(nested, nestedLoc, isMax, carried[0], value));
-        });
-    Value result = convert(builder, loc, loop.getResult(0), element);
+        ValueRange{identity(builder, loc, isMax, accumulator)});
+    {
+      OpBuilder::InsertionGuard guard(builder);
+      builder.setInsertionPointToStart(overRows.getBody());
+      Value j = overRows.getInductionVar();
+      Value row = arith::AddIOp::create(builder, loc, warpRows, j);
+      Value isRow = arith::CmpIOp::create(
+          builder, loc, arith::CmpIPredicate::ult, row, constantIndex(rows));
+      Value rowResult = guarded(
+          isRow, accumulator, identity(builder, loc, isMax, accumulator), [&] {
+            Value rowStart = arith::MulIOp::create(builder, loc, row,
+                                                   constantIndex(columns));
+            auto overColumns = scf::ForOp::create(
+                builder, loc, lane, constantIndex(columns),
+                constantIndex(kWarpSize),
+                ValueRange{identity(builder, loc, isMax, accumulator)},
+                [&](OpBuilder &nested, Location nestedLoc, Value column,
+                    ValueRange carried) {
+                  Value index = arith::AddIOp::create(nested, nestedLoc,
+                                                      rowStart, column);
+                  Value value =
+                      memref::LoadOp::create(nested, nestedLoc, *view, index);
+                  value = convert(nested, nestedLoc, value, accumulator);
+                  scf::YieldOp::create(
+                      nested, nestedLoc,
+                      combine(nested, nestedLoc, isMax, carried[0], value));
+                });
+            return butterfly(isMax, overColumns.getResult(0), kWarpSize);
+          });
+      Value mine = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq,
+                                         lane, j);
+      scf::YieldOp::create(
+          builder, loc,
+          ValueRange{arith::SelectOp::create(builder, loc, mine, rowResult,
+                                             overRows.getRegionIterArg(0))});
+    }
+    Value result = convert(builder, loc, overRows.getResult(0), element);
     slots = vector::InsertOp::create(builder, loc, result, slots, slot);
   }
   mapTile(op->getResult(0), slots);

@@ -68,8 +68,12 @@ public:
     AccessSet state;
     walk(kernel.getBodyBlock(), state);
     bool failed = false;
+    DenseSet<Operation *> reported; // one error an op
     auto requireUniform = [&](Operation *op, StringRef what) {
+      if (reported.contains(op))
+        return;
       if (Operation *region = getThreadDependentAncestor(op)) {
+        reported.insert(op);
         InFlightDiagnostic diag = op->emitError()
                                   << what
                                   << ", but the control flow around it depends "
@@ -82,8 +86,9 @@ public:
     for (Operation *op : plan.before)
       requireUniform(op, "a barrier is needed here (another thread's access "
                          "to the same shared bytes)");
+    // Both ways of reducing rows end in a butterfly of warp shuffles.
     kernel.walk([&](Operation *op) {
-      if (isa<RowSumOp, RowMaxOp>(op) && isRowReplicated(op->getResult(0)))
+      if (isa<RowSumOp, RowMaxOp>(op))
         requireUniform(op, "this reduction exchanges values among the lanes "
                            "of a warp");
     });

@@ -53,15 +53,25 @@ tile.kernel @rowmax_8_i32(%A: !tile.tensor<[16, 8], i32>, %M: !tile.tensor<[16, 
 
 // -----
 
-// Rows of 64 span two warps: the tile goes to shared memory and the owner
-// of each row result walks the row after a barrier.
+// Rows of 64 span two warps: the tile goes to shared memory and, after a
+// barrier, the warp of each row result's owner reduces the row, its lanes
+// reading every 32nd element from their own, then a butterfly over the warp;
+// the owner (lane j for the warp's j-th row) keeps the result.
 // CHECK-LABEL: gpu.func @rowsum_64_f32(
 // CHECK-SAME: workgroup(%{{.*}} : memref<4096xi8, #gpu.address_space<workgroup>>)
-// CHECK-NOT: gpu.shuffle
 // CHECK: gpu.barrier
-// CHECK: scf.for %{{.*}} = %c0 to %c64 step %c1 iter_args(%[[ACC:.*]] = %{{.*}}) -> (f32)
+// CHECK: %[[LANE:.*]] = arith.remui %[[TID:.*]], %c32 : index
+// CHECK: %[[FIRST:.*]] = arith.subi %[[TID]], %[[LANE]] : index
+// CHECK: scf.for %[[J:.*]] = %c0 to %c32 step %c1 iter_args(%[[MINE:.*]] = %{{.*}}) -> (f32)
+// CHECK: %[[ROW:.*]] = arith.addi %[[FIRST]], %[[J]] : index
+// CHECK: %[[IS_ROW:.*]] = arith.cmpi ult, %[[ROW]], %c16 : index
+// CHECK: scf.if %[[IS_ROW]] -> (f32)
+// CHECK: scf.for %{{.*}} = %[[LANE]] to %c64 step %c32 iter_args(%[[ACC:.*]] = %{{.*}}) -> (f32)
 // CHECK: memref.load
 // CHECK: arith.addf %[[ACC]]
+// CHECK-COUNT-5: gpu.shuffle  xor
+// CHECK: %[[IS_MINE:.*]] = arith.cmpi eq, %[[LANE]], %[[J]] : index
+// CHECK: arith.select %[[IS_MINE]], %{{.*}}, %[[MINE]] : f32
 tile.kernel @rowsum_64_f32(%A: !tile.tensor<[16, 64], f32>, %M: !tile.tensor<[16, 1], f32>) attributes {threads = 128 : i64} {
   %c0 = arith.constant 0 : index
   %a = tile.load %A[%c0, %c0] : !tile.tensor<[16, 64], f32> -> tensor<16x64xf32>
@@ -72,11 +82,12 @@ tile.kernel @rowsum_64_f32(%A: !tile.tensor<[16, 64], f32>, %M: !tile.tensor<[16
 
 // -----
 
-// f16 rows are not folded with shuffles; their sum accumulates in f32.
+// f16 rows are not folded where they live; their sum accumulates in f32,
+// through shared memory, and the butterfly exchanges f32.
 // CHECK-LABEL: gpu.func @rowsum_f16(
-// CHECK-NOT: gpu.shuffle
 // CHECK: scf.for {{.*}} -> (f32)
 // CHECK: arith.extf %{{.*}} : f16 to f32
+// CHECK: gpu.shuffle  xor %{{.*}} : f32
 // CHECK: arith.truncf %{{.*}} : f32 to f16
 tile.kernel @rowsum_f16(%A: !tile.tensor<[16, 32], f16>, %M: !tile.tensor<[16, 1], f16>) attributes {threads = 128 : i64} {
   %c0 = arith.constant 0 : index
