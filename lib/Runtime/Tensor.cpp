@@ -3,6 +3,7 @@
 #include "tile/Runtime/Tensor.h"
 #include "tile/Runtime/Half.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <fstream>
@@ -158,6 +159,17 @@ Tolerance tile::runtime::defaultTolerance(DType dtype) {
     return {0, 0};
   }
   return {};
+}
+
+Tolerance tile::runtime::toleranceFor(const HostTensor &want) {
+  Tolerance tolerance = defaultTolerance(want.dtype);
+  double largest = 0;
+  for (size_t i = 0, e = want.numElements(); i < e; ++i)
+    if (std::isfinite(want.get(i)))
+      largest = std::max(largest, std::fabs(want.get(i)));
+  tolerance.absolute =
+      std::max(tolerance.absolute, tolerance.relative * largest);
+  return tolerance;
 }
 
 static bool withinTolerance(double got, double want, Tolerance tolerance) {

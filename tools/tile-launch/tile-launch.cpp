@@ -233,7 +233,7 @@ Expected<bool> checkOutputs(const Options &options,
     Expected<HostTensor> want = readTensorFile(path, param, tensors[i].shape);
     if (!want)
       return want.takeError();
-    Tolerance tolerance = defaultTolerance(param.dtype);
+    Tolerance tolerance = toleranceFor(*want);
     tolerance.relative = options.rtol.value_or(tolerance.relative);
     tolerance.absolute = options.atol.value_or(tolerance.absolute);
     Expected<bool> matched =

@@ -335,7 +335,7 @@ int main(int argc, char **argv) {
     if (!param.isWritten())
       continue;
     rt::Expected<bool> matched = rt::compareOutput(
-        param.name, got, want, rt::defaultTolerance(param.dtype), "interp");
+        param.name, got, want, rt::toleranceFor(want), "interp");
     if (!matched)
       return fail(matched.getError(), kCompileError);
     allMatch &= *matched;

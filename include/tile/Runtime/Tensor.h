@@ -63,6 +63,11 @@ struct Tolerance {
 /// f32 1e-5 relative (1e-6 absolute, for values near 0); f16 and bf16
 /// looser, by their precision; integers exact.
 Tolerance defaultTolerance(DType dtype);
+/// The tolerance to check an output against `want` with: the dtype's, with
+/// the absolute part raised to `relative * max |want|`. A sum whose terms
+/// cancel carries the rounding error of its terms, not of its result, so an
+/// element near 0 of a tensor of large elements may differ by that much.
+Tolerance toleranceFor(const HostTensor &want);
 
 struct Mismatch {
   size_t index = 0;

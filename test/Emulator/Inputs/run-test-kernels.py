@@ -1,0 +1,40 @@
+"""run-test-kernels.py FILE.mlir...: every tile.kernel of every split of
+the given lit inputs (split at `// -----`) through `tile-run
+--backend=emulate` (on PATH): compiled, lowered, run on every thread with
+the emulator's checks, and compared element by element with interp.
+Prints one line per failure and a count."""
+
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+
+def main():
+    ran, failures = 0, []
+    with tempfile.TemporaryDirectory() as tmp:
+        for path in sys.argv[1:]:
+            with open(path) as file:
+                splits = file.read().split("// -----")
+            for index, text in enumerate(splits):
+                for kernel in re.findall(r"tile\.kernel @(\w+)", text):
+                    source = os.path.join(tmp, f"{kernel}_{index}.mlir")
+                    with open(source, "w") as file:
+                        file.write(text)
+                    run = subprocess.run(
+                        ["tile-run", "--backend=emulate", "--ptx-figures=false",
+                         "--kernel", kernel, source],
+                        capture_output=True, text=True, timeout=120)
+                    ran += 1
+                    if run.returncode != 0:
+                        failures.append(f"{os.path.basename(path)}: {kernel}: "
+                                        f"exit {run.returncode}\n{run.stderr}")
+    for failure in failures:
+        print(failure)
+    print(f"{ran - len(failures)} of {ran} kernels matched interp under emulate")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
