@@ -25,6 +25,7 @@ void mlir::tile::buildTilePlacementPipeline(OpPassManager &pm,
   promote.remarks = options.remarks;
   kernels.addPass(createTilePromoteRegisters(promote));
   kernels.addPass(createCanonicalizerPass());
+  kernels.addPass(createTileHoistInvariants());
   TilePlanSharedOptions plan;
   plan.report = options.remarks;
   kernels.addPass(createTilePlanShared(plan));

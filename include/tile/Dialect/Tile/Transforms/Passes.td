@@ -58,6 +58,20 @@ def TilePlacementDump : Pass<"tile-placement-dump", "::mlir::ModuleOp"> {
   }];
 }
 
+def TileHoistInvariants
+    : Pass<"tile-hoist-invariants", "::mlir::tile::KernelOp"> {
+  let summary = "move reads and tile computations that do not change out of loops";
+  let description = [{
+    Moves out of an `scf.for` (innermost first) every op of its body that
+    computes the same value on every iteration: a pure op whose operands
+    are defined outside the loop, and a `tile.read` of a var the loop never
+    writes. A broadcast of a column that does not change, such as a row
+    scale, is then made once before the loop instead of on every iteration,
+    and so is its read of shared memory. Reads and pure ops have no effect
+    to repeat or lose, so a loop that runs no iteration is still correct.
+  }];
+}
+
 def TilePlanShared : Pass<"tile-plan-shared", "::mlir::tile::KernelOp"> {
   let summary = "decide where every tile var lives and lay out shared memory";
   let description = [{

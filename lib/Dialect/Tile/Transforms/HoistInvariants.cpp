@@ -1,0 +1,70 @@
+//===- HoistInvariants.cpp - loop-invariant reads and tile ops ------------===//
+//
+// MLIR's loop-invariant code motion keeps every op with a memory effect in
+// the loop; a tile.read is one, yet a read of a var that the loop never
+// writes gives the same tile on every iteration. This pass moves such reads,
+// and the pure ops that only depend on values from outside, before the
+// loop.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tile/Dialect/Tile/IR/TileDialect.h"
+#include "tile/Dialect/Tile/Transforms/Passes.h"
+
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+namespace mlir::tile {
+#define GEN_PASS_DEF_TILEHOISTINVARIANTS
+#include "tile/Dialect/Tile/Transforms/Passes.h.inc"
+} // namespace mlir::tile
+
+using namespace mlir;
+using namespace mlir::tile;
+
+namespace {
+
+/// Whether `op`, in the body of `loop`, gives the same results on every
+/// iteration.
+bool isInvariant(Operation *op, scf::ForOp loop) {
+  if (op->getNumRegions() != 0 || op->hasTrait<OpTrait::IsTerminator>())
+    return false;
+  bool operandsOutside = llvm::all_of(op->getOperands(), [&](Value value) {
+    return loop.isDefinedOutsideOfLoop(value);
+  });
+  if (!operandsOutside)
+    return false;
+  if (auto read = dyn_cast<ReadOp>(op)) {
+    Value var = read.getVar();
+    WalkResult written = loop.walk([&](Operation *nested) {
+      auto write = dyn_cast<WriteOp>(nested);
+      return write && write.getVar() == var ? WalkResult::interrupt()
+                                            : WalkResult::advance();
+    });
+    return !written.wasInterrupted();
+  }
+  return isPure(op);
+}
+
+struct TileHoistInvariants
+    : tile::impl::TileHoistInvariantsBase<TileHoistInvariants> {
+  void runOnOperation() override {
+    // Post-order: inner loops first, so what leaves an inner loop may then
+    // leave the outer one too.
+    getOperation().walk([](scf::ForOp loop) {
+      bool moved = true;
+      while (moved) {
+        moved = false;
+        for (Operation &op :
+             llvm::make_early_inc_range(loop.getBody()->without_terminator())) {
+          if (!isInvariant(&op, loop))
+            continue;
+          op.moveBefore(loop);
+          moved = true;
+        }
+      }
+    });
+  }
+};
+
+} // namespace
