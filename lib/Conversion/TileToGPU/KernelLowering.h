@@ -88,12 +88,12 @@ private:
   LogicalResult lowerWrite(WriteOp op);
   LogicalResult storeToVar(Operation *op, Value var, Value value);
   Value globalAddress(const GlobalTensor &tensor, ArrayRef<Value> coords);
-  /// The global coordinates of the element in slot `slot` of a slice at
-  /// `offsets`, and whether it lies in the tensor (null: provably always).
-  std::pair<SmallVector<Value>, Value> sliceElement(ValueRange offsets,
-                                                    RankedTensorType type,
-                                                    const GlobalTensor &tensor,
-                                                    int64_t slot);
+  /// The global coordinates of the element at `local` of a slice of `type`
+  /// at `offsets`, and the condition (`inside` and within the tensor) for a
+  /// thread to touch it; null when that always holds.
+  std::pair<SmallVector<Value>, Value>
+  sliceElement(ValueRange offsets, RankedTensorType type,
+               const GlobalTensor &tensor, ArrayRef<Value> local, Value inside);
 
   // LowerCrossThread.cpp
   LogicalResult lowerReduction(Operation *op);

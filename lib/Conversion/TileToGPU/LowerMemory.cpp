@@ -94,7 +94,10 @@ LogicalResult KernelLowering::lowerLoad(LoadOp op) {
   Value slots = zero(getSlotsType(type));
   Value elementZero = zero(element);
   for (int64_t slot = 0, e = getSlots(type); slot < e; ++slot) {
-    auto [coords, inside] = sliceElement(op.getOffsets(), type, tensor, slot);
+    auto [coords, inside] =
+        sliceElement(op.getOffsets(), type, tensor,
+                     delinearize(elementIndex(slot), type.getShape()),
+                     slotIsValid(type.getNumElements(), slot));
     Value value = guarded(inside, element, elementZero, [&] {
       return LLVM::LoadOp::create(builder, loc, element,
                                   globalAddress(tensor, coords));
@@ -108,11 +111,26 @@ LogicalResult KernelLowering::lowerLoad(LoadOp op) {
 LogicalResult KernelLowering::lowerStore(StoreOp op) {
   RankedTensorType type = op.getValue().getType();
   const GlobalTensor &tensor = globals[op.getDest()];
-  FailureOr<DistributedTile> tile = lookupTile(op, op.getValue());
+  FailureOr<DistributedTile> tile =
+      lookupTile(op, op.getValue(), /*requireOwner=*/false);
   if (failed(tile))
     return failure();
-  for (int64_t slot = 0, e = getSlots(type); slot < e; ++slot) {
-    auto [coords, inside] = sliceElement(op.getOffsets(), type, tensor, slot);
+  // A row result folded with shuffles is stored by the first lane of each
+  // row, where it already is: no trip through shared memory.
+  bool rows = tile->layout == Layout::RowReplicated;
+  RankedTensorType layout = rows ? tile->reducedFrom : type;
+  for (int64_t slot = 0, e = getSlots(layout); slot < e; ++slot) {
+    Value valid = slotIsValid(layout.getNumElements(), slot);
+    SmallVector<Value> local =
+        delinearize(elementIndex(slot), layout.getShape());
+    if (rows) {
+      valid = both(valid,
+                   arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq,
+                                         local[1], constantIndex(0)));
+      local[1] = constantIndex(0);
+    }
+    auto [coords, inside] =
+        sliceElement(op.getOffsets(), type, tensor, local, valid);
     Value value = vector::ExtractOp::create(builder, loc, tile->slots, slot);
     guarded(inside, [&] {
       LLVM::StoreOp::create(builder, loc, value, globalAddress(tensor, coords));
@@ -123,10 +141,8 @@ LogicalResult KernelLowering::lowerStore(StoreOp op) {
 
 std::pair<SmallVector<Value>, Value>
 KernelLowering::sliceElement(ValueRange offsets, RankedTensorType type,
-                             const GlobalTensor &tensor, int64_t slot) {
-  Value element = elementIndex(slot);
-  Value inside = slotIsValid(type.getNumElements(), slot);
-  SmallVector<Value> local = delinearize(element, type.getShape());
+                             const GlobalTensor &tensor, ArrayRef<Value> local,
+                             Value inside) {
   SmallVector<Value> global;
   for (auto [dim, offset] : llvm::enumerate(offsets)) {
     Value index =

@@ -33,16 +33,17 @@ tile.kernel @rowsum_32_f32(%A: !tile.tensor<[8, 32], f32>, %B: !tile.tensor<[8, 
 // -----
 
 // rowmax of i32 rows of 8: a butterfly of three shuffles within runs of 8
-// lanes, combined with maxsi. The [R, 1] result goes to its owner thread
-// through shared memory: the first lane of each row stores it.
+// lanes, combined with maxsi. The first lane of each row stores the row's
+// result to the tensor itself: no shared memory, no barrier.
 // CHECK-LABEL: gpu.func @rowmax_8_i32(
+// CHECK-NOT: workgroup
 // CHECK-COUNT-3: gpu.shuffle  xor %{{.*}} : i32
 // CHECK: arith.maxsi
 // CHECK: %[[FIRST:.*]] = arith.cmpi eq, %{{.*}}, %c0 : index
-// CHECK: scf.if %{{.*}} {
-// CHECK: memref.store
-// CHECK: gpu.barrier
-// CHECK: memref.load
+// CHECK: scf.if %[[FIRST]] {
+// CHECK: llvm.store %{{.*}} : i32, !llvm.ptr<1>
+// CHECK-NOT: gpu.barrier
+// CHECK: gpu.return
 tile.kernel @rowmax_8_i32(%A: !tile.tensor<[16, 8], i32>, %M: !tile.tensor<[16, 1], i32>) attributes {threads = 128 : i64} {
   %c0 = arith.constant 0 : index
   %a = tile.load %A[%c0, %c0] : !tile.tensor<[16, 8], i32> -> tensor<16x8xi32>

@@ -109,15 +109,17 @@ tile.kernel @reuse(%A: !tile.tensor<[16, 64], f32>, %M: !tile.tensor<[16, 1], f3
 
 // -----
 
-// A shuffle-folded row result read by anything but a free broadcast or a
-// var write goes through a shared temporary; a free broadcast does not.
+// A shuffle-folded row result read by anything but a free broadcast, a
+// store or a var write goes through a shared temporary; a free broadcast
+// and a store do not.
 // CHECK-LABEL: tile.kernel @row_results
 // CHECK: %[[MAX:.*]] = tile.rowmax
 // CHECK: %[[T:.*]] = tile.var "rowmax.result" = %[[MAX]] {{.*}}tile.temp
 // CHECK: %[[TR:.*]] = tile.read %[[T]]
 // CHECK: tile.broadcast %[[MAX]]
-// CHECK: tile.store %[[TR]]
-tile.kernel @row_results(%A: !tile.tensor<[16, 32], f32>, %B: !tile.tensor<[16, 32], f32>, %M: !tile.tensor<[16, 1], f32>) attributes {threads = 128 : i64} {
+// CHECK: tile.store %[[MAX]]
+// CHECK: arith.addf %[[TR]], %[[TR]]
+tile.kernel @row_results(%A: !tile.tensor<[16, 32], f32>, %B: !tile.tensor<[16, 32], f32>, %M: !tile.tensor<[16, 1], f32>, %N: !tile.tensor<[16, 1], f32>) attributes {threads = 128 : i64} {
   %c0 = arith.constant 0 : index
   %a = tile.load %A[%c0, %c0] : !tile.tensor<[16, 32], f32> -> tensor<16x32xf32>
   %m = tile.rowmax %a : tensor<16x32xf32> -> tensor<16x1xf32>
@@ -125,5 +127,7 @@ tile.kernel @row_results(%A: !tile.tensor<[16, 32], f32>, %B: !tile.tensor<[16, 
   %d = arith.subf %a, %mb : tensor<16x32xf32>
   tile.store %d, %B[%c0, %c0] : tensor<16x32xf32> -> !tile.tensor<[16, 32], f32>
   tile.store %m, %M[%c0, %c0] : tensor<16x1xf32> -> !tile.tensor<[16, 1], f32>
+  %twice = arith.addf %m, %m : tensor<16x1xf32>
+  tile.store %twice, %N[%c0, %c0] : tensor<16x1xf32> -> !tile.tensor<[16, 1], f32>
   tile.return
 }

@@ -180,8 +180,8 @@ struct TilePlanShared : tile::impl::TilePlanSharedBase<TilePlanShared> {
   }
 
   /// A shuffle-folded row result lives in every lane of its row, not in the
-  /// lane that owns each element of [R, 1]: any use but a free broadcast or
-  /// a var write reads it through a shared temporary.
+  /// lane that owns each element of [R, 1]: any use but a free broadcast, a
+  /// store or a var write reads it through a shared temporary.
   void storeRowResultsBeforeOtherUses(KernelOp kernel,
                                       DenseSet<Operation *> &shared) {
     SmallVector<Operation *> reductions;
@@ -195,6 +195,9 @@ struct TilePlanShared : tile::impl::TilePlanSharedBase<TilePlanShared> {
       for (OpOperand &use : result.getUses()) {
         Operation *user = use.getOwner();
         if (isa<BroadcastOp>(user) && !readsAcrossThreads(use))
+          continue;
+        // The first lane of each row stores the row's result itself.
+        if (isa<StoreOp>(user))
           continue;
         if (auto var = dyn_cast<VarOp>(user)) {
           shared.insert(var);

@@ -85,7 +85,8 @@ def TilePlanShared : Pass<"tile-plan-shared", "::mlir::tile::KernelOp"> {
       stored into a new shared temporary (`tile.temp`) right before the op;
     * the result of a shuffle-folded reduction, which lives in every lane
       of its row, is stored into a shared temporary before any use other
-      than a free broadcast or a var write;
+      than a free broadcast, a store to a tensor (the first lane of each
+      row stores it) or a var write;
     * a var that is only ever read by the thread that owns the element is
       kept in registers (`storage = registers`), with a remark: keeping it
       there is unobservable; spills of `@registers` vars stay shared;
