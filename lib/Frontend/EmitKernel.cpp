@@ -242,10 +242,10 @@ LogicalResult Emitter::emitRegisters(const Attribute &attr, KernelOp kernel) {
       return error(arg.loc) << "@registers takes names of tile vars";
     auto it = declaredVars.find(name->name);
     if (it == declaredVars.end())
-      return error(arg.loc) << "@registers names '" << name->name
-                            << "', which is not a var of kernel '"
-                            << kernel.getSymName()
-                            << "': the name refers to nothing";
+      return error(arg.loc)
+             << "@registers names '" << name->name
+             << "', which is not a var of kernel '" << kernel.getSymName()
+             << "': the name refers to nothing";
     // Seed 000: a name with no `var t: tile<..>[..]` refers to nothing.
     if (!isa<RankedTensorType>(it->second))
       return error(arg.loc) << "@registers needs a tile var; '" << name->name
@@ -491,20 +491,27 @@ LogicalResult Emitter::emitAssign(const AssignStmt &assign) {
                       value, assign.opLoc);
   };
 
-  if (auto *slice = dyn_cast<SliceExpr>(assign.target.get())) {
-    FailureOr<Slice> target = emitSlice(*slice);
-    if (failed(target))
-      return failure();
-    Value current = assign.op ? emitLoad(*target, slice->getLoc()) : Value();
+  // The value to assign: the right-hand side, combined with `current` for
+  // `op=`, converted to the target's `type`.
+  auto assigned = [&](Value current, Type type,
+                      const Twine &what) -> FailureOr<Value> {
     FailureOr<Operand> value = emitExpr(*assign.value);
     if (failed(value))
       return failure();
     FailureOr<Operand> result = combine(current, *value);
     if (failed(result))
       return failure();
+    return convert(*result, type, what);
+  };
+
+  if (auto *slice = dyn_cast<SliceExpr>(assign.target.get())) {
+    FailureOr<Slice> target = emitSlice(*slice);
+    if (failed(target))
+      return failure();
+    Value current = assign.op ? emitLoad(*target, slice->getLoc()) : Value();
     FailureOr<Value> stored =
-        convert(*result, target->tileType,
-                "the value stored to '" + slice->tensor + "'");
+        assigned(current, target->tileType,
+                 "the value stored to '" + slice->tensor + "'");
     if (failed(stored))
       return failure();
     StoreOp::create(builder, loc, *stored, target->tensor, target->offsets);
@@ -536,14 +543,8 @@ LogicalResult Emitter::emitAssign(const AssignStmt &assign) {
       assign.op
           ? ReadOp::create(builder, getLoc(name.getLoc()), var).getResult()
           : Value();
-  FailureOr<Operand> value = emitExpr(*assign.value);
-  if (failed(value))
-    return failure();
-  FailureOr<Operand> result = combine(current, *value);
-  if (failed(result))
-    return failure();
   FailureOr<Value> written =
-      convert(*result, valueType, "the value assigned to '" + name.name + "'");
+      assigned(current, valueType, "the value assigned to '" + name.name + "'");
   if (failed(written))
     return failure();
   WriteOp::create(builder, loc, *written, var);
