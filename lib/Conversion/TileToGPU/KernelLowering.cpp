@@ -47,11 +47,28 @@ LogicalResult KernelLowering::run() {
               : constantIndex(tensor.type.getShape()[dim]));
     globals[arg] = tensor;
   }
-  createStorage();
-  if (failed(lowerBlock(kernel.getBodyBlock())))
+  if (failed(checkSlots()) || failed(createStorage()) ||
+      failed(lowerBlock(kernel.getBodyBlock())))
     return failure();
   gpu::ReturnOp::create(builder, loc);
   return success();
+}
+
+LogicalResult KernelLowering::checkSlots() {
+  WalkResult walked = kernel.walk([&](Operation *op) {
+    for (Type type : op->getResultTypes()) {
+      auto tile = dyn_cast<RankedTensorType>(type);
+      if (!tile || getSlots(tile) <= kMaxSlots)
+        continue;
+      op->emitError("a tile of ")
+          << tile.getNumElements() << " elements is " << getSlots(tile)
+          << " per thread with " << threads << " threads, more than the "
+          << kMaxSlots << " one thread's code holds";
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return failure(walked.wasInterrupted());
 }
 
 LogicalResult KernelLowering::lowerBlock(Block &block) {
@@ -138,11 +155,6 @@ LogicalResult KernelLowering::lowerElementwise(Operation *op) {
     return success();
   }
   auto tileType = cast<RankedTensorType>(op->getResult(0).getType());
-  if (getSlots(tileType) > kMaxSlots)
-    return op->emitError("a tile of ")
-           << tileType.getNumElements() << " elements is " << getSlots(tileType)
-           << " per thread with " << threads << " threads, more than the "
-           << kMaxSlots << " one thread's code holds";
   if (auto constant = dyn_cast<arith::ConstantOp>(op)) {
     auto dense = dyn_cast<DenseElementsAttr>(constant.getValue());
     if (!dense || !dense.isSplat())

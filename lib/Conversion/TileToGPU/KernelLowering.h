@@ -80,7 +80,9 @@ private:
               function_ref<void(Operation *, ValueRange)> terminate);
 
   // LowerMemory.cpp
-  void createStorage();
+  LogicalResult createStorage();
+  /// Fails at the first op whose tile is too large for one thread's code.
+  LogicalResult checkSlots();
   LogicalResult lowerLoad(LoadOp op);
   LogicalResult lowerStore(StoreOp op);
   LogicalResult lowerVar(VarOp op);

@@ -19,7 +19,7 @@ using namespace mlir::tile;
 /// offsets; per-thread vars are allocas, which LLVM keeps in registers since
 /// every access has a constant slot. All are made once, at the kernel entry,
 /// so a var declared in a loop costs nothing per iteration.
-void KernelLowering::createStorage() {
+LogicalResult KernelLowering::createStorage() {
   auto workgroup = gpu::AddressSpaceAttr::get(builder.getContext(),
                                               gpu::AddressSpace::Workgroup);
   if (!func.getWorkgroupAttributions().empty()) {
@@ -31,28 +31,37 @@ void KernelLowering::createStorage() {
                                 MemRefLayoutAttrInterface{}, workgroup);
     sharedBase = gpu::DynamicSharedMemoryOp::create(builder, loc, type);
   }
-  kernel.walk([&](VarOp var) {
+  WalkResult walked = kernel.walk([&](VarOp var) {
     VarType type = var.getVarType();
     Location varLoc = var.getLoc();
     if (type.isScalar()) {
       varStorage[var] = memref::AllocaOp::create(
           builder, varLoc, MemRefType::get({}, type.getElementType()));
-      return;
+      return WalkResult::advance();
     }
     auto tensor = cast<RankedTensorType>(type.getValueType());
     if (var.getStorage() == Storage::registers) {
       varStorage[var] = memref::AllocaOp::create(
           builder, varLoc, MemRefType::get({}, getSlotsType(tensor)));
-      return;
+      return WalkResult::advance();
     }
     auto offset = var->getAttrOfType<IntegerAttr>("tile.offset");
+    if (!offset || !sharedBase) {
+      var.emitError("shared var '")
+          << var.getName()
+          << "' has no place in shared memory: run tile-plan-shared before "
+             "tile-to-gpu";
+      return WalkResult::interrupt();
+    }
     auto viewType =
         MemRefType::get({tensor.getNumElements()}, tensor.getElementType(),
                         MemRefLayoutAttrInterface{}, workgroup);
-    varStorage[var] = memref::ViewOp::create(
-        builder, varLoc, viewType, sharedBase,
-        constantIndex(offset ? offset.getInt() : 0), ValueRange{});
+    varStorage[var] =
+        memref::ViewOp::create(builder, varLoc, viewType, sharedBase,
+                               constantIndex(offset.getInt()), ValueRange{});
+    return WalkResult::advance();
   });
+  return failure(walked.wasInterrupted());
 }
 
 //===----------------------------------------------------------------------===//
@@ -228,9 +237,7 @@ LogicalResult KernelLowering::lowerRead(ReadOp op) {
   }
   // Ops reading across threads read the shared var where they stand; the
   // owners load their elements only for the other uses.
-  bool loadsValue = llvm::any_of(
-      op->getUses(), [](OpOperand &use) { return !readsAcrossThreads(use); });
-  if (!loadsValue)
+  if (!hasOwnerUse(op))
     return success();
   auto type = cast<RankedTensorType>(op.getType());
   Value slots = zero(getSlotsType(type));

@@ -4,6 +4,8 @@
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
+#include <limits>
+
 using namespace mlir;
 using namespace mlir::tile;
 
@@ -16,12 +18,20 @@ static VarOp getSharedVar(Value var) {
 
 static SharedAccess makeAccess(VarOp var, bool write, bool byOwner) {
   auto offset = var->getAttrOfType<IntegerAttr>("tile.offset");
-  VarType type = var.getVarType();
-  int64_t bytes =
-      getNumElements(type.getValueType()) *
-      llvm::divideCeil(type.getElementType().getIntOrFloatBitWidth(), 8);
   int64_t begin = offset ? offset.getInt() : 0;
-  return {var, begin, begin + bytes, write, byOwner};
+  return {var.getResult(), begin, begin + getVarBytes(var.getVarType()), write,
+          byOwner};
+}
+
+/// A slice of a global tensor: what a barrier orders between threads of a
+/// CTA as well as shared memory.
+static SharedAccess makeAccess(Value tensor, ValueRange offsets, Type tile,
+                               bool write) {
+  SharedAccess access{tensor, 0, std::numeric_limits<int64_t>::max(), write,
+                      /*byOwner=*/true};
+  access.offsets.assign(offsets.begin(), offsets.end());
+  access.tileType = tile;
+  return access;
 }
 
 SmallVector<SharedAccess> mlir::tile::getSharedAccesses(Operation *op) {
@@ -35,12 +45,21 @@ SmallVector<SharedAccess> mlir::tile::getSharedAccesses(Operation *op) {
       accesses.push_back(
           makeAccess(var, /*write=*/true, !isRowReplicated(write.getValue())));
   } else if (auto read = dyn_cast<ReadOp>(op)) {
-    VarOp var = getSharedVar(read.getVar());
-    bool loadsValue = llvm::any_of(read->getUses(), [](OpOperand &use) {
-      return !readsAcrossThreads(use);
-    });
-    if (var && loadsValue)
+    if (VarOp var = getSharedVar(read.getVar()); var && hasOwnerUse(read))
       accesses.push_back(makeAccess(var, /*write=*/false, /*byOwner=*/true));
+  } else if (auto load = dyn_cast<LoadOp>(op)) {
+    accesses.push_back(makeAccess(load.getSource(), load.getOffsets(),
+                                  load.getType(), /*write=*/false));
+  } else if (auto store = dyn_cast<StoreOp>(op)) {
+    // A row result folded with shuffles is stored by the first lanes of the
+    // rows of the tile it was reduced from: that tile's type names the
+    // mapping.
+    Value value = store.getValue();
+    Type mapping = isRowReplicated(value)
+                       ? value.getDefiningOp()->getOperand(0).getType()
+                       : value.getType();
+    accesses.push_back(makeAccess(store.getDest(), store.getOffsets(), mapping,
+                                  /*write=*/true));
   }
   // An op reading across threads reads the shared var its operand came from.
   for (OpOperand &use : op->getOpOperands()) {
@@ -146,7 +165,9 @@ private:
 
   /// Scalar values computed from ctx.thread, and the control flow they
   /// decide (tile values are per-thread by construction and never decide
-  /// control flow).
+  /// control flow). Dependence flows through operands to results, through
+  /// vars, and through the values regions pass around (iter_args, yields,
+  /// scf.condition), to a fixed point.
   void markThreadDependentControlFlow() {
     DenseSet<Value> dependent;
     DenseSet<Operation *> dependentVars;
@@ -156,6 +177,14 @@ private:
           dependent.insert(value).second)
         changed = true;
     };
+    auto markAll = [&](ValueRange values) {
+      for (Value value : values)
+        mark(value);
+    };
+    auto isDependent = [&](Value value) { return dependent.contains(value); };
+    auto decides = [&](Operation *op) {
+      changed |= threadDependent.insert(op).second;
+    };
     while (changed) {
       changed = false;
       kernel.walk([&](Operation *op) {
@@ -164,21 +193,82 @@ private:
         if (auto read = dyn_cast<ReadOp>(op))
           if (dependentVars.contains(read.getVar().getDefiningOp()))
             mark(read.getResult());
-        bool fromThread = llvm::any_of(op->getOperands(), [&](Value value) {
-          return dependent.contains(value);
-        });
-        if (auto write = dyn_cast<WriteOp>(op))
-          if (fromThread || getThreadDependentAncestor(op))
-            if (dependentVars.insert(write.getVar().getDefiningOp()).second)
+        if (isa<WriteOp, VarOp>(op)) {
+          Value value = isa<WriteOp>(op) ? cast<WriteOp>(op).getValue()
+                                         : cast<VarOp>(op).getInit();
+          Operation *var = isa<WriteOp>(op)
+                               ? cast<WriteOp>(op).getVar().getDefiningOp()
+                               : op;
+          if ((value && isDependent(value)) || getThreadDependentAncestor(op))
+            if (dependentVars.insert(var).second)
               changed = true;
-        if (!fromThread)
           return;
-        for (Value result : op->getResults())
-          mark(result);
-        if (isa<scf::IfOp, scf::ForOp>(op))
-          changed |= threadDependent.insert(op).second;
-        if (isa<scf::ConditionOp>(op))
-          changed |= threadDependent.insert(op->getParentOp()).second;
+        }
+        if (auto loop = dyn_cast<scf::ForOp>(op)) {
+          if (llvm::any_of(ValueRange{loop.getLowerBound(),
+                                      loop.getUpperBound(), loop.getStep()},
+                           isDependent)) {
+            decides(loop);
+            mark(loop.getInductionVar());
+            markAll(loop.getResults());
+          }
+          for (auto [init, arg, result] :
+               llvm::zip(loop.getInitArgs(), loop.getRegionIterArgs(),
+                         loop.getResults()))
+            if (isDependent(init)) {
+              mark(arg);
+              mark(result);
+            }
+          return;
+        }
+        if (auto ifOp = dyn_cast<scf::IfOp>(op)) {
+          if (isDependent(ifOp.getCondition())) {
+            decides(ifOp);
+            markAll(ifOp.getResults());
+          }
+          return;
+        }
+        if (auto loop = dyn_cast<scf::WhileOp>(op)) {
+          for (auto [init, arg] :
+               llvm::zip(loop.getInits(), loop.getBeforeArguments()))
+            if (isDependent(init))
+              mark(arg);
+          return;
+        }
+        if (auto condition = dyn_cast<scf::ConditionOp>(op)) {
+          auto loop = cast<scf::WhileOp>(op->getParentOp());
+          if (isDependent(condition.getCondition())) {
+            decides(loop);
+            markAll(loop.getResults());
+            markAll(loop.getAfterArguments());
+          }
+          for (auto [arg, after, result] :
+               llvm::zip(condition.getArgs(), loop.getAfterArguments(),
+                         loop.getResults()))
+            if (isDependent(arg)) {
+              mark(after);
+              mark(result);
+            }
+          return;
+        }
+        if (auto yield = dyn_cast<scf::YieldOp>(op)) {
+          Operation *parent = op->getParentOp();
+          for (auto [index, value] : llvm::enumerate(yield.getOperands())) {
+            if (!isDependent(value))
+              continue;
+            if (auto loop = dyn_cast<scf::ForOp>(parent)) {
+              mark(loop.getRegionIterArgs()[index]);
+              mark(loop.getResult(index));
+            } else if (auto loop = dyn_cast<scf::WhileOp>(parent)) {
+              mark(loop.getBeforeArguments()[index]);
+            } else {
+              mark(parent->getResult(index));
+            }
+          }
+          return;
+        }
+        if (llvm::any_of(op->getOperands(), isDependent))
+          markAll(op->getResults());
       });
     }
   }

@@ -14,26 +14,39 @@
 
 namespace mlir::tile {
 
-/// One access of a tile op to a shared var.
+/// One access of a tile op to memory other threads of the CTA see: a
+/// shared var, or a global tensor parameter.
 struct SharedAccess {
-  Operation *var;     // the tile.var
-  int64_t begin, end; // its bytes in the CTA's shared memory
+  Value buffer;       // the tile.var result, or the tensor parameter
+  int64_t begin, end; // a shared var's bytes; a global tensor: all of it
   bool write;
   /// Each element is touched by the thread that owns it (element e in
-  /// thread e % threads); otherwise any thread may touch any element.
+  /// thread e % threads) of a tile laid over the buffer as `mapping` says
+  /// (a shared var's own tile; a global slice's offsets and shape);
+  /// otherwise any thread may touch any element.
   bool byOwner;
+  SmallVector<Value> offsets; // of a global slice
+  Type tileType;              // of a global slice
 
-  /// Two accesses need a barrier between them when they share bytes, one
-  /// writes, and they are not both the owners' accesses to one var (a
-  /// thread reading back what it wrote itself).
+  /// Two accesses need a barrier between them when they touch the same
+  /// memory, one writes, and they are not both the owners' accesses to the
+  /// same elements (a thread rereading what it wrote itself). Shared vars
+  /// are compared by bytes, since planned vars share bytes; distinct tensor
+  /// parameters are distinct memory.
   bool conflictsWith(const SharedAccess &other) const {
+    bool global = isa<BlockArgument>(buffer);
+    if (global != isa<BlockArgument>(other.buffer) ||
+        (global && buffer != other.buffer))
+      return false;
     bool overlap = begin < other.end && other.begin < end;
-    bool sameThreads = byOwner && other.byOwner && var == other.var;
+    bool sameThreads = byOwner && other.byOwner && buffer == other.buffer &&
+                       offsets == other.offsets && tileType == other.tileType;
     return overlap && (write || other.write) && !sameThreads;
   }
 };
 
-/// The shared-memory accesses of `op` itself (not of ops nested in it).
+/// The accesses of `op` itself (not of ops nested in it) to shared vars and
+/// global tensors.
 SmallVector<SharedAccess> getSharedAccesses(Operation *op);
 
 /// Where barriers go: before each op of `before`. Fails, with an error at

@@ -130,11 +130,8 @@ static llvm::json::Object buildManifest(KernelOp kernel, StringRef chip) {
     auto offset = var->getAttrOfType<IntegerAttr>("tile.offset");
     if (var.getStorage() != Storage::shared || !offset)
       return;
-    VarType type = var.getVarType();
-    int64_t bytes = getNumElements(type.getValueType()) *
-                    type.getElementType().getIntOrFloatBitWidth() / 8;
     llvm::json::Object buffer{{"name", var.getName().str()},
-                              {"bytes", bytes},
+                              {"bytes", getVarBytes(var.getVarType())},
                               {"offset", offset.getInt()}};
     if (auto live = var->getAttrOfType<StringAttr>("tile.live"))
       buffer["live"] = live.str();

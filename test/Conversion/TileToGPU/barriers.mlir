@@ -94,3 +94,44 @@ tile.kernel @owners_only(%X: !tile.tensor<[16, 64], f32>, %S: !tile.tensor<[16, 
   tile.store %s, %S[%c0, %c0] : tensor<16x1xf32> -> !tile.tensor<[16, 1], f32>
   tile.return
 }
+
+// -----
+
+// A barrier orders global memory within a CTA too: a tile stored and read
+// back under another mapping needs one (read after write), and so does
+// storing over what other threads read (write after read).
+// CHECK-LABEL: gpu.func @global_round_trip(
+// CHECK-COUNT-16: llvm.store
+// CHECK: gpu.barrier
+// CHECK: llvm.load
+// CHECK: gpu.barrier
+// CHECK: llvm.store
+// CHECK-NOT: gpu.barrier
+// CHECK: gpu.return
+tile.kernel @global_round_trip(%A: !tile.tensor<[64, 32], f32>, %O: !tile.tensor<[64, 32], f32>, %P: !tile.tensor<[64, 1], f32>) attributes {threads = 128 : i64} {
+  %c0 = arith.constant 0 : index
+  %a = tile.load %A[%c0, %c0] : !tile.tensor<[64, 32], f32> -> tensor<64x32xf32>
+  tile.store %a, %O[%c0, %c0] : tensor<64x32xf32> -> !tile.tensor<[64, 32], f32>
+  %column = tile.load %O[%c0, %c0] : !tile.tensor<[64, 32], f32> -> tensor<64x1xf32>
+  tile.store %column, %P[%c0, %c0] : tensor<64x1xf32> -> !tile.tensor<[64, 1], f32>
+  %twice = arith.addf %a, %a : tensor<64x32xf32>
+  tile.store %twice, %O[%c0, %c0] : tensor<64x32xf32> -> !tile.tensor<[64, 32], f32>
+  tile.return
+}
+
+// -----
+
+// Read back as it was stored (same slice, same shape): each thread reads
+// its own elements, no barrier.
+// CHECK-LABEL: gpu.func @global_same_mapping(
+// CHECK-NOT: gpu.barrier
+// CHECK: gpu.return
+tile.kernel @global_same_mapping(%A: !tile.tensor<[64, 32], f32>, %O: !tile.tensor<[64, 32], f32>) attributes {threads = 128 : i64} {
+  %c0 = arith.constant 0 : index
+  %a = tile.load %A[%c0, %c0] : !tile.tensor<[64, 32], f32> -> tensor<64x32xf32>
+  tile.store %a, %O[%c0, %c0] : tensor<64x32xf32> -> !tile.tensor<[64, 32], f32>
+  %again = tile.load %O[%c0, %c0] : !tile.tensor<[64, 32], f32> -> tensor<64x32xf32>
+  %twice = arith.addf %again, %again : tensor<64x32xf32>
+  tile.store %twice, %O[%c0, %c0] : tensor<64x32xf32> -> !tile.tensor<[64, 32], f32>
+  tile.return
+}

@@ -50,9 +50,56 @@ tile.kernel @non_splat_constant(%O: !tile.tensor<[2], f32>) attributes {threads 
 
 tile.kernel @too_many_slots(%A: !tile.tensor<[128, 128], f32>) attributes {threads = 32 : i64} {
   %c0 = arith.constant 0 : index
-  %a = tile.load %A[%c0, %c0] : !tile.tensor<[128, 128], f32> -> tensor<128x128xf32>
   // expected-error @+1 {{a tile of 16384 elements is 512 per thread with 32 threads, more than the 256 one thread's code holds}}
+  %a = tile.load %A[%c0, %c0] : !tile.tensor<[128, 128], f32> -> tensor<128x128xf32>
   %b = arith.addf %a, %a : tensor<128x128xf32>
   tile.store %b, %A[%c0, %c0] : tensor<128x128xf32> -> !tile.tensor<[128, 128], f32>
+  tile.return
+}
+
+// -----
+
+// Dependence on the thread flows through a while loop's arguments.
+tile.kernel @shuffle_under_thread_while(%A: !tile.tensor<[16, 32], f32>, %B: !tile.tensor<[16, 32], f32>) attributes {threads = 128 : i64} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %t = tile.thread_id
+  // expected-note @+1 {{this control flow}}
+  %r = scf.while (%x = %t) : (index) -> index {
+    %go = arith.cmpi ult, %x, %c4 : index
+    scf.condition(%go) %x : index
+  } do {
+  ^bb0(%x: index):
+    %a = tile.load %A[%c0, %c0] : !tile.tensor<[16, 32], f32> -> tensor<16x32xf32>
+    // expected-error @+1 {{this reduction exchanges values among the lanes of a warp, but the control flow around it depends on ctx.thread}}
+    %m = tile.rowmax %a : tensor<16x32xf32> -> tensor<16x1xf32>
+    tile.store %m, %B[%c0, %c0] : tensor<16x1xf32> -> !tile.tensor<[16, 32], f32>
+    %next = arith.addi %x, %c1 : index
+    scf.yield %next : index
+  }
+  tile.return
+}
+
+// -----
+
+// ... and through the values a loop carries.
+tile.kernel @shuffle_under_carried_thread(%A: !tile.tensor<[16, 32], f32>, %B: !tile.tensor<[16, 32], f32>) attributes {threads = 128 : i64} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %t = tile.thread_id
+  %r = scf.for %i = %c0 to %c4 step %c1 iter_args(%x = %c0) -> (index) {
+    %small = arith.cmpi ult, %x, %c4 : index
+    // expected-note @+1 {{this control flow}}
+    scf.if %small {
+      %a = tile.load %A[%c0, %c0] : !tile.tensor<[16, 32], f32> -> tensor<16x32xf32>
+      // expected-error @+1 {{this reduction exchanges values among the lanes of a warp, but the control flow around it depends on ctx.thread}}
+      %m = tile.rowmax %a : tensor<16x32xf32> -> tensor<16x1xf32>
+      tile.store %m, %B[%c0, %c0] : tensor<16x1xf32> -> !tile.tensor<[16, 32], f32>
+    }
+    %next = arith.addi %x, %t : index
+    scf.yield %next : index
+  }
   tile.return
 }

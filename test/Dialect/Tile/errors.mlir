@@ -320,3 +320,34 @@ func.func @return_outside_kernel() {
   // expected-error @+1 {{expects parent op 'tile.kernel'}}
   tile.return
 }
+
+// -----
+
+tile.kernel @var_through_if(%c: !tile.tensor<[1], i32>) attributes {threads = 32 : i64} {
+  %a = tile.var "a" : !tile.var<i32>
+  %b = tile.var "b" : !tile.var<i32>
+  %true = arith.constant true
+  %v = scf.if %true -> (!tile.var<i32>) {
+    scf.yield %a : !tile.var<i32>
+  } else {
+    scf.yield %b : !tile.var<i32>
+  }
+  // expected-error @+1 {{var operand must be the result of a tile.var}}
+  %x = tile.read %v : !tile.var<i32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @tensor_through_if(%A: !tile.tensor<[32], f32>, %B: !tile.tensor<[32], f32>) attributes {threads = 32 : i64} {
+  %c0 = arith.constant 0 : index
+  %true = arith.constant true
+  %t = scf.if %true -> (!tile.tensor<[32], f32>) {
+    scf.yield %A : !tile.tensor<[32], f32>
+  } else {
+    scf.yield %B : !tile.tensor<[32], f32>
+  }
+  // expected-error @+1 {{tensor operand must be a parameter of the enclosing tile.kernel}}
+  %x = tile.load %t[%c0] : !tile.tensor<[32], f32> -> tensor<32xf32>
+  tile.return
+}

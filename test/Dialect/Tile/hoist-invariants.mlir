@@ -70,3 +70,25 @@ tile.kernel @loads_stay(%A: !tile.tensor<[128], f32>) attributes {threads = 128 
   }
   tile.return
 }
+
+// -----
+
+// The spill of a register tile that a loop uses but does not change is
+// stored once, before the loop.
+// CHECK-LABEL: tile.kernel @spill_once
+// CHECK: %[[SPILL:.*]] = tile.var "acc" = %{{.*}} {tile.spill_of = "acc"}
+// CHECK: %[[R:.*]] = tile.read %[[SPILL]]
+// CHECK: scf.for
+// CHECK-NEXT: tile.store %[[R]]
+tile.kernel @spill_once(%O: !tile.tensor<[16, K], f32>) attributes {threads = 128 : i64} {
+  %c0 = arith.constant 0 : index
+  %c64 = arith.constant 64 : index
+  %K = tile.dim %O[1] : !tile.tensor<[16, K], f32>
+  %acc = arith.constant dense<1.0> : tensor<16x64xf32>
+  scf.for %k = %c0 to %K step %c64 {
+    %spill = tile.var "acc" = %acc {tile.spill_of = "acc"} : !tile.var<16x64xf32>
+    %r = tile.read %spill : !tile.var<16x64xf32>
+    tile.store %r, %O[%c0, %k] : tensor<16x64xf32> -> !tile.tensor<[16, K], f32>
+  }
+  tile.return
+}

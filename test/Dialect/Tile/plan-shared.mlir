@@ -131,3 +131,30 @@ tile.kernel @row_results(%A: !tile.tensor<[16, 32], f32>, %B: !tile.tensor<[16, 
   tile.store %twice, %N[%c0, %c0] : tensor<16x1xf32> -> !tile.tensor<[16, 1], f32>
   tile.return
 }
+
+// -----
+
+// A read before a loop that never writes the var: the op inside the loop
+// reads the shared var itself; no copy is made on every iteration.
+// CHECK-LABEL: tile.kernel @read_before_loop
+// CHECK: %[[W:.*]] = tile.var "w" = %{{.*}} {tile.live = {{.*}}, tile.offset = 0 : i64}
+// CHECK: %[[WR:.*]] = tile.read %[[W]]
+// CHECK: scf.for
+// CHECK-NOT: tile.temp
+// CHECK: tile.dot %[[WR]], %{{.*}}
+tile.kernel @read_before_loop(%W: !tile.tensor<[32, 32], f32>, %X: !tile.tensor<[32, K], f32>, %O: !tile.tensor<[32, 32], f32>) attributes {threads = 128 : i64} {
+  %c0 = arith.constant 0 : index
+  %c32 = arith.constant 32 : index
+  %K = tile.dim %X[1] : !tile.tensor<[32, K], f32>
+  %w0 = tile.load %W[%c0, %c0] : !tile.tensor<[32, 32], f32> -> tensor<32x32xf32>
+  %w = tile.var "w" = %w0 : !tile.var<32x32xf32>
+  %wr = tile.read %w : !tile.var<32x32xf32>
+  scf.for %k = %c0 to %K step %c32 {
+    %x0 = tile.load %X[%c0, %k] : !tile.tensor<[32, K], f32> -> tensor<32x32xf32>
+    %xv = tile.var "xv" = %x0 : !tile.var<32x32xf32>
+    %xr = tile.read %xv : !tile.var<32x32xf32>
+    %d = tile.dot %wr, %xr : tensor<32x32xf32>, tensor<32x32xf32> -> tensor<32x32xf32>
+    tile.store %d, %O[%c0, %c0] : tensor<32x32xf32> -> !tile.tensor<[32, 32], f32>
+  }
+  tile.return
+}

@@ -75,6 +75,33 @@ int64_t mlir::tile::getNumElements(Type type) {
   return 1;
 }
 
+int64_t mlir::tile::getVarBytes(VarType type) {
+  return getNumElements(type.getValueType()) *
+         llvm::divideCeil(type.getElementType().getIntOrFloatBitWidth(), 8);
+}
+
+bool mlir::tile::hasOwnerUse(ReadOp read) {
+  return llvm::any_of(read->getUses(),
+                      [](OpOperand &use) { return !readsAcrossThreads(use); });
+}
+
+/// Global tensors are the kernel's parameters, never values computed in
+/// it: the lowering maps each to its pointer argument.
+static LogicalResult verifyKernelParameter(Operation *op, Value tensor) {
+  auto arg = dyn_cast<BlockArgument>(tensor);
+  if (!arg || !isa<KernelOp>(arg.getOwner()->getParentOp()))
+    return op->emitOpError("tensor operand must be a parameter of the "
+                           "enclosing tile.kernel");
+  return success();
+}
+
+/// A var operand is the result of its tile.var, not a value passed around.
+static LogicalResult verifyVarOperand(Operation *op, Value var) {
+  if (!var.getDefiningOp<VarOp>())
+    return op->emitOpError("var operand must be the result of a tile.var");
+  return success();
+}
+
 //===----------------------------------------------------------------------===//
 // KernelOp
 //===----------------------------------------------------------------------===//
@@ -196,6 +223,8 @@ OpFoldResult LanesOp::fold(FoldAdaptor) {
 }
 
 LogicalResult DimOp::verify() {
+  if (failed(verifyKernelParameter(*this, getSource())))
+    return failure();
   int64_t rank = getSource().getType().getRank();
   if (getIndex() >= static_cast<uint64_t>(rank))
     return emitOpError("dimension ")
@@ -296,14 +325,22 @@ static LogicalResult verifySlice(Operation *op, GlobalTensorType tensor,
 }
 
 LogicalResult LoadOp::verify() {
+  if (failed(verifyKernelParameter(*this, getSource())))
+    return failure();
   return verifySlice(*this, getSource().getType(), getResult().getType(),
                      getOffsets().size());
 }
 
 LogicalResult StoreOp::verify() {
+  if (failed(verifyKernelParameter(*this, getDest())))
+    return failure();
   return verifySlice(*this, getDest().getType(), getValue().getType(),
                      getOffsets().size());
 }
+
+LogicalResult ReadOp::verify() { return verifyVarOperand(*this, getVar()); }
+
+LogicalResult WriteOp::verify() { return verifyVarOperand(*this, getVar()); }
 
 //===----------------------------------------------------------------------===//
 // DotOp, BroadcastOp, SplatOp

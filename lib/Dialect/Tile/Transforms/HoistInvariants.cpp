@@ -34,15 +34,21 @@ bool isInvariant(Operation *op, scf::ForOp loop) {
   });
   if (!operandsOutside)
     return false;
-  if (auto read = dyn_cast<ReadOp>(op)) {
-    Value var = read.getVar();
-    WalkResult written = loop.walk([&](Operation *nested) {
-      auto write = dyn_cast<WriteOp>(nested);
-      return write && write.getVar() == var ? WalkResult::interrupt()
-                                            : WalkResult::advance();
-    });
-    return !written.wasInterrupted();
-  }
+  auto writtenIn = [&](Value var) {
+    return loop
+        .walk([&](WriteOp write) {
+          return write.getVar() == var ? WalkResult::interrupt()
+                                       : WalkResult::advance();
+        })
+        .wasInterrupted();
+  };
+  if (auto read = dyn_cast<ReadOp>(op))
+    return !writtenIn(read.getVar());
+  // A var the loop declares from a value it does not change, and never
+  // writes, holds that value on every iteration: a spill of a register
+  // tile used in a loop that does not update it is stored once.
+  if (auto var = dyn_cast<VarOp>(op))
+    return var.getInit() && !writtenIn(var.getResult());
   return isPure(op);
 }
 

@@ -27,27 +27,28 @@ namespace {
 constexpr int64_t kSharedAlignment = 16;
 constexpr int64_t kMaxSlotsInRegisters = 64;
 
-int64_t getVarBytes(VarType type) {
-  return getNumElements(type.getValueType()) *
-         llvm::divideCeil(type.getElementType().getIntOrFloatBitWidth(), 8);
-}
-
 /// Whether no op between `read` and `user` can change the var `read` read,
-/// so `user` may read the var's shared buffer instead of the value.
+/// so `user` may read the var's shared buffer instead of the value. The
+/// user may sit in a loop after the read (tile-hoist-invariants moves reads
+/// out of loops) as long as nothing in that loop writes the var either.
 bool unchangedBetween(ReadOp read, Operation *user) {
-  if (read->getBlock() != user->getBlock() || !read->isBeforeInBlock(user))
+  Operation *ancestor = read->getBlock()->findAncestorOpInBlock(*user);
+  if (!ancestor || !read->isBeforeInBlock(ancestor))
     return false;
   Value var = read.getVar();
-  for (Operation *op = read->getNextNode(); op != user;
-       op = op->getNextNode()) {
-    WalkResult writes = op->walk([&](WriteOp write) {
-      return write.getVar() == var ? WalkResult::interrupt()
-                                   : WalkResult::advance();
-    });
-    if (writes.wasInterrupted())
+  auto writes = [&](Operation *op) {
+    return op
+        ->walk([&](WriteOp write) {
+          return write.getVar() == var ? WalkResult::interrupt()
+                                       : WalkResult::advance();
+        })
+        .wasInterrupted();
+  };
+  for (Operation *op = read->getNextNode(); op != ancestor;
+       op = op->getNextNode())
+    if (writes(op))
       return false;
-  }
-  return true;
+  return ancestor == user || !writes(ancestor);
 }
 
 /// Stores `value` into a new shared temporary at the builder's insertion

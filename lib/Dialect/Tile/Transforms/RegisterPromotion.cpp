@@ -32,6 +32,14 @@ static RegisterUseKind classifyRowReduction(Operation *op,
                                             std::string &reason) {
   StringRef what = isa<RowSumOp>(op) ? "rowsum" : "rowmax";
   int64_t row = type.getDimSize(type.getRank() - 1);
+  // The lowering folds exactly what isShuffleFoldable says; the rest only
+  // words the reason.
+  if (isShuffleFoldable(type)) {
+    reason = llvm::formatv("{0} over rows of {1} elements, each row in {1} "
+                           "lanes of one warp",
+                           what, row);
+    return RegisterUseKind::ShuffleFoldable;
+  }
   Type element = type.getElementType();
   if (!element.isF32() && !element.isInteger(32)) {
     std::string name;
@@ -39,24 +47,16 @@ static RegisterUseKind classifyRowReduction(Operation *op,
     reason = llvm::formatv("{0} of an {1} tile: warp shuffles fold f32 and "
                            "i32 rows only",
                            what, name);
-    return RegisterUseKind::Spill;
-  }
-  if (!llvm::isPowerOf2_64(row)) {
+  } else if (!llvm::isPowerOf2_64(row)) {
     reason = llvm::formatv("{0} over rows of {1} elements, which is not a "
                            "power of two",
                            what, row);
-    return RegisterUseKind::Spill;
-  }
-  if (row > kLanes) {
+  } else {
     reason = llvm::formatv("{0} over rows of {1} elements, more than the {2} "
                            "lanes of a warp",
                            what, row, kLanes);
-    return RegisterUseKind::Spill;
   }
-  reason = llvm::formatv("{0} over rows of {1} elements, each row in {1} "
-                         "lanes of one warp",
-                         what, row);
-  return RegisterUseKind::ShuffleFoldable;
+  return RegisterUseKind::Spill;
 }
 
 /// Whether `op` maps each element of its operands to the element at the same

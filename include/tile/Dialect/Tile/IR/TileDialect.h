@@ -59,6 +59,14 @@ bool readsAcrossThreads(OpOperand &use);
 
 /// The number of elements of a tile type (1 for a scalar).
 int64_t getNumElements(Type type);
+
+/// The bytes a var's tile takes in memory.
+int64_t getVarBytes(VarType type);
+
+/// Whether some use of `read`'s value needs it in the threads that own its
+/// elements (anything but an op reading it across threads, which reads the
+/// var itself).
+bool hasOwnerUse(ReadOp read);
 } // namespace mlir::tile
 
 #endif // TILE_DIALECT_TILE_IR_TILEDIALECT_H

@@ -243,6 +243,7 @@ def Tile_ReadOp : Tile_Op<"read", [
   let arguments = (ins Tile_VarType:$var);
   let results = (outs AnyType:$result);
   let assemblyFormat = "$var attr-dict `:` qualified(type($var))";
+  let hasVerifier = 1;
 }
 
 def Tile_WriteOp : Tile_Op<"write", [
@@ -259,6 +260,7 @@ def Tile_WriteOp : Tile_Op<"write", [
   }];
   let arguments = (ins AnyType:$value, Tile_VarType:$var);
   let assemblyFormat = "$value `,` $var attr-dict `:` qualified(type($var))";
+  let hasVerifier = 1;
 }
 
 //===----------------------------------------------------------------------===//

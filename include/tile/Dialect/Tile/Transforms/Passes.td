@@ -64,8 +64,10 @@ def TileHoistInvariants
   let description = [{
     Moves out of an `scf.for` (innermost first) every op of its body that
     computes the same value on every iteration: a pure op whose operands
-    are defined outside the loop, and a `tile.read` of a var the loop never
-    writes. A broadcast of a column that does not change, such as a row
+    are defined outside the loop, a `tile.read` of a var the loop never
+    writes, and a `tile.var` initialised from outside the loop that the
+    loop never writes (so the spill of a register tile used in a loop that
+    does not change it is stored once, before the loop). A broadcast of a column that does not change, such as a row
     scale, is then made once before the loop instead of on every iteration,
     and so is its read of shared memory. Reads and pure ops have no effect
     to repeat or lose, so a loop that runs no iteration is still correct.
