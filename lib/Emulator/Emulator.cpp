@@ -79,6 +79,7 @@ std::string CTARunner::whereIs(const Thread &thread) const {
 LogicalResult CTARunner::run(std::array<int64_t, 3> blockId) {
   cta.blockId = blockId;
   ++cta.epoch;
+  cta.globalAccesses.clear(); // CTAs are not ordered by barriers
   // Shared memory starts as NaNs (0xff bytes), so a read before any write
   // shows up in the results.
   for (std::vector<uint8_t> &memory : cta.shared)

@@ -86,65 +86,77 @@ uint8_t *Interpreter::checkBounds(Operation *op, Address address, int64_t size,
 uint8_t *Interpreter::access(Operation *op, Address address, int64_t size,
                              bool write) {
   uint8_t *bytes = checkBounds(op, address, size, write ? "store" : "load");
-  if (bytes && address.space == MemorySpace::Shared &&
-      launch.options.checkRaces &&
-      failed(
-          recordSharedAccess(op, address.memory, address.offset, size, write)))
-    return nullptr;
+  if (!bytes || !launch.options.checkRaces)
+    return bytes;
+  if (address.space == MemorySpace::Shared) {
+    for (int64_t byte = address.offset; byte < address.offset + size; ++byte)
+      if (failed(recordAccess(
+              op, cta.sharedAccesses[address.memory][byte], write, [&] {
+                return "byte " + std::to_string(byte) + " of shared memory";
+              })))
+        return nullptr;
+  } else if (address.space == MemorySpace::Global) {
+    // Every access to a tensor element is of the whole element: one entry.
+    ByteAccesses &history =
+        cta.globalAccesses[{address.memory, address.offset}];
+    if (failed(recordAccess(op, history, write, [&] {
+          const EmulatedBuffer &buffer = launch.buffers[address.memory];
+          return "element " + std::to_string(address.offset / size) +
+                 " of tensor '" + buffer.name + "'";
+        })))
+      return nullptr;
+  }
   return bytes;
 }
 
-LogicalResult Interpreter::recordSharedAccess(Operation *op, uint32_t memory,
-                                              int64_t offset, int64_t size,
-                                              bool write) {
+LogicalResult Interpreter::recordAccess(Operation *op, ByteAccesses &history,
+                                        bool write,
+                                        function_ref<std::string()> where) {
   uint32_t self = thread->linearId, epoch = cta.epoch;
-  for (int64_t byte = offset; byte < offset + size; ++byte) {
-    ByteAccesses &history = cta.sharedAccesses[memory][byte];
-    // The other side of a race, if any: a write by another thread since the
-    // barrier, or (for a write) a read by another thread.
-    uint32_t other = ByteAccesses::kNone;
-    Operation *otherOp = nullptr;
-    bool otherWrote = false;
-    if (history.writeEpoch == epoch && history.writer != self) {
-      other = history.writer;
-      otherOp = history.writeOp;
-      otherWrote = true;
-    } else if (write && history.readEpoch == epoch) {
-      unsigned reader = history.readers[0] != self ? 0 : 1;
-      if (history.readers[reader] != ByteAccesses::kNone &&
-          history.readers[reader] != self) {
-        other = history.readers[reader];
-        otherOp = history.readOps[reader];
-      }
+  // The other side of a race, if any: a write by another thread since the
+  // barrier, or (for a write) a read by another thread.
+  uint32_t other = ByteAccesses::kNone;
+  Operation *otherOp = nullptr;
+  bool otherWrote = false;
+  if (history.writeEpoch == epoch && history.writer != self) {
+    other = history.writer;
+    otherOp = history.writeOp;
+    otherWrote = true;
+  } else if (write && history.readEpoch == epoch) {
+    unsigned reader = history.readers[0] != self ? 0 : 1;
+    if (history.readers[reader] != ByteAccesses::kNone &&
+        history.readers[reader] != self) {
+      other = history.readers[reader];
+      otherOp = history.readOps[reader];
     }
-    if (other != ByteAccesses::kNone &&
-        cta.racesReported.insert({op, otherOp}).second) {
-      std::string peerName = describeThread(other);
-      InFlightDiagnostic diagnostic =
-          report(op, *thread,
-                 Twine("shared-memory race: ") + (write ? "write" : "read") +
-                     " of byte " + Twine(byte) + " of shared memory, which " +
-                     peerName + (otherWrote ? " wrote" : " read") +
-                     " with no barrier between,");
-      diagnostic.attachNote(otherOp->getLoc())
-          << "the " << (otherWrote ? "write" : "read") << " of " << peerName;
-      if (++cta.racesFound >= launch.options.maxRaceReports)
-        return failure();
-    }
-    if (write) {
-      history.writeEpoch = epoch;
-      history.writer = self;
-      history.writeOp = op;
-    } else if (history.readEpoch != epoch) {
-      history.readEpoch = epoch;
-      history.readers[0] = self;
-      history.readOps[0] = op;
-      history.readers[1] = ByteAccesses::kNone;
-    } else if (history.readers[0] != self &&
-               history.readers[1] == ByteAccesses::kNone) {
-      history.readers[1] = self;
-      history.readOps[1] = op;
-    }
+  }
+  if (other != ByteAccesses::kNone &&
+      cta.racesReported.insert({op, otherOp}).second) {
+    std::string peerName = describeThread(other);
+    InFlightDiagnostic diagnostic = report(
+        op, *thread,
+        Twine(StringRef(where()).contains("shared") ? "shared" : "global") +
+            "-memory race: " + (write ? "write" : "read") + " of " + where() +
+            ", which " + peerName + (otherWrote ? " wrote" : " read") +
+            " with no barrier between,");
+    diagnostic.attachNote(otherOp->getLoc())
+        << "the " << (otherWrote ? "write" : "read") << " of " << peerName;
+    if (++cta.racesFound >= launch.options.maxRaceReports)
+      return failure();
+  }
+  if (write) {
+    history.writeEpoch = epoch;
+    history.writer = self;
+    history.writeOp = op;
+  } else if (history.readEpoch != epoch) {
+    history.readEpoch = epoch;
+    history.readers[0] = self;
+    history.readOps[0] = op;
+    history.readers[1] = ByteAccesses::kNone;
+  } else if (history.readers[0] != self &&
+             history.readers[1] == ByteAccesses::kNone) {
+    history.readers[1] = self;
+    history.readOps[1] = op;
   }
   return success();
 }

@@ -92,6 +92,9 @@ struct CTA {
   std::array<int64_t, 3> blockId = {0, 0, 0};
   std::vector<std::vector<uint8_t>> shared;
   std::vector<std::vector<ByteAccesses>> sharedAccesses;
+  /// The elements of global tensors this CTA touched, by (buffer, byte
+  /// offset): a barrier orders global memory within a CTA too.
+  llvm::DenseMap<std::pair<uint32_t, int64_t>, ByteAccesses> globalAccesses;
   /// Advanced at every barrier and every new CTA.
   uint32_t epoch = 0;
   /// Races reported, by the pair of ops, so each is reported once.
@@ -147,9 +150,11 @@ private:
   /// The same without recording an access; `what` names it in the error.
   uint8_t *checkBounds(Operation *op, Address address, int64_t size,
                        StringRef what);
-  /// Fails when the run must stop: too many races.
-  LogicalResult recordSharedAccess(Operation *op, uint32_t memory,
-                                   int64_t offset, int64_t size, bool write);
+  /// Records an access to the memory `history` tracks and reports a race
+  /// with another thread's access since the last barrier; `where` names
+  /// the memory. Fails when the run must stop: too many races.
+  LogicalResult recordAccess(Operation *op, ByteAccesses &history, bool write,
+                             function_ref<std::string()> where);
   /// The address of element `indices` of a memref, or none after an error
   /// when an index is outside its dimension.
   std::optional<Address> memrefElement(Operation *op, Value memref,
