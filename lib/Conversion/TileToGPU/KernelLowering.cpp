@@ -358,6 +358,36 @@ Value KernelLowering::safeIndex(Value element, Value valid) {
                                  constantIndex(0));
 }
 
+SmallVector<Value> KernelLowering::slotCoordinates(int64_t slot,
+                                                   ArrayRef<int64_t> shape) {
+  // With threads a multiple of the row length C, every slot of a thread is
+  // in the same column, threads / C rows further; with C a multiple of
+  // threads, every slot is in a row known at compile time. Either way the
+  // slots share most of their arithmetic, and their bounds checks.
+  if (shape.size() == 2) {
+    int64_t columns = shape[1];
+    if (threads % columns == 0) {
+      Value column = arith::RemUIOp::create(builder, loc, threadId,
+                                            constantIndex(columns));
+      Value row = arith::DivUIOp::create(builder, loc, threadId,
+                                         constantIndex(columns));
+      if (slot != 0)
+        row = arith::AddIOp::create(builder, loc, row,
+                                    constantIndex(slot * threads / columns));
+      return {row, column};
+    }
+    if (columns % threads == 0) {
+      int64_t first = slot * threads;
+      Value column = threadId;
+      if (first % columns != 0)
+        column = arith::AddIOp::create(builder, loc, threadId,
+                                       constantIndex(first % columns));
+      return {constantIndex(first / columns), column};
+    }
+  }
+  return delinearize(elementIndex(slot), shape);
+}
+
 SmallVector<Value> KernelLowering::delinearize(Value element,
                                                ArrayRef<int64_t> shape) {
   SmallVector<Value> coords(shape.size());

@@ -121,6 +121,9 @@ private:
   /// else 0, so that no thread touches bytes outside a buffer.
   Value safeIndex(Value element, Value valid);
   SmallVector<Value> delinearize(Value element, ArrayRef<int64_t> shape);
+  /// The coordinates, in a tile of `shape`, of the element this thread
+  /// holds in slot `slot` (which may be past the end of the tile).
+  SmallVector<Value> slotCoordinates(int64_t slot, ArrayRef<int64_t> shape);
   Value linearize(ArrayRef<Value> coords, ArrayRef<Value> dims);
   Value constantIndex(int64_t value);
   Value zero(Type type);

@@ -103,10 +103,9 @@ LogicalResult KernelLowering::lowerLoad(LoadOp op) {
   Value slots = zero(getSlotsType(type));
   Value elementZero = zero(element);
   for (int64_t slot = 0, e = getSlots(type); slot < e; ++slot) {
-    auto [coords, inside] =
-        sliceElement(op.getOffsets(), type, tensor,
-                     delinearize(elementIndex(slot), type.getShape()),
-                     slotIsValid(type.getNumElements(), slot));
+    auto [coords, inside] = sliceElement(
+        op.getOffsets(), type, tensor, slotCoordinates(slot, type.getShape()),
+        slotIsValid(type.getNumElements(), slot));
     Value value = guarded(inside, element, elementZero, [&] {
       return LLVM::LoadOp::create(builder, loc, element,
                                   globalAddress(tensor, coords));
@@ -130,8 +129,7 @@ LogicalResult KernelLowering::lowerStore(StoreOp op) {
   RankedTensorType layout = rows ? tile->reducedFrom : type;
   for (int64_t slot = 0, e = getSlots(layout); slot < e; ++slot) {
     Value valid = slotIsValid(layout.getNumElements(), slot);
-    SmallVector<Value> local =
-        delinearize(elementIndex(slot), layout.getShape());
+    SmallVector<Value> local = slotCoordinates(slot, layout.getShape());
     if (rows) {
       valid = both(valid,
                    arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq,
