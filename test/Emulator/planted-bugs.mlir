@@ -3,10 +3,11 @@
 //
 // RUN: tile-opt %s --mlir-print-debuginfo --pass-pipeline='builtin.module(tile.kernel(tile-promote-registers,tile-plan-shared),tile-to-gpu,gpu.module(canonicalize,cse))' -o %t.mlir
 
-// Without its barrier, the rowsum reads acc while other threads still write
-// it: a race, reported with both threads and both ops. (The emulator runs
-// thread 0 to the barrier first, so, with the barrier gone, thread 0 has
-// read row 0 before thread 1 initialises its elements of acc.)
+// Without its barrier, the rowsum's threads read their rows' partials (in
+// the shared scratch var that tile-plan-shared gives a reduction over rows
+// of two warps) while the other warps still write theirs: a race, reported
+// with both threads. (The emulator runs thread 0 to the barrier first, so,
+// with the barrier gone, thread 1 reads a partial only thread 0 has written.)
 // RUN: tile-emulate %t.mlir --kernel squares_shared --arg 'X=f32[16,K]' --arg 'S=f32[16,1]' --dim K=128 --output S --fill index | FileCheck %s --check-prefix=SQUARES
 // RUN: tile-opt %t.mlir --mlir-print-debuginfo --tile-test-drop-barriers | not tile-emulate --kernel squares_shared --arg 'X=f32[16,K]' --arg 'S=f32[16,1]' --dim K=128 --output S 2>&1 | FileCheck %s --check-prefix=RACE
 // SQUARES: S f32[16, 1]: sum {{.*}}, first 690880 4.8688e+06
@@ -15,7 +16,6 @@ tile.kernel @squares_shared(%X: !tile.tensor<[16, K], f32>, %S: !tile.tensor<[16
   %c64 = arith.constant 64 : index
   %K = tile.dim %X[1] : !tile.tensor<[16, K], f32>
   %zero = arith.constant dense<0.0> : tensor<16x64xf32>
-  // RACE: planted-bugs.mlir:[[@LINE+1]]:10: error: emulate: shared-memory race: write of byte {{[0-9]+}} of shared memory, which thread ({{[0-9]+}}, 0, 0) read with no barrier between, in block (0, 0, 0), thread ({{[0-9]+}}, 0, 0)
   %acc = tile.var "acc" = %zero : !tile.var<16x64xf32>
   scf.for %kt = %c0 to %K step %c64 {
     %x = tile.load %X[%c0, %kt] : !tile.tensor<[16, K], f32> -> tensor<16x64xf32>
@@ -25,7 +25,8 @@ tile.kernel @squares_shared(%X: !tile.tensor<[16, K], f32>, %S: !tile.tensor<[16
     tile.write %n, %acc : !tile.var<16x64xf32>
   }
   %final = tile.read %acc : !tile.var<16x64xf32>
-  // RACE: planted-bugs.mlir:[[@LINE+1]]:8: note: the read of thread (0, 0, 0)
+  // RACE: planted-bugs.mlir:[[@LINE+2]]:8: error: emulate: shared-memory race: read of byte 0 of shared memory, which thread (0, 0, 0) wrote with no barrier between, in block (0, 0, 0), thread (1, 0, 0)
+  // RACE: planted-bugs.mlir:[[@LINE+1]]:8: note: the write of thread (0, 0, 0)
   %s = tile.rowsum %final : tensor<16x64xf32> -> tensor<16x1xf32>
   tile.store %s, %S[%c0, %c0] : tensor<16x1xf32> -> !tile.tensor<[16, 1], f32>
   tile.return

@@ -29,7 +29,8 @@ namespace mlir::tile {
 enum class Layout {
   /// Slot k of thread t holds element t + k * threads (row-major).
   Owner,
-  /// The result of a shuffle-folded row reduction of an [R, C] tile: slot k
+  /// The result of a row reduction of an [R, C] tile where it lives
+  /// (shuffle-folded or warp-segmented): slot k
   /// of thread t holds the result for the row of element t + k * threads of
   /// the [R, C] tile, so every thread of a row has it.
   RowReplicated,
@@ -103,6 +104,11 @@ private:
   LogicalResult lowerBroadcast(BroadcastOp op);
   LogicalResult lowerSplat(SplatOp op);
   Value shuffleReduce(Operation *op, Value slots, RankedTensorType type);
+  /// A warp-segmented reduction: a butterfly per warp, the partials through
+  /// `scratch` (an [R, C / 32] shared view), a barrier, and each thread
+  /// combines its rows' partials.
+  Value segmentedReduce(Operation *op, Value slots, RankedTensorType type,
+                        Value scratch);
   /// `value` combined over runs of `lanes` lanes (a power of two, at most
   /// a warp) with xor shuffles: every lane of a run ends with the result.
   Value butterfly(bool isMax, Value value, int64_t lanes);

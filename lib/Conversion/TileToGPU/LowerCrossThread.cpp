@@ -93,16 +93,79 @@ Value KernelLowering::shuffleReduce(Operation *op, Value slots,
   return result;
 }
 
+Value KernelLowering::segmentedReduce(Operation *op, Value slots,
+                                      RankedTensorType type, Value scratch) {
+  bool isMax = isa<RowMaxOp>(op);
+  int64_t segments = type.getDimSize(1) / kWarpSize;
+  Value lane =
+      arith::RemUIOp::create(builder, loc, threadId, constantIndex(kWarpSize));
+  Value firstLane = arith::CmpIOp::create(
+      builder, loc, arith::CmpIPredicate::eq, lane, constantIndex(0));
+  // Whole warps are valid or not (rows and threads are multiples of a
+  // warp), so every butterfly has all its lanes.
+  int64_t numSlots = getSlots(type);
+  SmallVector<SmallVector<Value>> coords;
+  for (int64_t slot = 0; slot < numSlots; ++slot) {
+    coords.push_back(slotCoordinates(slot, type.getShape()));
+    Value partial = butterfly(
+        isMax, vector::ExtractOp::create(builder, loc, slots, slot), kWarpSize);
+    Value segment = arith::DivUIOp::create(builder, loc, coords[slot][1],
+                                           constantIndex(kWarpSize));
+    Value index = arith::AddIOp::create(
+        builder, loc,
+        arith::MulIOp::create(builder, loc, coords[slot][0],
+                              constantIndex(segments)),
+        segment);
+    guarded(both(firstLane, slotIsValid(type.getNumElements(), slot)), [&] {
+      memref::StoreOp::create(builder, loc, partial, scratch, index);
+    });
+  }
+  gpu::BarrierOp::create(builder, loc);
+  Value result = slots;
+  for (int64_t slot = 0; slot < numSlots; ++slot) {
+    Type element = type.getElementType();
+    Value value = guarded(
+        slotIsValid(type.getNumElements(), slot), element, zero(element), [&] {
+          Value rowStart = arith::MulIOp::create(builder, loc, coords[slot][0],
+                                                 constantIndex(segments));
+          Value total;
+          for (int64_t segment = 0; segment < segments; ++segment) {
+            Value index = arith::AddIOp::create(builder, loc, rowStart,
+                                                constantIndex(segment));
+            Value partial =
+                memref::LoadOp::create(builder, loc, scratch, index);
+            total =
+                total ? combine(builder, loc, isMax, total, partial) : partial;
+          }
+          return total;
+        });
+    result = vector::InsertOp::create(builder, loc, value, result, slot);
+  }
+  return result;
+}
+
 LogicalResult KernelLowering::lowerReduction(Operation *op) {
   auto inputType = cast<RankedTensorType>(op->getOperand(0).getType());
   auto resultType = cast<RankedTensorType>(op->getResult(0).getType());
   bool isMax = isa<RowMaxOp>(op);
-  if (isShuffleFoldable(inputType)) {
+  if (isShuffleFoldable(inputType) || isWarpSegmented(inputType)) {
     FailureOr<DistributedTile> input = lookupTile(op, op->getOperand(0));
     if (failed(input))
       return failure();
-    mapTile(op->getResult(0), shuffleReduce(op, input->slots, inputType),
-            Layout::RowReplicated, inputType);
+    Value reduced;
+    if (isShuffleFoldable(inputType)) {
+      reduced = shuffleReduce(op, input->slots, inputType);
+    } else {
+      Value scratch = op->getNumOperands() == 2
+                          ? varStorage.lookup(op->getOperand(1))
+                          : Value();
+      if (!scratch || !isa<MemRefType>(scratch.getType()))
+        return op->emitError("internal error: this reduction combines its "
+                             "warps' partials in a shared scratch var, but "
+                             "it has none; run tile-plan-shared first");
+      reduced = segmentedReduce(op, input->slots, inputType, scratch);
+    }
+    mapTile(op->getResult(0), reduced, Layout::RowReplicated, inputType);
     return success();
   }
   // Through shared memory, a warp per row: the warp of the thread that owns

@@ -61,6 +61,14 @@ SmallVector<SharedAccess> mlir::tile::getSharedAccesses(Operation *op) {
     accesses.push_back(makeAccess(store.getDest(), store.getOffsets(), mapping,
                                   /*write=*/true));
   }
+  // A warp-segmented reduction's lane 0s write their warps' partials, and
+  // after a barrier every thread reads its rows' partials.
+  if (hasBarrierAfterWrites(op)) {
+    if (VarOp var = getSharedVar(op->getOperand(1))) {
+      accesses.push_back(makeAccess(var, /*write=*/true, /*byOwner=*/false));
+      accesses.push_back(makeAccess(var, /*write=*/false, /*byOwner=*/false));
+    }
+  }
   // An op reading across threads reads the shared var its operand came from.
   for (OpOperand &use : op->getOpOperands()) {
     if (!isa<RankedTensorType>(use.get().getType()) || !readsAcrossThreads(use))
@@ -70,6 +78,10 @@ SmallVector<SharedAccess> mlir::tile::getSharedAccesses(Operation *op) {
         accesses.push_back(makeAccess(var, /*write=*/false, /*byOwner=*/false));
   }
   return accesses;
+}
+
+bool mlir::tile::hasBarrierAfterWrites(Operation *op) {
+  return isa<RowSumOp, RowMaxOp>(op) && op->getNumOperands() == 2;
 }
 
 namespace {
@@ -105,9 +117,12 @@ public:
     for (Operation *op : plan.before)
       requireUniform(op, "a barrier is needed here (another thread's access "
                          "to the same shared bytes)");
-    // Both ways of reducing rows end in a butterfly of warp shuffles.
+    // Every way of reducing rows has a butterfly of warp shuffles.
     kernel.walk([&](Operation *op) {
-      if (isa<RowSumOp, RowMaxOp>(op))
+      if (hasBarrierAfterWrites(op))
+        requireUniform(op, "this reduction exchanges values among the lanes "
+                           "of a warp and, with a barrier, among warps");
+      else if (isa<RowSumOp, RowMaxOp>(op))
         requireUniform(op, "this reduction exchanges values among the lanes "
                            "of a warp");
     });
@@ -119,7 +134,8 @@ public:
 private:
   void walk(Block &block, AccessSet &state) {
     for (Operation &op : block) {
-      for (const SharedAccess &access : getSharedAccesses(&op)) {
+      AccessSet accesses = getSharedAccesses(&op);
+      for (const SharedAccess &access : accesses) {
         bool conflict = llvm::any_of(state, [&](const SharedAccess &earlier) {
           return access.conflictsWith(earlier);
         });
@@ -129,7 +145,13 @@ private:
           break;
         }
       }
-      llvm::append_range(state, getSharedAccesses(&op));
+      if (hasBarrierAfterWrites(&op)) {
+        // Its own barrier orders everything before it, its writes included.
+        state.clear();
+        llvm::erase_if(accesses,
+                       [](const SharedAccess &access) { return access.write; });
+      }
+      llvm::append_range(state, accesses);
       walkRegions(&op, state);
     }
   }

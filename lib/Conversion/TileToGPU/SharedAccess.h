@@ -49,6 +49,12 @@ struct SharedAccess {
 /// global tensors.
 SmallVector<SharedAccess> getSharedAccesses(Operation *op);
 
+/// Whether `op` lowers to code with a barrier of its own between its
+/// writes and its reads (a warp-segmented reduction: lane 0 of each warp
+/// writes the warp's partials, and after the barrier every thread reads its
+/// rows'), so that only its reads are unordered after it.
+bool hasBarrierAfterWrites(Operation *op);
+
 /// Where barriers go: before each op of `before`. Fails, with an error at
 /// the op, where a barrier or a warp shuffle would sit under control flow
 /// that depends on the thread.

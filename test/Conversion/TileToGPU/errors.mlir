@@ -1,14 +1,31 @@
 // RUN: tile-opt %s -split-input-file --pass-pipeline='builtin.module(tile.kernel(tile-plan-shared),tile-to-gpu)' -verify-diagnostics
 
 // A barrier that only some threads would reach.
-tile.kernel @barrier_under_thread_branch(%A: !tile.tensor<[16, 64], f32>, %M: !tile.tensor<[16, 1], f32>) attributes {threads = 128 : i64} {
+tile.kernel @barrier_under_thread_branch(%A: !tile.tensor<[16, 48], f32>, %M: !tile.tensor<[16, 1], f32>) attributes {threads = 128 : i64} {
+  %c0 = arith.constant 0 : index
+  %t = tile.thread_id
+  %first = arith.cmpi eq, %t, %c0 : index
+  // expected-note @+1 {{this control flow}}
+  scf.if %first {
+    %a = tile.load %A[%c0, %c0] : !tile.tensor<[16, 48], f32> -> tensor<16x48xf32>
+    // expected-error @+1 {{a barrier is needed here (another thread's access to the same shared bytes), but the control flow around it depends on ctx.thread}}
+    %m = tile.rowsum %a : tensor<16x48xf32> -> tensor<16x1xf32>
+    tile.store %m, %M[%c0, %c0] : tensor<16x1xf32> -> !tile.tensor<[16, 1], f32>
+  }
+  tile.return
+}
+
+// -----
+
+// A reduction over rows of whole warps has a barrier of its own.
+tile.kernel @segmented_under_thread_branch(%A: !tile.tensor<[16, 64], f32>, %M: !tile.tensor<[16, 1], f32>) attributes {threads = 128 : i64} {
   %c0 = arith.constant 0 : index
   %t = tile.thread_id
   %first = arith.cmpi eq, %t, %c0 : index
   // expected-note @+1 {{this control flow}}
   scf.if %first {
     %a = tile.load %A[%c0, %c0] : !tile.tensor<[16, 64], f32> -> tensor<16x64xf32>
-    // expected-error @+1 {{a barrier is needed here (another thread's access to the same shared bytes), but the control flow around it depends on ctx.thread}}
+    // expected-error @+1 {{this reduction exchanges values among the lanes of a warp and, with a barrier, among warps, but the control flow around it depends on ctx.thread}}
     %m = tile.rowsum %a : tensor<16x64xf32> -> tensor<16x1xf32>
     tile.store %m, %M[%c0, %c0] : tensor<16x1xf32> -> !tile.tensor<[16, 1], f32>
   }

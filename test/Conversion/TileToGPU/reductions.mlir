@@ -54,12 +54,13 @@ tile.kernel @rowmax_8_i32(%A: !tile.tensor<[16, 8], i32>, %M: !tile.tensor<[16, 
 
 // -----
 
-// Rows of 64 span two warps: the tile goes to shared memory and, after a
-// barrier, the warp of each row result's owner reduces the row, its lanes
-// reading every 32nd element from their own, then a butterfly over the warp;
-// the owner (lane j for the warp's j-th row) keeps the result.
-// CHECK-LABEL: gpu.func @rowsum_64_f32(
-// CHECK-SAME: workgroup(%{{.*}} : memref<4096xi8, #gpu.address_space<workgroup>>)
+// Rows of 48 are neither within a warp nor whole warps: the tile goes to
+// shared memory and, after a barrier, the warp of each row result's owner
+// reduces the row, its lanes reading every 32nd element from their own,
+// then a butterfly over the warp; the owner (lane j for the warp's j-th
+// row) keeps the result.
+// CHECK-LABEL: gpu.func @rowsum_48_f32(
+// CHECK-SAME: workgroup(%{{.*}} : memref<3072xi8, #gpu.address_space<workgroup>>)
 // CHECK: gpu.barrier
 // CHECK: %[[LANE:.*]] = arith.remui %[[TID:.*]], %c32 : index
 // CHECK: %[[FIRST:.*]] = arith.subi %[[TID]], %[[LANE]] : index
@@ -67,17 +68,70 @@ tile.kernel @rowmax_8_i32(%A: !tile.tensor<[16, 8], i32>, %M: !tile.tensor<[16, 
 // CHECK: %[[ROW:.*]] = arith.addi %[[FIRST]], %[[J]] : index
 // CHECK: %[[IS_ROW:.*]] = arith.cmpi ult, %[[ROW]], %c16 : index
 // CHECK: scf.if %[[IS_ROW]] -> (f32)
-// CHECK: scf.for %{{.*}} = %[[LANE]] to %c64 step %c32 iter_args(%[[ACC:.*]] = %{{.*}}) -> (f32)
+// CHECK: scf.for %{{.*}} = %[[LANE]] to %c48 step %c32 iter_args(%[[ACC:.*]] = %{{.*}}) -> (f32)
 // CHECK: memref.load
 // CHECK: arith.addf %[[ACC]]
 // CHECK-COUNT-5: gpu.shuffle  xor
 // CHECK: %[[IS_MINE:.*]] = arith.cmpi eq, %[[LANE]], %[[J]] : index
 // CHECK: arith.select %[[IS_MINE]], %{{.*}}, %[[MINE]] : f32
-tile.kernel @rowsum_64_f32(%A: !tile.tensor<[16, 64], f32>, %M: !tile.tensor<[16, 1], f32>) attributes {threads = 128 : i64} {
+tile.kernel @rowsum_48_f32(%A: !tile.tensor<[16, 48], f32>, %M: !tile.tensor<[16, 1], f32>) attributes {threads = 128 : i64} {
+  %c0 = arith.constant 0 : index
+  %a = tile.load %A[%c0, %c0] : !tile.tensor<[16, 48], f32> -> tensor<16x48xf32>
+  %m = tile.rowsum %a : tensor<16x48xf32> -> tensor<16x1xf32>
+  tile.store %m, %M[%c0, %c0] : tensor<16x1xf32> -> !tile.tensor<[16, 1], f32>
+  tile.return
+}
+
+// -----
+
+// Rows of 64 are two warps: the tile stays in registers. In each of a
+// thread's 8 slots a butterfly over the warp gives the warp's half of a
+// row, lane 0 writes it to the row's entry of the [16, 2] scratch var (128
+// bytes), and after one barrier every thread combines its rows' two
+// halves. The result is in every lane of the row: the first lane stores it.
+// CHECK-LABEL: gpu.func @rowmax_64_f32(
+// CHECK-SAME: workgroup(%{{.*}} : memref<128xi8, #gpu.address_space<workgroup>>)
+// CHECK: %[[PARTIALS:.*]] = memref.view %{{.*}} to memref<32xf32, #gpu.address_space<workgroup>>
+// CHECK-NOT: gpu.barrier
+// CHECK: %[[LANE:.*]] = arith.remui %{{.*}}, %c32 : index
+// CHECK: %[[LANE0:.*]] = arith.cmpi eq, %[[LANE]], %c0 : index
+// CHECK-COUNT-5: gpu.shuffle  xor %{{.*}}, %c32_i32 : f32
+// CHECK: %[[HALF:.*]] = arith.maximumf
+// CHECK: scf.if %[[LANE0]] {
+// CHECK-NEXT: memref.store %[[HALF]], %[[PARTIALS]][%{{.*}}]
+// CHECK-COUNT-7: memref.store %{{.*}}, %[[PARTIALS]]
+// CHECK: gpu.barrier
+// CHECK-NOT: gpu.barrier
+// CHECK: %[[A:.*]] = memref.load %[[PARTIALS]]
+// CHECK: %[[B:.*]] = memref.load %[[PARTIALS]]
+// CHECK: arith.maximumf %[[A]], %[[B]] : f32
+// CHECK-COUNT-7: arith.maximumf %{{.*}}, %{{.*}} : f32
+// CHECK: llvm.store
+// CHECK-NOT: gpu.barrier
+// CHECK: gpu.return
+tile.kernel @rowmax_64_f32(%A: !tile.tensor<[16, 64], f32>, %M: !tile.tensor<[16, 1], f32>) attributes {threads = 128 : i64} {
   %c0 = arith.constant 0 : index
   %a = tile.load %A[%c0, %c0] : !tile.tensor<[16, 64], f32> -> tensor<16x64xf32>
-  %m = tile.rowsum %a : tensor<16x64xf32> -> tensor<16x1xf32>
+  %m = tile.rowmax %a : tensor<16x64xf32> -> tensor<16x1xf32>
   tile.store %m, %M[%c0, %c0] : tensor<16x1xf32> -> !tile.tensor<[16, 1], f32>
+  tile.return
+}
+
+// -----
+
+// i32 rows of 96 are three warps, and with 64 threads a row's warps are
+// spread over a thread's slots: each row still has one partial a warp, in
+// a [4, 3] scratch var, combined with addi.
+// CHECK-LABEL: gpu.func @rowsum_96_i32(
+// CHECK-SAME: workgroup(%{{.*}} : memref<48xi8, #gpu.address_space<workgroup>>)
+// CHECK-COUNT-30: gpu.shuffle  xor %{{.*}} : i32
+// CHECK: gpu.barrier
+// CHECK-COUNT-2: arith.addi %{{.*}}, %{{.*}} : i32
+tile.kernel @rowsum_96_i32(%A: !tile.tensor<[4, 96], i32>, %M: !tile.tensor<[4, 1], i32>) attributes {threads = 64 : i64} {
+  %c0 = arith.constant 0 : index
+  %a = tile.load %A[%c0, %c0] : !tile.tensor<[4, 96], i32> -> tensor<4x96xi32>
+  %m = tile.rowsum %a : tensor<4x96xi32> -> tensor<4x1xi32>
+  tile.store %m, %M[%c0, %c0] : tensor<4x1xi32> -> !tile.tensor<[4, 1], i32>
   tile.return
 }
 

@@ -351,3 +351,25 @@ tile.kernel @tensor_through_if(%A: !tile.tensor<[32], f32>, %B: !tile.tensor<[32
   %x = tile.load %t[%c0] : !tile.tensor<[32], f32> -> tensor<32xf32>
   tile.return
 }
+
+// -----
+
+tile.kernel @scratch_type(%X: !tile.tensor<[16, 64], f32>) attributes {threads = 32 : i64} {
+  %c0 = arith.constant 0 : index
+  %x = tile.load %X[%c0, %c0] : !tile.tensor<[16, 64], f32> -> tensor<16x64xf32>
+  %p = tile.var "p" : !tile.var<16x4xf32>
+  // expected-error @+1 {{scratch var must be '!tile.var<16x2xf32>' (a partial per warp of each row), not '!tile.var<16x4xf32>'}}
+  %s = tile.rowsum %x through %p : tensor<16x64xf32>, !tile.var<16x4xf32> -> tensor<16x1xf32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @scratch_not_segmented(%X: !tile.tensor<[16, 48], f32>) attributes {threads = 32 : i64} {
+  %c0 = arith.constant 0 : index
+  %x = tile.load %X[%c0, %c0] : !tile.tensor<[16, 48], f32> -> tensor<16x48xf32>
+  %p = tile.var "p" : !tile.var<16x1xf32>
+  // expected-error @+1 {{has a scratch var, but rows of 48 'f32' elements do not reduce a warp at a time}}
+  %s = tile.rowmax %x through %p : tensor<16x48xf32>, !tile.var<16x1xf32> -> tensor<16x1xf32>
+  tile.return
+}

@@ -68,6 +68,10 @@ tile.kernel @everything(%A: !tile.tensor<[M, 32], f16>, %B: !tile.tensor<[32, N]
   %d = tile.dot %a, %b : tensor<16x32xf16>, tensor<32x64xf16> -> tensor<16x64xf32>
   // CHECK: tile.rowmax %{{.*}} : tensor<16x64xf32> -> tensor<16x1xf32>
   %m = tile.rowmax %d : tensor<16x64xf32> -> tensor<16x1xf32>
+  // CHECK: %[[P:.*]] = tile.var "rowmax.partials" : !tile.var<16x2xf32>
+  %p = tile.var "rowmax.partials" : !tile.var<16x2xf32>
+  // CHECK: tile.rowmax %{{.*}} through %[[P]] : tensor<16x64xf32>, !tile.var<16x2xf32> -> tensor<16x1xf32>
+  %m2 = tile.rowmax %d through %p : tensor<16x64xf32>, !tile.var<16x2xf32> -> tensor<16x1xf32>
   // CHECK: tile.broadcast %{{.*}} : tensor<16x1xf32> -> tensor<16x64xf32>
   %mb = tile.broadcast %m : tensor<16x1xf32> -> tensor<16x64xf32>
   %e = arith.subf %d, %mb : tensor<16x64xf32>

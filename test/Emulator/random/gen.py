@@ -39,7 +39,7 @@ class Kernel:
         # elements a thread (the register rule).
         while True:
             self.rows = rng.choice([1, 2, 4, 8, 16])
-            self.cols = rng.choice([8, 16, 32, 64])
+            self.cols = rng.choice([8, 16, 32, 48, 64, 96, 128])
             self.threads = rng.choice([32, 64, 128, 256])
             n = self.rows * self.cols
             if n % self.threads == 0 and n // self.threads <= 64:

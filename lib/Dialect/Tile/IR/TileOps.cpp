@@ -18,7 +18,7 @@ LogicalResult mlir::tile::verifyInsideKernel(Operation *op) {
 }
 
 LogicalResult mlir::tile::verifyRowReduction(Operation *op, Type input,
-                                             Type result) {
+                                             Type result, Value scratch) {
   auto in = cast<RankedTensorType>(input);
   auto out = cast<RankedTensorType>(result);
   if (in.getElementType() != out.getElementType())
@@ -30,30 +30,73 @@ LogicalResult mlir::tile::verifyRowReduction(Operation *op, Type input,
            << in.getDimSize(0) << ", " << in.getDimSize(1) << "] to ["
            << in.getDimSize(0) << ", 1], not [" << out.getDimSize(0) << ", "
            << out.getDimSize(1) << "]";
+  if (!scratch)
+    return success();
+  if (!scratch.getDefiningOp<VarOp>())
+    return op->emitOpError("scratch operand must be the result of a tile.var");
+  if (!isWarpSegmented(in))
+    return op->emitOpError("has a scratch var, but rows of ")
+           << in.getDimSize(1) << " " << in.getElementType()
+           << " elements do not reduce a warp at a time";
+  if (scratch.getType() != getScratchType(in))
+    return op->emitOpError("scratch var must be ")
+           << getScratchType(in) << " (a partial per warp of each row), not "
+           << scratch.getType();
   return success();
 }
 
-bool mlir::tile::isShuffleFoldable(RankedTensorType type) {
-  if (type.getRank() != 2)
-    return false;
+void mlir::tile::getScratchEffects(
+    MutableOperandRange scratch,
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  if (scratch.empty())
+    return;
+  effects.emplace_back(MemoryEffects::Read::get(), &scratch[0]);
+  effects.emplace_back(MemoryEffects::Write::get(), &scratch[0]);
+}
+
+static bool reducesF32OrI32Rows(RankedTensorType type) {
   Type element = type.getElementType();
+  return type.getRank() == 2 && (element.isF32() || element.isInteger(32));
+}
+
+bool mlir::tile::isWarpSegmented(RankedTensorType type) {
+  if (!reducesF32OrI32Rows(type))
+    return false;
   int64_t columns = type.getDimSize(1);
-  return (element.isF32() || element.isInteger(32)) && columns <= kLanes &&
-         llvm::isPowerOf2_64(columns);
+  return columns > kLanes && columns % kLanes == 0;
+}
+
+VarType mlir::tile::getScratchType(RankedTensorType type) {
+  return VarType::get(type.getContext(),
+                      {type.getDimSize(0), type.getDimSize(1) / kLanes},
+                      type.getElementType());
+}
+
+bool mlir::tile::isShuffleFoldable(RankedTensorType type) {
+  if (!reducesF32OrI32Rows(type))
+    return false;
+  int64_t columns = type.getDimSize(1);
+  return columns <= kLanes && llvm::isPowerOf2_64(columns);
+}
+
+/// Whether rowsum/rowmax reduces a tile of `type` where the tile lives.
+static bool reducesInPlace(RankedTensorType type) {
+  return isShuffleFoldable(type) || isWarpSegmented(type);
 }
 
 bool mlir::tile::isRowReplicated(Value value) {
   Operation *def = value.getDefiningOp();
   if (!isa_and_present<RowSumOp, RowMaxOp>(def))
     return false;
-  return isShuffleFoldable(
-      cast<RankedTensorType>(def->getOperand(0).getType()));
+  return reducesInPlace(cast<RankedTensorType>(def->getOperand(0).getType()));
 }
 
 bool mlir::tile::readsAcrossThreads(OpOperand &use) {
   Operation *user = use.getOwner();
   if (isa<RowSumOp, RowMaxOp>(user))
-    return !isShuffleFoldable(cast<RankedTensorType>(use.get().getType()));
+    return use.getOperandNumber() == 0 &&
+           !reducesInPlace(cast<RankedTensorType>(use.get().getType()));
   if (isa<DotOp>(user))
     return true;
   if (auto broadcast = dyn_cast<BroadcastOp>(user)) {

@@ -133,8 +133,10 @@ struct TilePlanShared : tile::impl::TilePlanSharedBase<TilePlanShared> {
 
   void runOnOperation() override {
     KernelOp kernel = getOperation();
+    forwardRowResultVars(kernel);
     DenseSet<Operation *> mustBeShared = readAcrossThreadsFromShared(kernel);
     storeRowResultsBeforeOtherUses(kernel, mustBeShared);
+    addReductionScratch(kernel, mustBeShared);
     SmallVector<SharedBuffer> buffers = decideStorage(kernel, mustBeShared);
     int64_t total = layOut(kernel, buffers);
     kernel->setAttr("tile.shared_bytes",
@@ -150,6 +152,30 @@ struct TilePlanShared : tile::impl::TilePlanSharedBase<TilePlanShared> {
       for (SharedBuffer &buffer : buffers)
         diag << " '" << buffer.var.getName() << "' (" << buffer.bytes << " B)";
       signalPassFailure();
+    }
+  }
+
+  /// A var that holds a row result reduced where its input lives and is
+  /// never written is that result: its reads become the result itself,
+  /// which is already in every lane of its row, so broadcasting it back
+  /// over the rows costs nothing (the var would have cost a shared buffer
+  /// and its barriers). Vars of @registers and spills keep their storage.
+  void forwardRowResultVars(KernelOp kernel) {
+    SmallVector<VarOp> vars;
+    kernel.walk([&](VarOp var) {
+      bool written = llvm::any_of(
+          var->getUsers(), [](Operation *user) { return isa<WriteOp>(user); });
+      if (var.getInit() && isRowReplicated(var.getInit()) && !written &&
+          var.getStorage() == Storage::shared && !var->hasAttr("tile.spill_of"))
+        vars.push_back(var);
+    });
+    for (VarOp var : vars) {
+      for (Operation *user : llvm::make_early_inc_range(var->getUsers())) {
+        auto read = cast<ReadOp>(user);
+        read.getResult().replaceAllUsesWith(var.getInit());
+        read.erase();
+      }
+      var.erase();
     }
   }
 
@@ -220,6 +246,28 @@ struct TilePlanShared : tile::impl::TilePlanSharedBase<TilePlanShared> {
       shared.insert(copy.getDefiningOp<ReadOp>().getVar().getDefiningOp());
       for (OpOperand *use : others)
         use->set(copy);
+    }
+  }
+
+  /// Gives every warp-segmented reduction the shared var its warps'
+  /// partials meet in, declared just before it.
+  void addReductionScratch(KernelOp kernel, DenseSet<Operation *> &shared) {
+    SmallVector<Operation *> reductions;
+    kernel.walk([&](Operation *op) {
+      if (isa<RowSumOp, RowMaxOp>(op) && op->getNumOperands() == 1 &&
+          isWarpSegmented(cast<RankedTensorType>(op->getOperand(0).getType())))
+        reductions.push_back(op);
+    });
+    for (Operation *reduction : reductions) {
+      OpBuilder builder(reduction);
+      auto input = cast<RankedTensorType>(reduction->getOperand(0).getType());
+      auto var = VarOp::create(
+          builder, reduction->getLoc(),
+          (reduction->getName().stripDialect() + ".partials").str(),
+          getScratchType(input), /*init=*/Value());
+      var->setAttr("tile.temp", builder.getUnitAttr());
+      reduction->insertOperands(1, var.getResult());
+      shared.insert(var);
     }
   }
 

@@ -34,8 +34,16 @@ constexpr int64_t kLanes = 32;
 
 /// Fails, with an error on `op`, unless `op` is nested in a tile.kernel.
 LogicalResult verifyInsideKernel(Operation *op);
-/// Checks `[R, C] -> [R, 1]` with one element type.
-LogicalResult verifyRowReduction(Operation *op, Type input, Type result);
+/// Checks `[R, C] -> [R, 1]` with one element type, and the scratch var of
+/// a warp-segmented reduction when there is one.
+LogicalResult verifyRowReduction(Operation *op, Type input, Type result,
+                                 Value scratch);
+/// A row reduction reads and writes its scratch var, if any, and nothing
+/// else.
+void getScratchEffects(
+    MutableOperandRange scratch,
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects);
 } // namespace mlir::tile
 
 #define GET_OP_CLASSES
@@ -48,8 +56,20 @@ namespace mlir::tile {
 /// (element e in thread e % threads) each row is a run of lanes of one warp.
 bool isShuffleFoldable(RankedTensorType type);
 
-/// Whether `value` is the result of a shuffle-folded rowsum/rowmax: every
-/// lane that holds an element of a row holds that row's result.
+/// Whether rowsum/rowmax of a tile of `type` reduces in two steps where the
+/// tile lives: f32 or i32 rows of a multiple of ctx.lanes elements, more
+/// than one warp's worth, so that (ctx.threads being a multiple of ctx.lanes
+/// too) the lanes of a warp hold a run of one row in each slot. A butterfly
+/// gives each warp's partial, and each row's partials combine through an
+/// [R, C / ctx.lanes] shared scratch var.
+bool isWarpSegmented(RankedTensorType type);
+
+/// The scratch var type a warp-segmented reduction of `type` needs.
+VarType getScratchType(RankedTensorType type);
+
+/// Whether `value` is the result of a rowsum/rowmax reduced where its input
+/// lives (shuffle-folded or warp-segmented): every lane that holds an
+/// element of a row holds that row's result.
 bool isRowReplicated(Value value);
 
 /// Whether `use` reads its tile under a thread mapping other than the

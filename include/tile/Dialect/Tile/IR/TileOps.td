@@ -309,13 +309,23 @@ def Tile_StoreOp : Tile_Op<"store", [MemoryEffects<[MemWrite]>]> {
 // Non-elementwise tile ops
 //===----------------------------------------------------------------------===//
 
-class Tile_RowReductionOp<string mnemonic, string what>
-    : Tile_Op<mnemonic, [Pure]> {
+class Tile_RowReductionOp<string mnemonic, string what, string example>
+    : Tile_Op<mnemonic, [
+        AlwaysSpeculatable,
+        DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
   let summary = "the " # what # " of each row: [R, C] -> [R, 1]";
-  let arguments = (ins Tile_Matrix:$input);
+  let description = [{
+    Rows of f32 or i32 spanning whole warps (C a multiple of 32, above 32)
+    reduce where the tile lives: a butterfly of shuffles gives each warp's
+    partial, and each row's partials combine through `scratch`, an
+    [R, C / 32] shared var that `tile-plan-shared` adds (the op then reads
+    and writes it, and has no other effect).
+  }] # example;
+  let arguments = (ins Tile_Matrix:$input, Optional<Tile_VarType>:$scratch);
   let results = (outs Tile_Matrix:$result);
   let assemblyFormat = [{
-    $input attr-dict `:` type($input) `->` type($result)
+    $input (`through` $scratch^)? attr-dict `:` type($input)
+    (`,` qualified(type($scratch))^)? `->` type($result)
   }];
   let hasVerifier = 1;
   let builders = [OpBuilder<(ins "::mlir::Value":$input), [{
@@ -323,31 +333,35 @@ class Tile_RowReductionOp<string mnemonic, string what>
     build($_builder, $_state,
           ::mlir::RankedTensorType::get({type.getDimSize(0), 1},
                                         type.getElementType()),
-          input);
+          input, /*scratch=*/::mlir::Value());
   }]>];
   let extraClassDefinition = [{
     ::llvm::LogicalResult $cppClass::verify() {
       return verifyRowReduction(getOperation(), getInput().getType(),
-                                getResult().getType());
+                                getResult().getType(), getScratch());
+    }
+    void $cppClass::getEffects(
+        ::llvm::SmallVectorImpl<::mlir::SideEffects::EffectInstance<
+            ::mlir::MemoryEffects::Effect>> &effects) {
+      getScratchEffects(getScratchMutable(), effects);
     }
   }];
 }
 
-def Tile_RowSumOp : Tile_RowReductionOp<"rowsum", "sum"> {
-  let description = [{
+def Tile_RowSumOp : Tile_RowReductionOp<"rowsum", "sum", [{
+
     ```mlir
     %s = tile.rowsum %t : tensor<16x64xf32> -> tensor<16x1xf32>
+    %s = tile.rowsum %t through %p : tensor<16x64xf32>, !tile.var<16x2xf32> -> tensor<16x1xf32>
     ```
-  }];
-}
+  }]>;
 
-def Tile_RowMaxOp : Tile_RowReductionOp<"rowmax", "maximum"> {
-  let description = [{
+def Tile_RowMaxOp : Tile_RowReductionOp<"rowmax", "maximum", [{
+
     ```mlir
     %m = tile.rowmax %t : tensor<16x64xf32> -> tensor<16x1xf32>
     ```
-  }];
-}
+  }]>;
 
 def Tile_DotOp : Tile_Op<"dot", [Pure]> {
   let summary = "matrix product: [M, K] x [K, N] -> [M, N]";
