@@ -6,9 +6,12 @@ the PTX instructions of the hot loop (and its global loads, shared accesses
 and shuffles), next to the same kernel written in CUDA C++ by hand
 (bench/reference/*.cu, `nvcc -O3 -ptx`, the same ptxas); and the compile
 latency of `tile-translate --tile-to-ptx` against `nvcc -ptx`, median of
-several runs. Prints a table and the ratios (ours / reference).
+several runs. Prints a table and the ratios (ours / reference). Where a
+cuobjdump is found (`pip install -r bench/requirements.txt` brings one, with
+the nvdisasm it runs), a second table compares the SASS of the hot loops
+(bench/sass_stats.py) of both, compiled for the same chip.
 
-  bench/run.py [--build build] [--chip sm_90] [--runs 5]
+  bench/run.py [--build build] [--chip sm_90] [--runs 5] [--cuobjdump BIN]
 """
 
 import argparse
@@ -22,6 +25,7 @@ import time
 
 sys.path.insert(0, str(pathlib.Path(__file__).parent))
 import ptx_stats  # noqa: E402
+import sass_stats  # noqa: E402
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 # example file -> (entry, reference .cu)
@@ -56,6 +60,9 @@ def main():
     parser.add_argument("--build", default=str(ROOT / "build"))
     parser.add_argument("--chip", default="sm_90")
     parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--cuobjdump", default=sass_stats.find_cuobjdump(),
+                        help="for the SASS table (default: found as "
+                             "sass_stats.find_cuobjdump says)")
     args = parser.parse_args()
     translate = pathlib.Path(args.build) / "bin" / "tile-translate"
     nvcc = shutil.which("nvcc") or "/usr/local/cuda/bin/nvcc"
@@ -66,13 +73,29 @@ def main():
             ours_ptx, ref_ptx = out / f"{entry}.tile.ptx", out / f"{entry}.cu.ptx"
             ours_cmd = [str(translate), "--tile-to-ptx", f"--chip={args.chip}",
                         str(ROOT / "examples" / example), "-o", str(ours_ptx)]
-            ref_cmd = [nvcc, "-O3", "-ptx", f"-arch={args.chip}",
-                       str(ROOT / "bench" / "reference" / reference),
+            ref_source = str(ROOT / "bench" / "reference" / reference)
+            ref_cmd = [nvcc, "-O3", "-ptx", f"-arch={args.chip}", ref_source,
                        "-o", str(ref_ptx)]
             ours_s, ref_s = timed(ours_cmd, args.runs), timed(ref_cmd, args.runs)
             rows.append((entry, measure(ours_ptx, entry, args.chip),
                          measure(ref_ptx, entry, args.chip), ours_s, ref_s))
+            if args.cuobjdump:
+                subprocess.run(["ptxas", f"-arch={args.chip}", str(ours_ptx),
+                                "-o", str(out / f"{entry}.tile.cubin")],
+                               check=True)
+                subprocess.run([nvcc, "-O3", "-cubin", f"-arch={args.chip}",
+                                ref_source, "-o",
+                                str(out / f"{entry}.cuda.cubin")], check=True)
+        print_table(rows)
+        print()
+        if args.cuobjdump:
+            return sass_stats.compare_table(args.cuobjdump, out)
+        print("SASS: skipped, no cuobjdump (pip install -r "
+              "bench/requirements.txt, or --cuobjdump BIN)")
+        return 0
 
+
+def print_table(rows):
     for _, ours, ref, _, _ in rows:
         for stats in (ours, ref):
             loads = stats["loop_global_loads"]
@@ -99,4 +122,4 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -14,8 +14,10 @@ so the `BRA self` padding after the last EXIT is not a loop.
 """
 
 import argparse
+import os
 import pathlib
 import re
+import shutil
 import subprocess
 import sys
 
@@ -131,6 +133,19 @@ def counts(code, labels):
     }
 
 
+def find_cuobjdump():
+    """cuobjdump on PATH, in $CUDA_HOME/bin or /usr/local/cuda/bin, or from
+    pip's nvidia-cuda-cuobjdump (bench/requirements.txt) for this Python;
+    None when there is none."""
+    candidates = [shutil.which("cuobjdump"),
+                  os.path.join(os.environ.get("CUDA_HOME", "/usr/local/cuda"),
+                               "bin", "cuobjdump"),
+                  "/usr/local/cuda/bin/cuobjdump"]
+    candidates += [os.path.join(path, "nvidia", "cu13", "bin", "cuobjdump")
+                   for path in sys.path]
+    return next((c for c in candidates if c and os.access(c, os.X_OK)), None)
+
+
 def disassemble(cuobjdump, cubin, timeout=60):
     result = subprocess.run([cuobjdump, "-sass", str(cubin)],
                             capture_output=True, text=True, timeout=timeout)
@@ -171,6 +186,7 @@ def compare_table(cuobjdump, directory, save=None):
                 status = 1
                 continue
             if save is not None:
+                pathlib.Path(save).mkdir(parents=True, exist_ok=True)
                 pathlib.Path(save, f"{cubin.stem}.sass").write_text(sass)
             parsed = functions(sass)
             if name not in parsed:
