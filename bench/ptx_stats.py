@@ -41,14 +41,17 @@ def instructions(lines):
 
 
 def basic_blocks(lines):
-    """Splits an entry body into blocks: (label, lines, successors)."""
+    """Splits an entry body into blocks at labels and after branches:
+    (lines of each block, successors of each block)."""
     blocks = [[None, []]]
     for line in lines:
         label = LABEL.match(line.strip())
         if label:
             blocks.append([label.group(1), []])
-        else:
-            blocks[-1][1].append(line)
+            continue
+        blocks[-1][1].append(line)
+        if BRANCH.search(line.split("//")[0]):
+            blocks.append([None, []])
     index = {label: i for i, (label, _) in enumerate(blocks) if label}
     graph = []
     for i, (_, body) in enumerate(blocks):
@@ -62,7 +65,20 @@ def basic_blocks(lines):
         if not unconditional and i + 1 < len(blocks):
             successors.append(i + 1)
         graph.append(successors)
-    return [body for _, body in blocks], graph
+    return [body for _, body in blocks], reachable_edges(graph)
+
+
+def reachable_edges(graph):
+    """`graph` with no edges out of blocks the entry (block 0) cannot reach,
+    so that dead code (such as the padding after the last exit) is neither
+    a loop nor a way into one."""
+    reachable, todo = {0}, [0]
+    while todo:
+        for succ in graph[todo.pop()]:
+            if succ not in reachable:
+                reachable.add(succ)
+                todo.append(succ)
+    return [g if b in reachable else [] for b, g in enumerate(graph)]
 
 
 def strongly_connected(graph):
@@ -96,13 +112,65 @@ def strongly_connected(graph):
     return result
 
 
-def smallest_loop(bodies, graph, loads, size):
-    """The hot loop: of the loops (strongly connected blocks) for which
-    `loads(lines)` holds, the smallest by `size(lines)`; else the smallest
-    loop. Its lines, or [] for a kernel without a loop. Block layout does
-    not matter, so a loop that the compiler rotated counts whole. Shared
-    with sass_stats.py, which feeds it SASS blocks."""
-    loops = [sum((bodies[b] for b in component), [])
+def iteration(component, bodies, graph, loads, size, executed=None):
+    """One iteration of a loop: the instructions on the path from the header
+    back to it that runs the most global loads, then the fewest
+    instructions: an iteration over the interior of the tensors, where
+    every guarded load runs and a slice known to be inside takes its
+    version without bounds checks. A loop nested in it counts its body
+    once. `executed(block, successor)` gives what a block runs on its way
+    to a successor (SASS predicates part of a block on the branch that
+    ends it); by default, all of it."""
+    executed = executed or (lambda block, successor: bodies[block])
+    members = set(component)
+    entered = {succ for block in range(len(graph)) if block not in members
+               for succ in graph[block] if succ in members}
+    header = min(entered or members)
+    order, state, back = [], {}, set()
+
+    def visit(block):  # depth-first: a topological order, and back edges
+        state[block] = "open"
+        for succ in graph[block]:
+            if succ not in members or succ == header:
+                continue
+            if state.get(succ) == "open":
+                back.add((block, succ))  # an inner loop: its body runs once
+            elif succ not in state:
+                visit(succ)
+        state[block] = "done"
+        order.append(block)
+
+    visit(header)
+    # (loads, -instructions, lines) of the best path into each block, and
+    # of the best whole iteration.
+    best, whole = {header: (0, 0, [])}, None
+    for block in reversed(order):
+        if block not in best:
+            continue
+        for succ in set(graph[block]) & members:
+            if (block, succ) in back:
+                continue
+            lines = executed(block, succ)
+            path = best[block]
+            path = (path[0] + loads(lines), path[1] - size(lines),
+                    path[2] + lines)
+            target = whole if succ == header else best.get(succ)
+            if target is None or path[:2] > target[:2]:
+                if succ == header:
+                    whole = path
+                else:
+                    best[succ] = path
+    return whole[2] if whole else sum((bodies[b] for b in component), [])
+
+
+def smallest_loop(bodies, graph, loads, size, executed=None):
+    """The hot loop: of the loops (strongly connected blocks) with global
+    loads (`loads(lines)` counts them), the one whose iteration (see
+    `iteration`) is the smallest by `size(lines)`; else the smallest loop.
+    The lines of that iteration, or [] for a kernel without a loop. Block
+    layout does not matter, so a loop that the compiler rotated counts
+    whole. Shared with sass_stats.py, which feeds it SASS blocks."""
+    loops = [iteration(component, bodies, graph, loads, size, executed)
              for component in strongly_connected(graph)]
     if not loops:
         return []
@@ -113,7 +181,7 @@ def hot_loop(lines):
     """The hot loop of a PTX entry body: see smallest_loop."""
     bodies, graph = basic_blocks(lines)
     return smallest_loop(bodies, graph,
-                         lambda loop: any("ld.global" in l for l in loop),
+                         lambda loop: sum("ld.global" in l for l in loop),
                          lambda loop: len(instructions(loop)))
 
 

@@ -40,9 +40,17 @@ class Instruction:
     def __init__(self, address, predicate, opcode, operands):
         self.address, self.opcode = int(address, 16), opcode
         self.predicated = bool(predicate) and predicate.strip() != "@PT"
+        self.predicate = predicate.strip() if self.predicated else None
         self.base = opcode.split(".")[0]
+        self.operands = [o.strip() for o in operands.split(",")]
         target = TARGET.search(operands.strip())
         self.target = target.group(1) if target and self.base in JUMPS else None
+
+    def writes(self, register):
+        """Whether this writes predicate `register`: the first operand is a
+        destination, and so is the second of a compare or PLOP3."""
+        pair = self.base.endswith("SETP") or self.base == "PLOP3"
+        return register in self.operands[:2 if pair else 1]
 
     def ends_block(self):
         return self.base in TRANSFERS
@@ -102,13 +110,7 @@ def basic_blocks(code, labels):
         if (not body or body[-1].falls_through()) and b + 1 < len(bodies):
             successors.append(b + 1)
         graph.append(successors)
-    reachable, todo = {0}, [0]
-    while todo:
-        for succ in graph[todo.pop()]:
-            if succ not in reachable:
-                reachable.add(succ)
-                todo.append(succ)
-    return bodies, [g if b in reachable else [] for b, g in enumerate(graph)]
+    return bodies, ptx_stats.reachable_edges(graph)
 
 
 def executed(code):
@@ -116,11 +118,36 @@ def executed(code):
     return [instr for instr in code if instr.base != "NOP"]
 
 
+def on_edge(bodies, graph):
+    """What a block runs on its way to each successor: where the block ends
+    in a branch on a predicate, the instructions of the block guarded by
+    that predicate run only on the edge where it holds (ptxas if-converts a
+    short guarded path into predicated instructions before the branch)."""
+    def run(block, successor):
+        body = bodies[block]
+        last = body[-1] if body else None
+        if not last or last.base not in JUMPS or not last.predicated or \
+                len(set(graph[block])) != 2:
+            return body
+        taken = successor != block + 1
+        negated, register = last.predicate.startswith("@!"), \
+            last.predicate.lstrip("@!")
+        # Only what follows the last write of the predicate shares it.
+        start = max((i + 1 for i, instr in enumerate(body)
+                     if instr.writes(register)), default=0)
+        return body[:start] + [
+            instr for instr in body[start:]
+            if instr is last or not instr.predicated or
+            instr.predicate.lstrip("@!") != register or
+            (instr.predicate.startswith("@!") == negated) == taken]
+    return run
+
+
 def counts(code, labels):
     bodies, graph = basic_blocks(code, labels)
     loop = ptx_stats.smallest_loop(
-        bodies, graph, lambda loop: any(i.base == "LDG" for i in loop),
-        lambda loop: len(executed(loop)))
+        bodies, graph, lambda loop: sum(i.base == "LDG" for i in loop),
+        lambda loop: len(executed(loop)), on_edge(bodies, graph))
     ops = [instr.base for instr in executed(loop)]
     return {
         "loop_instructions": len(ops),

@@ -92,11 +92,23 @@ private:
   LogicalResult storeToVar(Operation *op, Value var, Value value);
   Value globalAddress(const GlobalTensor &tensor, ArrayRef<Value> coords);
   /// The global coordinates of the element at `local` of a slice of `type`
-  /// at `offsets`, and the condition (`inside` and within the tensor) for a
-  /// thread to touch it; null when that always holds.
+  /// at `offsets`, and the condition (`inside`, and within the tensor when
+  /// `checkBounds`) for a thread to touch it; null when that always holds.
   std::pair<SmallVector<Value>, Value>
   sliceElement(ValueRange offsets, RankedTensorType type,
-               const GlobalTensor &tensor, ArrayRef<Value> local, Value inside);
+               const GlobalTensor &tensor, ArrayRef<Value> local, Value inside,
+               bool checkBounds);
+  /// The condition for a whole slice of `type` at `offsets` to be inside
+  /// the tensor; null when it is known to be.
+  Value sliceInside(ValueRange offsets, RankedTensorType type,
+                    const GlobalTensor &tensor);
+  /// `body` with every element's bounds checked and, where `whole` (a
+  /// slice's sliceInside) is not null, `body` without the checks, chosen
+  /// by an scf.if on `whole`: an interior slice, every slice but the last
+  /// of a loop over a large tensor, skips the per-element checks. `type`
+  /// is the result's, or null for none.
+  Value versioned(Value whole, Type type,
+                  function_ref<Value(bool checkBounds)> body);
 
   // LowerCrossThread.cpp
   LogicalResult lowerReduction(Operation *op);

@@ -5,6 +5,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/Matchers.h"
 
@@ -77,17 +78,19 @@ Value KernelLowering::globalAddress(const GlobalTensor &tensor,
                              ValueRange{linear});
 }
 
-/// The condition for `offset + coordinate` to fall inside a dimension of
-/// `size`, or null when the offset is a constant that keeps the whole
-/// slice of `extent` inside a static dimension.
-static Value insideDimension(OpBuilder &builder, Location loc, Value offset,
-                             Value index, Value size, int64_t extent) {
+/// Whether `offset` is a constant that keeps a slice of `extent` inside a
+/// static dimension of `size`.
+static bool isStaticallyInside(Value offset, Value size, int64_t extent) {
   APInt constantOffset, constantSize;
-  if (matchPattern(offset, m_ConstantInt(&constantOffset)) &&
-      matchPattern(size, m_ConstantInt(&constantSize)) &&
-      constantOffset.getSExtValue() >= 0 &&
-      constantOffset.getSExtValue() + extent <= constantSize.getSExtValue())
-    return {};
+  return matchPattern(offset, m_ConstantInt(&constantOffset)) &&
+         matchPattern(size, m_ConstantInt(&constantSize)) &&
+         constantOffset.getSExtValue() >= 0 &&
+         constantOffset.getSExtValue() + extent <= constantSize.getSExtValue();
+}
+
+/// The condition for `index` to fall inside a dimension of `size`.
+static Value insideDimension(OpBuilder &builder, Location loc, Value index,
+                             Value size) {
   Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
   Value notBelow = arith::CmpIOp::create(
       builder, loc, arith::CmpIPredicate::sge, index, zero);
@@ -96,22 +99,67 @@ static Value insideDimension(OpBuilder &builder, Location loc, Value offset,
   return arith::AndIOp::create(builder, loc, notBelow, below);
 }
 
+Value KernelLowering::sliceInside(ValueRange offsets, RankedTensorType type,
+                                  const GlobalTensor &tensor) {
+  Value whole;
+  for (auto [dim, offset] : llvm::enumerate(offsets)) {
+    Value size = tensor.dims[dim];
+    int64_t extent = type.getDimSize(dim);
+    if (isStaticallyInside(offset, size, extent))
+      continue;
+    Value first = lookupScalar(offset);
+    Value notBelow = arith::CmpIOp::create(
+        builder, loc, arith::CmpIPredicate::sge, first, constantIndex(0));
+    Value end =
+        arith::AddIOp::create(builder, loc, first, constantIndex(extent));
+    Value notAbove = arith::CmpIOp::create(
+        builder, loc, arith::CmpIPredicate::sle, end, size);
+    whole = both(whole, both(notBelow, notAbove));
+  }
+  return whole;
+}
+
+Value KernelLowering::versioned(Value whole, Type type,
+                                function_ref<Value(bool checkBounds)> body) {
+  if (!whole)
+    return body(/*checkBounds=*/true);
+  auto ifOp = scf::IfOp::create(builder, loc,
+                                type ? TypeRange{type} : TypeRange{}, whole,
+                                /*withElseRegion=*/true);
+  OpBuilder::InsertionGuard guard(builder);
+  for (auto [region, checkBounds] : {std::pair{&ifOp.getThenRegion(), false},
+                                     std::pair{&ifOp.getElseRegion(), true}}) {
+    Block &block = region->front();
+    if (!block.empty())
+      block.back().erase(); // the default terminator of a result-less if
+    builder.setInsertionPointToStart(&block);
+    Value value = body(checkBounds);
+    scf::YieldOp::create(builder, loc, type ? ValueRange{value} : ValueRange{});
+  }
+  return type ? ifOp.getResult(0) : Value();
+}
+
 LogicalResult KernelLowering::lowerLoad(LoadOp op) {
   RankedTensorType type = op.getType();
   const GlobalTensor &tensor = globals[op.getSource()];
   Type element = type.getElementType();
-  Value slots = zero(getSlotsType(type));
+  VectorType slotsType = getSlotsType(type);
   Value elementZero = zero(element);
-  for (int64_t slot = 0, e = getSlots(type); slot < e; ++slot) {
-    auto [coords, inside] = sliceElement(
-        op.getOffsets(), type, tensor, slotCoordinates(slot, type.getShape()),
-        slotIsValid(type.getNumElements(), slot));
-    Value value = guarded(inside, element, elementZero, [&] {
-      return LLVM::LoadOp::create(builder, loc, element,
-                                  globalAddress(tensor, coords));
-    });
-    slots = vector::InsertOp::create(builder, loc, value, slots, slot);
-  }
+  Value whole = sliceInside(op.getOffsets(), type, tensor);
+  Value slots = versioned(whole, slotsType, [&](bool checkBounds) {
+    Value slots = zero(slotsType);
+    for (int64_t slot = 0, e = getSlots(type); slot < e; ++slot) {
+      auto [coords, inside] = sliceElement(
+          op.getOffsets(), type, tensor, slotCoordinates(slot, type.getShape()),
+          slotIsValid(type.getNumElements(), slot), checkBounds);
+      Value value = guarded(inside, element, elementZero, [&] {
+        return LLVM::LoadOp::create(builder, loc, element,
+                                    globalAddress(tensor, coords));
+      });
+      slots = vector::InsertOp::create(builder, loc, value, slots, slot);
+    }
+    return slots;
+  });
   mapTile(op.getResult(), slots);
   return success();
 }
@@ -127,37 +175,43 @@ LogicalResult KernelLowering::lowerStore(StoreOp op) {
   // row, where it already is: no trip through shared memory.
   bool rows = tile->layout == Layout::RowReplicated;
   RankedTensorType layout = rows ? tile->reducedFrom : type;
-  for (int64_t slot = 0, e = getSlots(layout); slot < e; ++slot) {
-    Value valid = slotIsValid(layout.getNumElements(), slot);
-    SmallVector<Value> local = slotCoordinates(slot, layout.getShape());
-    if (rows) {
-      valid = both(valid,
-                   arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq,
-                                         local[1], constantIndex(0)));
-      local[1] = constantIndex(0);
+  Value whole = sliceInside(op.getOffsets(), type, tensor);
+  versioned(whole, Type(), [&](bool checkBounds) {
+    for (int64_t slot = 0, e = getSlots(layout); slot < e; ++slot) {
+      Value valid = slotIsValid(layout.getNumElements(), slot);
+      SmallVector<Value> local = slotCoordinates(slot, layout.getShape());
+      if (rows) {
+        valid = both(valid, arith::CmpIOp::create(builder, loc,
+                                                  arith::CmpIPredicate::eq,
+                                                  local[1], constantIndex(0)));
+        local[1] = constantIndex(0);
+      }
+      auto [coords, inside] = sliceElement(op.getOffsets(), type, tensor, local,
+                                           valid, checkBounds);
+      Value value = vector::ExtractOp::create(builder, loc, tile->slots, slot);
+      guarded(inside, [&] {
+        LLVM::StoreOp::create(builder, loc, value,
+                              globalAddress(tensor, coords));
+      });
     }
-    auto [coords, inside] =
-        sliceElement(op.getOffsets(), type, tensor, local, valid);
-    Value value = vector::ExtractOp::create(builder, loc, tile->slots, slot);
-    guarded(inside, [&] {
-      LLVM::StoreOp::create(builder, loc, value, globalAddress(tensor, coords));
-    });
-  }
+    return Value();
+  });
   return success();
 }
 
 std::pair<SmallVector<Value>, Value>
 KernelLowering::sliceElement(ValueRange offsets, RankedTensorType type,
                              const GlobalTensor &tensor, ArrayRef<Value> local,
-                             Value inside) {
+                             Value inside, bool checkBounds) {
   SmallVector<Value> global;
   for (auto [dim, offset] : llvm::enumerate(offsets)) {
     Value index =
         arith::AddIOp::create(builder, loc, lookupScalar(offset), local[dim]);
     global.push_back(index);
-    inside =
-        both(inside, insideDimension(builder, loc, offset, index,
-                                     tensor.dims[dim], type.getDimSize(dim)));
+    if (checkBounds &&
+        !isStaticallyInside(offset, tensor.dims[dim], type.getDimSize(dim)))
+      inside =
+          both(inside, insideDimension(builder, loc, index, tensor.dims[dim]));
   }
   return {global, inside};
 }

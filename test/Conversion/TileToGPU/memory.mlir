@@ -1,13 +1,20 @@
 // RUN: tile-opt %s -split-input-file --pass-pipeline='builtin.module(tile.kernel(tile-plan-shared),tile-to-gpu,canonicalize,cse)' | FileCheck %s
 
 // The ABI: one global pointer per tensor, then one i64 per symbol. Slices
-// are masked where the compiler cannot prove them inside the tensor: here
-// the columns (K is dynamic), not the rows (offset 0, 16 of 16 rows).
+// are checked where the compiler cannot prove them inside the tensor: here
+// the columns (K is dynamic), not the rows (offset 0, 16 of 16 rows). A
+// slice wholly inside (64 + 64 <= K) loads with no check per element;
+// otherwise each element is checked.
 // CHECK-LABEL: gpu.func @masked_load(
 // CHECK-SAME: %[[X:.*]]: !llvm.ptr<1>, %[[O:.*]]: !llvm.ptr<1>, %[[K:.*]]: i64)
 // CHECK-SAME: kernel attributes {known_block_size = array<i32: 256, 1, 1>}
 // CHECK: %[[TID:.*]] = gpu.thread_id x
 // CHECK: %[[KI:.*]] = arith.index_cast %[[K]] : i64 to index
+// CHECK: %[[WHOLE:.*]] = arith.cmpi sge, %[[KI]], %c128 : index
+// CHECK: scf.if %[[WHOLE]] -> (vector<4xf32>) {
+// CHECK-NOT: scf.if
+// CHECK-COUNT-4: llvm.load
+// CHECK: } else {
 // CHECK: %[[COL:.*]] = arith.remui %[[TID]], %c64
 // CHECK: %[[ROW:.*]] = arith.divui %[[TID]], %c64
 // CHECK: %[[GCOL:.*]] = arith.addi %[[COL]], %c64
@@ -21,7 +28,7 @@
 // CHECK: } else {
 // CHECK: scf.yield %{{.*}} : f32
 // CHECK-COUNT-3: scf.if %{{.*}} -> (f32)
-// The store to O[0 :+ 16, 0 :+ 64] of a [16, 64] tensor needs no mask.
+// The store to O[0 :+ 16, 0 :+ 64] of a [16, 64] tensor needs no check.
 // CHECK-NOT: scf.if
 // CHECK-COUNT-4: llvm.store %{{.*}}, %{{.*}} : f32, !llvm.ptr<1>
 // CHECK: gpu.return
@@ -36,9 +43,19 @@ tile.kernel @masked_load(%X: !tile.tensor<[16, K], f32>, %O: !tile.tensor<[16, 6
 // -----
 
 // A store that may fall outside the tensor is dropped there; a tile that
-// does not divide among the threads masks its last slot.
+// does not divide among the threads masks its last slot, whether the slice
+// is wholly inside the tensor or not.
 // CHECK-LABEL: gpu.func @masked_store(
 // CHECK: %[[TID:.*]] = gpu.thread_id x
+// CHECK: %[[WHOLE:.*]] = arith.andi
+// CHECK: scf.if %[[WHOLE]] {
+// CHECK: llvm.store
+// CHECK: %[[SLOT:.*]] = arith.cmpi ult, %[[TID]], %c32
+// CHECK: scf.if %[[SLOT]] {
+// CHECK: llvm.store
+// CHECK: } else {
+// CHECK: scf.if
+// CHECK: llvm.store
 // CHECK: %[[VALID:.*]] = arith.cmpi ult, %[[TID]], %c32
 // CHECK: %[[IN:.*]] = arith.andi %[[VALID]], %{{.*}}
 // CHECK: scf.if %[[IN]] {
