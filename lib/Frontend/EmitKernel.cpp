@@ -589,6 +589,8 @@ LogicalResult Emitter::emitFor(const ForStmt &loop) {
     step = arith::ConstantIndexOp::create(builder, loc, 1);
   }
   auto forOp = scf::ForOp::create(builder, loc, *lower, *upper, step);
+  // The index's name, for @pipeline.
+  forOp->setAttr("tile.index", builder.getStringAttr(loop.name));
   OpBuilder::InsertionGuard guard(builder);
   setInsertionBeforeYield(builder, *forOp.getBody(), loc);
   ScopeGuard scope(*this);

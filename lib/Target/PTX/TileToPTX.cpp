@@ -26,6 +26,9 @@ void mlir::tile::buildTilePlacementPipeline(OpPassManager &pm,
   kernels.addPass(createTilePromoteRegisters(promote));
   kernels.addPass(createCanonicalizerPass());
   kernels.addPass(createTileHoistInvariants());
+  TilePipelineLoadsOptions pipeline;
+  pipeline.remarks = options.remarks;
+  kernels.addPass(createTilePipelineLoads(pipeline));
   TilePlanSharedOptions plan;
   plan.report = options.remarks;
   kernels.addPass(createTilePlanShared(plan));

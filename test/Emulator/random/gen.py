@@ -5,8 +5,9 @@ Each kernel accumulates a random elementwise expression of slices of X over
 a loop (K need not be a multiple of the slice, so the bound masks matter),
 reduces the accumulator by rows (rowsum or rowmax, broadcast back), and
 stores an elementwise result and the row results. Shapes, thread counts,
-the expression, the reduction and the placement of the accumulator
-(registers or shared memory) are random, within the dialect's rules.
+the expression, the reduction, the placement of the accumulator (registers or
+shared memory) and whether the loop's load is issued 1 or 2 iterations
+ahead (@pipeline) are random, within the dialect's rules.
 
     gen.py --seed 1 --count 200 --out DIR
 
@@ -45,6 +46,7 @@ class Kernel:
             if n % self.threads == 0 and n // self.threads <= 64:
                 break
         self.registers = rng.random() < 0.5
+        self.stages = rng.choice([0, 0, 2, 3])  # @pipeline(kt, stages = S)
         self.k = rng.randint(1, 4) * self.cols + rng.choice(
             [0, 0, rng.randint(1, self.cols - 1)])
         self.type = f"tensor<{self.rows}x{self.cols}xf32>"
@@ -104,6 +106,9 @@ class Kernel:
         attrs = f"threads = {self.threads} : i64"
         if self.registers:
             attrs += ', registers = ["acc"]'
+        if self.stages:
+            attrs += (f', pipeline = {{names = ["kt"], '
+                      f'stages = {self.stages} : i64}}')
         self.emit("%c0 = arith.constant 0 : index")
         self.emit(f"%cstep = arith.constant {c} : index")
         self.emit(f"%K = tile.dim %X[1] : {x}")
@@ -117,7 +122,7 @@ class Kernel:
         self.emit(f"%n = arith.addf %a, {body} : {t}")
         self.emit(f"tile.write %n, %acc : !tile.var<{r}x{c}xf32>")
         self.indent = "  "
-        self.emit("}")
+        self.emit('} {tile.index = "kt"}')
         self.emit(f"%final = tile.read %acc : !tile.var<{r}x{c}xf32>")
         reduce = self.rng.choice(["rowsum", "rowmax"])
         self.emit(f"%s = tile.{reduce} %final : {t} -> tensor<{r}x1xf32>")

@@ -74,6 +74,30 @@ def TileHoistInvariants
   }];
 }
 
+def TilePipelineLoads
+    : Pass<"tile-pipeline-loads", "::mlir::tile::KernelOp"> {
+  let summary = "issue the loads of `@pipeline` loops iterations ahead";
+  let description = [{
+    Acts on the kernel's `pipeline` dictionary (`@pipeline(kt, stages =
+    3)`): the loads directly in the body of every `scf.for` whose
+    `tile.index` is a named loop index, and the loads that set a named var
+    in a loop, are issued `stages - 1` iterations ahead (`stages` is 2 by
+    default, at most 8). The slices of the first `stages - 1` iterations
+    are loaded before the loop; each iteration loads the slice of the
+    iteration `stages - 1` later first thing, and the tiles in flight are
+    carried as iteration arguments. Slices past a tensor's end read zeros
+    without touching memory, so prefetching iterations that never run is
+    safe. A load is left alone, with a warning, when the loop also stores
+    to its tensor or its offsets cannot be recomputed for a later
+    iteration; an unknown option or a `stages` out of range is an error.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+  let options = [
+    Option<"remarks", "remarks", "bool", /*default=*/"false",
+           "remark on every load issued ahead">,
+  ];
+}
+
 def TilePlanShared : Pass<"tile-plan-shared", "::mlir::tile::KernelOp"> {
   let summary = "decide where every tile var lives and lay out shared memory";
   let description = [{
