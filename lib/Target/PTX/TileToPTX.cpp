@@ -25,6 +25,8 @@ void mlir::tile::buildTilePlacementPipeline(OpPassManager &pm,
   promote.remarks = options.remarks;
   kernels.addPass(createTilePromoteRegisters(promote));
   kernels.addPass(createCanonicalizerPass());
+  // Merges repeated loads of one slice and reads of one var.
+  kernels.addPass(createCSEPass());
   kernels.addPass(createTileHoistInvariants());
   TilePipelineLoadsOptions pipeline;
   pipeline.remarks = options.remarks;
