@@ -317,6 +317,9 @@ LogicalResult Emitter::emitPipeline(const Attribute &attr, KernelOp kernel) {
         return failure();
       entry = *item;
     }
+    if (failed(verifyPipelineOption(arg.key, entry,
+                                    [&] { return error(arg.loc); })))
+      return failure();
     entries.set(arg.key, entry);
   }
   if (!names.empty())

@@ -373,3 +373,24 @@ tile.kernel @scratch_not_segmented(%X: !tile.tensor<[16, 48], f32>) attributes {
   %s = tile.rowmax %x through %p : tensor<16x48xf32>, !tile.var<16x1xf32> -> tensor<16x1xf32>
   tile.return
 }
+
+// -----
+
+// expected-error @+1 {{unknown @pipeline option 'depth' (the one option is 'stages')}}
+tile.kernel @unknown_option(%X: !tile.tensor<[16, 64], f32>) attributes {threads = 256 : i64, pipeline = {names = ["kt"], depth = 2 : i64}} {
+  tile.return
+}
+
+// -----
+
+// expected-error @+1 {{@pipeline stages must be an integer from 2 to 8, got 1 : i64}}
+tile.kernel @one_stage(%X: !tile.tensor<[16, 64], f32>) attributes {threads = 256 : i64, pipeline = {names = ["kt"], stages = 1 : i64}} {
+  tile.return
+}
+
+// -----
+
+// expected-error @+1 {{@pipeline stages must be an integer from 2 to 8, got 2.500000e+00 : f64}}
+tile.kernel @fractional_stages(%X: !tile.tensor<[16, 64], f32>) attributes {threads = 256 : i64, pipeline = {names = ["kt"], stages = 2.5}} {
+  tile.return
+}

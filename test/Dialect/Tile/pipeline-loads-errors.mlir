@@ -1,25 +1,7 @@
 // RUN: tile-opt %s -split-input-file --pass-pipeline='builtin.module(tile.kernel(tile-pipeline-loads))' -verify-diagnostics
 
-// expected-error @+1 {{unknown @pipeline option 'depth' (the one option is 'stages')}}
-tile.kernel @unknown_option(%X: !tile.tensor<[16, 64], f32>) attributes {threads = 256 : i64, pipeline = {names = ["kt"], depth = 2 : i64}} {
-  tile.return
-}
-
-// -----
-
-// expected-error @+1 {{@pipeline stages must be an integer from 2 to 8, got 1 : i64}}
-tile.kernel @one_stage(%X: !tile.tensor<[16, 64], f32>) attributes {threads = 256 : i64, pipeline = {names = ["kt"], stages = 1 : i64}} {
-  tile.return
-}
-
-// -----
-
-// expected-error @+1 {{@pipeline stages must be an integer from 2 to 8, got 2.500000e+00 : f64}}
-tile.kernel @fractional_stages(%X: !tile.tensor<[16, 64], f32>) attributes {threads = 256 : i64, pipeline = {names = ["kt"], stages = 2.5}} {
-  tile.return
-}
-
-// -----
+// What @pipeline cannot do is a warning naming the reason; bad options are
+// errors of the kernel's verifier (errors.mlir).
 
 // expected-warning @+1 {{@pipeline(kt): no loop over 'kt' and no var 'kt' set by a load in a loop: nothing to pipeline}}
 tile.kernel @no_such_loop(%X: !tile.tensor<[16, 64], f32>) attributes {threads = 256 : i64, pipeline = {names = ["kt"]}} {

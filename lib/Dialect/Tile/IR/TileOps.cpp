@@ -206,6 +206,27 @@ std::string KernelOp::getParamName(unsigned index) {
   return "arg" + std::to_string(index);
 }
 
+LogicalResult
+mlir::tile::verifyPipelineOption(StringRef key, Attribute value,
+                                 function_ref<InFlightDiagnostic()> emitError) {
+  if (key == "names") {
+    auto names = dyn_cast<ArrayAttr>(value);
+    if (!names || !llvm::all_of(names, llvm::IsaPred<StringAttr>))
+      return emitError() << "@pipeline names must be a list of names, got "
+                         << value;
+    return success();
+  }
+  if (key != "stages")
+    return emitError() << "unknown @pipeline option '" << key
+                       << "' (the one option is 'stages')";
+  auto stages = dyn_cast<IntegerAttr>(value);
+  if (!stages || !stages.getType().isInteger(64) || stages.getInt() < 2 ||
+      stages.getInt() > kMaxPipelineStages)
+    return emitError() << "@pipeline stages must be an integer from 2 to "
+                       << kMaxPipelineStages << ", got " << value;
+  return success();
+}
+
 LogicalResult KernelOp::verify() {
   if (!getResultTypes().empty())
     return emitOpError("a kernel returns nothing; results go to tensor "
@@ -229,6 +250,11 @@ LogicalResult KernelOp::verify() {
       return emitOpError("grid has 1 to 3 dimensions, got ")
              << grid->getNumResults();
   }
+  if (DictionaryAttr pipeline = getPipelineAttr())
+    for (NamedAttribute option : pipeline)
+      if (failed(verifyPipelineOption(option.getName(), option.getValue(),
+                                      [&] { return emitOpError(); })))
+        return failure();
   SmallVector<StringRef> seen;
   for (StringRef name : getRegisterNames()) {
     if (llvm::is_contained(seen, name))

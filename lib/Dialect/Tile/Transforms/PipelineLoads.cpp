@@ -30,8 +30,6 @@ using namespace mlir::tile;
 
 namespace {
 
-constexpr int64_t kMaxStages = 8;
-
 /// The ops of `loop`'s body that `load`'s offsets are computed from, in
 /// order; failure when one of them cannot be recomputed for another
 /// iteration (it reads memory, or has regions).
@@ -76,9 +74,9 @@ struct TilePipelineLoads
     DictionaryAttr pipeline = kernel.getPipelineAttr();
     if (!pipeline)
       return;
-    FailureOr<int64_t> stages = getStages(kernel, pipeline);
-    if (failed(stages))
-      return signalPassFailure();
+    // The kernel's verifier checked the options.
+    auto stagesAttr = pipeline.getAs<IntegerAttr>("stages");
+    int64_t stages = stagesAttr ? stagesAttr.getInt() : 2;
     auto names = pipeline.getAs<ArrayAttr>("names");
     if (!names || names.empty()) {
       kernel.emitWarning("@pipeline names no loop or var: nothing to "
@@ -90,28 +88,7 @@ struct TilePipelineLoads
     for (Attribute name : names)
       collect(kernel, cast<StringAttr>(name).getValue(), work);
     for (auto &[loop, loads] : work)
-      pipelineLoop(cast<scf::ForOp>(loop), loads.getArrayRef(), *stages - 1);
-  }
-
-  /// `stages`, 2 unless the attribute says otherwise; an error for any
-  /// other key.
-  FailureOr<int64_t> getStages(KernelOp kernel, DictionaryAttr pipeline) {
-    int64_t stages = 2;
-    for (NamedAttribute entry : pipeline) {
-      if (entry.getName() == "names")
-        continue;
-      auto value = dyn_cast<IntegerAttr>(entry.getValue());
-      if (entry.getName() != "stages")
-        return kernel.emitError("unknown @pipeline option '")
-               << entry.getName().getValue() << "' (the one option is "
-               << "'stages')";
-      if (!value || value.getInt() < 2 || value.getInt() > kMaxStages)
-        return kernel.emitError("@pipeline stages must be an integer from 2 "
-                                "to ")
-               << kMaxStages << ", got " << entry.getValue();
-      stages = value.getInt();
-    }
-    return stages;
+      pipelineLoop(cast<scf::ForOp>(loop), loads.getArrayRef(), stages - 1);
   }
 
   /// Adds to `work` the loads of every loop whose index is `name`, and the

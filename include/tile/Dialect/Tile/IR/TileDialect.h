@@ -38,6 +38,16 @@ LogicalResult verifyInsideKernel(Operation *op);
 /// a warp-segmented reduction when there is one.
 LogicalResult verifyRowReduction(Operation *op, Type input, Type result,
                                  Value scratch);
+/// The most stages `@pipeline` may ask for.
+constexpr int64_t kMaxPipelineStages = 8;
+
+/// Checks one entry of a kernel's `pipeline` dictionary: `names`, a list of
+/// strings, or `stages`, an integer from 2 to kMaxPipelineStages; any other
+/// key is an error, reported with `emitError`.
+LogicalResult
+verifyPipelineOption(StringRef key, Attribute value,
+                     function_ref<InFlightDiagnostic()> emitError);
+
 /// A row reduction reads and writes its scratch var, if any, and nothing
 /// else.
 void getScratchEffects(
