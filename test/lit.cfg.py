@@ -58,3 +58,24 @@ def cuda_device_answers():
 
 if cuda_device_answers():
     config.available_features.add("cuda-device")
+
+
+def interpret_python():
+    """A Python that imports torch and triton, for the GPU bundle's check
+    under Triton's interpreter (utils/gpu-bundle/requirements-interpret.txt):
+    $TILE_INTERPRET_PYTHON, else the one that runs the tests."""
+    for python in (os.environ.get("TILE_INTERPRET_PYTHON"),
+                   config.python_executable):
+        try:
+            if python and subprocess.run(
+                    [python, "-c", "import torch, triton"],
+                    capture_output=True, timeout=120).returncode == 0:
+                return python
+        except (OSError, subprocess.TimeoutExpired):
+            pass
+    return None
+
+
+if (python := interpret_python()):
+    config.available_features.add("triton-interpret")
+    config.substitutions.append(("%interpret_python", python))

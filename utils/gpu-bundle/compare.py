@@ -10,16 +10,23 @@ median, torch's and Triton's the median of the same kind of measurement
 kernel must read and write over tile's time, next to the device-to-device
 copy bandwidth measured here (dst.copy_(src), 2 * bytes / time).
 
-  compare.py [--out DIR] [--budget SECONDS] [--kernels a,b] [--dry-run]
+  compare.py [--out DIR] [--budget SECONDS] [--kernels a,b]
+             [--dry-run | --interpret-check]
 
 --dry-run needs no GPU, torch or Triton: it reads the manifests and prints
-the plan. Runs from the bundle (py/ next to bin/ and kernels/).
+the plan. --interpret-check needs torch and Triton but no GPU: on the CPU,
+with Triton's interpreter (TRITON_INTERPRET=1), it checks every Triton
+kernel against torch on small sizes that are not multiples of the blocks,
+and the .bin reading and writing against the files of tile's reference
+interpreter in kernels/NAME/io (docs/performance.md, "GPU bundle"). Runs
+from the bundle (py/ next to bin/ and kernels/).
 """
 
 import argparse
 import ctypes
 import json
 import math
+import os
 import pathlib
 import shutil
 import statistics
@@ -38,37 +45,48 @@ torch = None  # imported in main, so that --dry-run needs no torch
 class Spec:
     """What one example computes, in torch. `reference` gives the exact
     outputs (by parameter name) that tile and Triton must match; `timed` is
-    what a PyTorch user would run for it (default: reference)."""
+    what a PyTorch user would run for it (default: reference). `dims` are
+    the sizes timed on the GPU, `small` those of --interpret-check."""
 
-    def __init__(self, dims, reference, timed=None, tolerance=(1e-4, 1e-5),
-                 note=""):
-        self.dims, self.reference = dims, reference
+    def __init__(self, dims, small, reference, timed=None,
+                 tolerance=(1e-4, 1e-5), note=""):
+        self.dims, self.small, self.reference = dims, small, reference
         self.timed = timed or reference
         self.tolerance, self.note = tolerance, note
 
 
 def squares_reference(t, d):
-    o = (t["X"] * t["X"]).view(16, d["K"] // 64, 64).sum(1)
+    # O[:, j] sums the squares of columns j, j + 64, ...: zero-pad K to a
+    # multiple of 64 (tile's slices past K read zeros), fold it in chunks.
+    x = t["X"]
+    squares = torch.nn.functional.pad(x * x, (0, -d["K"] % 64))
+    o = squares.view(16, -1, 64).sum(1)
     return {"O": o, "S": o.sum(1, keepdim=True)}
 
 
 def rowmean_reference(t, d):
     chunks = torch.full((1, 1), -(-d["N"] // 64), dtype=torch.int32,
-                        device="cuda")
+                        device=t["X"].device)
     return {"Mean": t["X"].mean(1, keepdim=True), "Chunks": chunks}
 
 
 # Sizes: large enough to time. The single-CTA examples (fixed output tile)
 # run on one SM of the GPU whatever the size; softmax is one [16, 64] tile.
+# The small sizes are multiples of no block, ours (16 rows, 64 or 128
+# columns, K by 32) or Triton's (1024 columns, 2048 for squares, K by 64),
+# and span several of Triton's column blocks.
 SPECS = {
-    "rowscale": Spec({"M": 8192, "N": 8192}, lambda t, d: {"Y": t["X"] * t["S"]}),
-    "rowmean": Spec({"M": 8192, "N": 8192}, rowmean_reference,
+    "rowscale": Spec({"M": 8192, "N": 8192}, {"M": 37, "N": 2500},
+                     lambda t, d: {"Y": t["X"] * t["S"]}),
+    "rowmean": Spec({"M": 8192, "N": 8192}, {"M": 37, "N": 2500},
+                    rowmean_reference,
                     timed=lambda t, d: {"Mean": t["X"].mean(1, keepdim=True)},
                     note="torch times the mean only"),
     # 16384 chunks summed in order in f32 against torch's tree sum.
-    "squares": Spec({"K": 1 << 20}, squares_reference, tolerance=(1e-3, 1e-3)),
-    "softmax": Spec({}, lambda t, d: {"Y": torch.softmax(t["X"], 1)}),
-    "matmul": Spec({"K": 1 << 16},
+    "squares": Spec({"K": 1 << 20}, {"K": 4500}, squares_reference,
+                    tolerance=(1e-3, 1e-3)),
+    "softmax": Spec({}, {}, lambda t, d: {"Y": torch.softmax(t["X"], 1)}),
+    "matmul": Spec({"K": 1 << 16}, {"K": 200},
                    lambda t, d: {"C": (t["A"].double() @ t["B"].double()).float()},
                    timed=lambda t, d: {"C": t["A"] @ t["B"]},
                    tolerance=(1e-3, 1e-2),
@@ -118,19 +136,19 @@ def torch_dtype(name):
 
 def make_inputs(manifest, dims, generator):
     """Uniform in [-1, 1) for floats (as tile-run makes them), small
-    integers otherwise; made on the GPU."""
+    integers otherwise; made on the generator's device."""
     tensors = {}
     for param in manifest["params"]:
         if "read" not in param["access"]:
             continue
-        shape = shapes(manifest, dims)[param["name"]]
+        shape = tuple(shapes(manifest, dims)[param["name"]])
         dtype = torch_dtype(param["dtype"])
         if dtype.is_floating_point:
-            value = torch.rand(tuple(shape), generator=generator,
-                               device="cuda") * 2 - 1
+            value = torch.rand(shape, generator=generator,
+                               device=generator.device) * 2 - 1
         else:
-            value = torch.randint(-8, 9, tuple(shape), generator=generator,
-                                  device="cuda")
+            value = torch.randint(-8, 9, shape, generator=generator,
+                                  device=generator.device)
         tensors[param["name"]] = value.to(dtype).contiguous()
     return tensors
 
@@ -141,9 +159,26 @@ def write_bin(tensor, path):
                                       host.numel() * host.element_size()))
 
 
-def read_bin(path, dtype, shape):
+def read_bin(path, dtype, shape, device):
     return torch.frombuffer(bytearray(path.read_bytes()), dtype=dtype) \
-        .reshape(shape).cuda()
+        .reshape(shape).to(device)
+
+
+def read_params(directory, manifest, dims, access, device):
+    """DIRECTORY/NAME.bin of every parameter whose access includes ACCESS
+    ("read" or "write"), by name."""
+    return {p["name"]: read_bin(directory / f"{p['name']}.bin",
+                                torch_dtype(p["dtype"]),
+                                shapes(manifest, dims)[p["name"]], device)
+            for p in manifest["params"] if access in p["access"]}
+
+
+def read_dims(path):
+    """dims.txt as tile-run --write-io and run_tile write it: NAME=VALUE
+    lines."""
+    lines = (line.strip() for line in path.read_text().splitlines())
+    return {name: int(value) for name, value in
+            (line.split("=") for line in lines if line and line[0] != "#")}
 
 
 def time_cuda(fn):
@@ -196,6 +231,15 @@ def check(outputs, reference, spec, who):
     return not problems
 
 
+class LaunchError(RuntimeError):
+    """tile-launch exited non-zero: 2 a bad file or argument, 3 no driver or
+    device, or a driver call failed (docs/abi.md)."""
+
+    def __init__(self, returncode, output):
+        super().__init__(f"tile-launch exit {returncode}:\n{output}")
+        self.returncode, self.output = returncode, output
+
+
 def run_tile(launch, directory, manifest, dims, inputs, scratch, timeout):
     """tile-launch on the inputs; returns (ms, CTAs, outputs by name)."""
     name = manifest["kernel"]
@@ -212,19 +256,20 @@ def run_tile(launch, directory, manifest, dims, inputs, scratch, timeout):
     run = subprocess.run(command, capture_output=True, text=True,
                          timeout=timeout)
     if run.returncode != 0:
-        raise RuntimeError(f"tile-launch exit {run.returncode}:\n"
-                           f"{run.stdout}{run.stderr}")
-    row = next(line.split() for line in run.stdout.splitlines()
-               if line.split()[:1] == [name])
-    grid = next(line for line in run.stdout.splitlines()
-                if line.startswith("grid "))
-    ctas = math.prod(int(n) for n in grid.split(",")[0].split()[1::2])
-    outputs = {p["name"]: read_bin(result / f"{p['name']}.bin",
-                                   torch_dtype(p["dtype"]),
-                                   shapes(manifest, dims)[p["name"]])
-               for p in manifest["params"] if "write" in p["access"]}
+        raise LaunchError(run.returncode, run.stdout + run.stderr)
+    device = next(iter(inputs.values())).device
+    outputs = read_params(result, manifest, dims, "write", device)
     shutil.rmtree(scratch / name)
-    return float(row[-1]), ctas, outputs
+    return (*launch_report(run.stdout, name), outputs)
+
+
+def launch_report(report, name):
+    """(median ms, CTAs) from tile-launch's report: the `grid X x Y x Z, ...`
+    line and the last column of the kernel's row (lib/Runtime/Report.cpp)."""
+    lines = report.splitlines()
+    row = next(line.split() for line in lines if line.split()[:1] == [name])
+    grid = next(line for line in lines if line.startswith("grid "))
+    return float(row[-1]), math.prod(int(n) for n in grid.split(",")[0].split()[1::2])
 
 
 def ratio(a, b):
@@ -255,42 +300,91 @@ def dry_run(kernels):
     return 0
 
 
-def main():
-    parser = argparse.ArgumentParser(
-        description=__doc__.split("\n\n")[0],
-        formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--out", default=str(BUNDLE / "out"),
-                        help="where compare.json goes")
-    parser.add_argument("--budget", type=float, default=220,
-                        help="seconds; kernels left when it runs out are skipped")
-    parser.add_argument("--kernels", help="comma-separated names (default: all)")
-    parser.add_argument("--launch", default=str(BUNDLE / "bin" / "tile-launch"),
-                        help="the tile-launch to run")
-    parser.add_argument("--dry-run", action="store_true")
-    args = parser.parse_args()
-    deadline = time.monotonic() + args.budget
-    kernels = load_kernels(set(args.kernels.split(",")) if args.kernels else None)
-    if args.dry_run:
-        return dry_run(kernels)
-
+def import_torch():
+    """Imports torch as this module's `torch` (so that --dry-run needs
+    none); returns why not, or None."""
     global torch
     try:
         import torch as torch_module
     except ImportError as error:
-        print(f"compare.py needs PyTorch: {error}")
-        return 1
+        return f"compare.py needs PyTorch: {error}"
     torch = torch_module
+    return None
+
+
+def import_triton_kernels():
+    """(the triton_kernels module, None), or (None, why not)."""
+    try:
+        import triton_kernels
+        return triton_kernels, None
+    except Exception as error:  # ImportError, or a Triton that fails to load
+        return None, f"{type(error).__name__}: {error}"
+
+
+def triton_version(triton_kernels, reason):
+    return triton_kernels.triton.__version__ if triton_kernels \
+        else f"unavailable: {reason}"
+
+
+def run_triton(triton_kernels, name, inputs, dims, reference, spec,
+               timer=None):
+    """Checks the Triton version of NAME against REFERENCE, then times it
+    with TIMER if given: (ok, ms). A Triton error (a compile error, say) is
+    a failed check, not the end of the run."""
+    try:
+        launch = getattr(triton_kernels, name)
+        ok = check(launch(inputs, dims), reference, spec, "triton")
+        return ok, timer(lambda: launch(inputs, dims)) if timer else None
+    except Exception as error:
+        print(f"  triton failed: {type(error).__name__}: {error}")
+        return False, None
+
+
+def new_row(name, manifest, dims):
+    """A row of the table: nothing measured or checked yet."""
+    return {"kernel": name, "size": size_text(manifest, dims),
+            "bytes": traffic_bytes(manifest, dims), "ctas": None,
+            "tile_ms": None, "tile_gbs": None, "tile_ok": False,
+            "torch_ms": None, "triton_ms": None}
+
+
+def print_table(rows, copy_gbs):
+    header = (f"{'kernel':10} {'size':22} {'CTAs':>5} {'tile ms':>9} "
+              f"{'torch ms':>9} {'triton ms':>9} {'/torch':>7} {'/triton':>8} "
+              f"{'GB/s':>7} {'% copy':>7}  check")
+    print("\n" + header + "\n" + "-" * len(header))
+    for row in rows:
+        gbs = row["tile_gbs"]
+        checks = "tile " + ("ok" if row["tile_ok"] else "WRONG")
+        if "triton_ok" in row:
+            checks += ", triton " + ("ok" if row["triton_ok"] else "WRONG")
+        print(f"{row['kernel']:10} {row['size']:22} {row['ctas'] or '-':>5} "
+              f"{fmt(row['tile_ms']):>9} {fmt(row['torch_ms']):>9} "
+              f"{fmt(row['triton_ms']):>9} "
+              f"{ratio(row['tile_ms'], row['torch_ms']):>7} "
+              f"{ratio(row['tile_ms'], row['triton_ms']):>8} "
+              f"{f'{gbs:.0f}' if gbs else '-':>7} "
+              f"{f'{100 * gbs / copy_gbs:.1f}%' if gbs and copy_gbs else '-':>7}"
+              f"  {checks}")
+
+
+def write_json(out, device, copy_gbs, rows, notes):
+    out = pathlib.Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "compare.json").write_text(json.dumps(
+        {"device": device, "torch": torch.__version__, "copy_gbs": copy_gbs,
+         "rows": rows, "notes": notes}, indent=1))
+
+
+def compare(kernels, args, deadline):
+    """The comparison on the GPU; 1 if a tile kernel mismatched."""
     if not torch.cuda.is_available():
         print("torch sees no CUDA device")
         return 3
-    try:
-        import triton_kernels
-        triton_reason = None
-    except Exception as error:  # ImportError, or a Triton that fails to load
-        triton_kernels, triton_reason = None, f"{type(error).__name__}: {error}"
+    triton_kernels, triton_reason = import_triton_kernels()
     print(f"device: {torch.cuda.get_device_name()}, torch {torch.__version__}, "
           f"CUDA {torch.version.cuda}, triton "
-          f"{triton_kernels.triton.__version__ if triton_kernels else 'unavailable: ' + triton_reason}")
+          f"{triton_version(triton_kernels, triton_reason)}")
     copy_gbs = copy_bandwidth()
     print(f"device-to-device copy: {copy_gbs:.0f} GB/s (1 GiB dst.copy_(src), "
           f"2 * bytes / median time)\n")
@@ -310,30 +404,26 @@ def main():
                 notes.append(f"{name}: skipped: {why}")
                 continue
             print(f"{name}: {size_text(manifest, spec.dims)}")
-            row = {"kernel": name, "size": size_text(manifest, spec.dims),
-                   "bytes": traffic_bytes(manifest, spec.dims)}
+            row = new_row(name, manifest, spec.dims)
             inputs = make_inputs(manifest, spec.dims, generator)
             reference = spec.reference(inputs, spec.dims)
             try:
                 row["tile_ms"], row["ctas"], outputs = run_tile(
                     args.launch, directory, manifest, spec.dims, inputs, scratch,
                     timeout=min(90, left))
+                row["tile_gbs"] = row["bytes"] / (row["tile_ms"] * 1e-3) / 1e9
                 row["tile_ok"] = check(outputs, reference, spec, "tile")
                 del outputs
-            except (RuntimeError, subprocess.TimeoutExpired, StopIteration) as error:
+            # A failed launch, a missing or short output file, a report
+            # not parsed: a row, not the end of the run.
+            except (RuntimeError, OSError, ValueError, StopIteration,
+                    subprocess.TimeoutExpired) as error:
                 print(f"  tile failed: {error}")
-                row["tile_ms"], row["ctas"], row["tile_ok"] = None, None, False
             row["torch_ms"] = time_cuda(lambda: spec.timed(inputs, spec.dims))
-            row["triton_ms"] = None
             if triton_kernels is not None:
-                try:
-                    launch = getattr(triton_kernels, name)
-                    row["triton_ok"] = check(launch(inputs, spec.dims), reference,
-                                             spec, "triton")
-                    row["triton_ms"] = time_cuda(lambda: launch(inputs, spec.dims))
-                except Exception as error:  # a Triton compile error is a row, not the end
-                    print(f"  triton failed: {type(error).__name__}: {error}")
-                    row["triton_ok"] = False
+                row["triton_ok"], row["triton_ms"] = run_triton(
+                    triton_kernels, name, inputs, spec.dims, reference, spec,
+                    timer=time_cuda)
             failed |= not row["tile_ok"]
             if spec.note:
                 notes.append(f"{name}: {spec.note}")
@@ -343,22 +433,7 @@ def main():
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
 
-    header = (f"{'kernel':10} {'size':22} {'CTAs':>5} {'tile ms':>9} "
-              f"{'torch ms':>9} {'triton ms':>9} {'/torch':>7} {'/triton':>8} "
-              f"{'GB/s':>7} {'% copy':>7}  check")
-    print("\n" + header + "\n" + "-" * len(header))
-    for row in rows:
-        gbs = row["bytes"] / (row["tile_ms"] * 1e-3) / 1e9 if row["tile_ms"] else None
-        checks = "tile " + ("ok" if row["tile_ok"] else "WRONG")
-        if "triton_ok" in row:
-            checks += ", triton " + ("ok" if row["triton_ok"] else "WRONG")
-        row["tile_gbs"] = gbs
-        print(f"{row['kernel']:10} {row['size']:22} {row['ctas'] or '-':>5} "
-              f"{fmt(row['tile_ms']):>9} {fmt(row['torch_ms']):>9} "
-              f"{fmt(row['triton_ms']):>9} "
-              f"{ratio(row['tile_ms'], row['torch_ms']):>7} "
-              f"{ratio(row['tile_ms'], row['triton_ms']):>8} "
-              f"{gbs or 0:>7.0f} {100 * (gbs or 0) / copy_gbs:>6.1f}%  {checks}")
+    print_table(rows, copy_gbs)
     single = [row["kernel"] for row in rows if row["ctas"] == 1]
     if single:
         notes.append(f"single-CTA kernels (one SM of the GPU, a fixed output "
@@ -372,12 +447,132 @@ def main():
                  "bytes read + written by tile's kernel over tile's time")
     for note in notes:
         print(f"note: {note}")
-    out = pathlib.Path(args.out)
-    out.mkdir(parents=True, exist_ok=True)
-    (out / "compare.json").write_text(json.dumps(
-        {"device": torch.cuda.get_device_name(), "torch": torch.__version__,
-         "copy_gbs": copy_gbs, "rows": rows, "notes": notes}, indent=1))
+    write_json(args.out, torch.cuda.get_device_name(), copy_gbs, rows, notes)
     return 1 if failed else 0
+
+
+def interpret_kernel(name, directory, manifest, spec, triton_kernels,
+                     generator, scratch, launch):
+    """--interpret-check of one kernel: its row, tile_ok and triton_ok set.
+
+    On tile's files (kernels/NAME/io, from tile-run --backend=interp
+    --write-io): the inputs as read_bin reads them, written back by
+    write_bin, must be the same bytes; interp's outputs must match torch's
+    reference on those inputs, and so must Triton's. Then on inputs made
+    as on the GPU, at the small sizes: Triton against the reference, the
+    timed torch expression must run, and run_tile's files and command must
+    get tile-launch to the driver (exit 3 where there is no GPU; where one
+    answers, its outputs must match)."""
+    io = directory / "io"
+    dims = read_dims(io / "dims.txt")
+    inputs = read_params(io, manifest, dims, "read", "cpu")
+    same = True
+    for param, tensor in inputs.items():
+        copy = scratch / f"{name}-{param}.bin"
+        write_bin(tensor, copy)
+        if copy.read_bytes() != (io / f"{param}.bin").read_bytes():
+            print(f"  {param}.bin: written back, its bytes differ")
+            same = False
+    reference = spec.reference(inputs, dims)
+    interp_ok = check(read_params(io / "expect", manifest, dims, "write", "cpu"),
+                      reference, spec, "tile interp")
+    io_ok, _ = run_triton(triton_kernels, name, inputs, dims, reference, spec)
+    print(f"{name}: tile's io at {size_text(manifest, dims)}: "
+          f".bin {'read and written back' if same else 'WRONG'}, "
+          f"interp {'matches' if interp_ok else 'DIFFERS from'} torch, "
+          f"triton {'matches' if io_ok else 'DIFFERS from'} torch")
+
+    row = new_row(name, manifest, spec.small)
+    inputs = make_inputs(manifest, spec.small, generator)
+    reference = spec.reference(inputs, spec.small)
+    spec.timed(inputs, spec.small)
+    small_ok, _ = run_triton(triton_kernels, name, inputs, spec.small,
+                             reference, spec)
+    try:
+        _, _, outputs = run_tile(launch, directory, manifest, spec.small,
+                                 inputs, scratch, timeout=60)
+        launched = check(outputs, reference, spec, "tile")
+        tile = f"tile-launch ran, {'matches' if launched else 'DIFFERS from'} torch"
+    except LaunchError as error:
+        launched = error.returncode == 3
+        tile = "tile-launch read the files, stopped at the driver" if launched \
+            else f"tile-launch FAILED, exit {error.returncode}: {error.output.strip()}"
+    print(f"{name}: {row['size']}: "
+          f"triton {'matches' if small_ok else 'DIFFERS from'} torch; {tile}")
+    row["tile_ok"] = same and interp_ok and launched
+    row["triton_ok"] = io_ok and small_ok
+    return row
+
+
+def interpret_check(kernels, args):
+    """--interpret-check: every kernel of the bundle on the CPU; 1 unless
+    every check passed, and every kernel has a torch and a Triton
+    version."""
+    triton_kernels, triton_reason = import_triton_kernels()
+    print("compare.py --interpret-check: on the CPU, Triton under its "
+          "interpreter (no GPU)")
+    print(f"torch {torch.__version__}, triton "
+          f"{triton_version(triton_kernels, triton_reason)}")
+    if triton_kernels is None:
+        return 1
+    generator = torch.Generator(device="cpu")
+    generator.manual_seed(1)
+    rows, failed = [], False
+    with tempfile.TemporaryDirectory(prefix="tile-interpret-") as scratch:
+        for name, (directory, manifest) in kernels.items():
+            spec = SPECS.get(name)
+            if spec is None or not hasattr(triton_kernels, name):
+                print(f"{name}: WRONG: no torch version in compare.py or no "
+                      "Triton version in triton_kernels.py")
+                failed = True
+                continue
+            row = interpret_kernel(name, directory, manifest, spec,
+                                   triton_kernels, generator,
+                                   pathlib.Path(scratch), args.launch)
+            failed |= not (row["tile_ok"] and row["triton_ok"])
+            rows.append(row)
+    print_table(rows, None)
+    notes = ["interpreter check: no times; tile ok: its .bin files read and "
+             "written back, interp's outputs match torch, and tile-launch "
+             "read compare.py's files"]
+    print(f"note: {notes[0]}")
+    write_json(args.out, "cpu (Triton interpreter)", None, rows, notes)
+    print(f"interpret check: {len(rows)} of {len(kernels)} kernels checked: "
+          + ("FAILED" if failed else "all match"))
+    return 1 if failed else 0
+
+
+def main():
+    parser = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0],
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--out", default=str(BUNDLE / "out"),
+                        help="where compare.json goes")
+    parser.add_argument("--budget", type=float, default=220,
+                        help="seconds; kernels left when it runs out are skipped")
+    parser.add_argument("--kernels", help="comma-separated names (default: all)")
+    parser.add_argument("--launch", default=str(BUNDLE / "bin" / "tile-launch"),
+                        help="the tile-launch to run")
+    mode = parser.add_mutually_exclusive_group()
+    mode.add_argument("--dry-run", action="store_true",
+                      help="print the plan; needs no GPU, torch or Triton")
+    mode.add_argument("--interpret-check", action="store_true",
+                      help="check Triton and the .bin files on the CPU")
+    args = parser.parse_args()
+    deadline = time.monotonic() + args.budget
+    kernels = load_kernels(set(args.kernels.split(",")) if args.kernels else None)
+    if args.dry_run:
+        return dry_run(kernels)
+    if args.interpret_check:
+        # Read when triton_kernels is imported: its kernels run on the CPU.
+        os.environ["TRITON_INTERPRET"] = "1"
+    reason = import_torch()
+    if reason:
+        print(reason)
+        return 1
+    if args.interpret_check:
+        return interpret_check(kernels, args)
+    return compare(kernels, args, deadline)
 
 
 if __name__ == "__main__":

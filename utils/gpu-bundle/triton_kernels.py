@@ -3,6 +3,10 @@ tutorials' patterns: one program per row or per output block, masked
 tl.load/tl.store, tl.sum/tl.max, tl.dot), for compare.py. Each function
 takes the inputs and sizes by name and returns the outputs by name.
 
+Outputs are made on the inputs' device: the GPU normally, the CPU when
+compare.py --interpret-check runs these kernels under Triton's interpreter
+(TRITON_INTERPRET=1, set before this module is imported).
+
 Kept in its own module so that compare.py runs, without Triton, when this
 import fails; @triton.jit needs module-level source and globals."""
 
@@ -42,9 +46,10 @@ def rowmean_kernel(X, Mean, Chunks, N, BLOCK_N: tl.constexpr):
 
 
 def rowmean(t, d):
-    mean = torch.empty((d["M"], 1), dtype=torch.float32, device="cuda")
-    chunks = torch.empty((1, 1), dtype=torch.int32, device="cuda")
-    rowmean_kernel[(d["M"],)](t["X"], mean, chunks, d["N"], BLOCK_N=1024)
+    x = t["X"]
+    mean = torch.empty((d["M"], 1), dtype=torch.float32, device=x.device)
+    chunks = torch.empty((1, 1), dtype=torch.int32, device=x.device)
+    rowmean_kernel[(d["M"],)](x, mean, chunks, d["N"], BLOCK_N=1024)
     return {"Mean": mean, "Chunks": chunks}
 
 
@@ -64,9 +69,10 @@ def squares_kernel(X, O, S, K, CHUNKS: tl.constexpr):
 
 
 def squares(t, d):
-    o = torch.empty((16, 64), dtype=torch.float32, device="cuda")
-    s = torch.empty((16, 1), dtype=torch.float32, device="cuda")
-    squares_kernel[(16,)](t["X"], o, s, d["K"], CHUNKS=32)
+    x = t["X"]
+    o = torch.empty((16, 64), dtype=torch.float32, device=x.device)
+    s = torch.empty((16, 1), dtype=torch.float32, device=x.device)
+    squares_kernel[(16,)](x, o, s, d["K"], CHUNKS=32)
     return {"O": o, "S": s}
 
 
@@ -108,7 +114,7 @@ def matmul_kernel(A, B, C, M, N, K, BLOCK_M: tl.constexpr,
 def matmul(t, d):
     a, b = t["A"], t["B"]
     (m, k), n = a.shape, b.shape[1]
-    c = torch.empty((m, n), dtype=torch.float32, device="cuda")
+    c = torch.empty((m, n), dtype=torch.float32, device=a.device)
     grid = (triton.cdiv(m, 32), triton.cdiv(n, 64))
     matmul_kernel[grid](a, b, c, m, n, k, BLOCK_M=32, BLOCK_N=64, BLOCK_K=64)
     return {"C": c}
