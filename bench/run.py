@@ -28,13 +28,17 @@ import ptx_stats  # noqa: E402
 import sass_stats  # noqa: E402
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-# example file -> (entry, reference .cu)
+# kernel file (under the repository) -> (entry, reference .cu); the
+# bench/pipelined kernels (@pipeline) against their examples' references.
 KERNELS = {
-    "squares.tile": ("squares", "squares.cu"),
-    "softmax.tile": ("softmax", "softmax.cu"),
-    "matmul.tile": ("matmul", "matmul.cu"),
-    "rowscale.tile": ("rowscale", "rowscale.cu"),
-    "control.tile": ("rowmean", "rowmean.cu"),
+    "examples/squares.tile": ("squares", "squares.cu"),
+    "examples/softmax.tile": ("softmax", "softmax.cu"),
+    "examples/matmul.tile": ("matmul", "matmul.cu"),
+    "examples/rowscale.tile": ("rowscale", "rowscale.cu"),
+    "examples/control.tile": ("rowmean", "rowmean.cu"),
+    "bench/pipelined/squares_pipelined.tile": ("squares_pipelined", "squares.cu"),
+    "bench/pipelined/matmul_pipelined.tile": ("matmul_pipelined", "matmul.cu"),
+    "bench/pipelined/rowscale_pipelined.tile": ("rowscale_pipelined", "rowscale.cu"),
 }
 
 
@@ -72,13 +76,14 @@ def main():
         for example, (entry, reference) in KERNELS.items():
             ours_ptx, ref_ptx = out / f"{entry}.tile.ptx", out / f"{entry}.cu.ptx"
             ours_cmd = [str(translate), "--tile-to-ptx", f"--chip={args.chip}",
-                        str(ROOT / "examples" / example), "-o", str(ours_ptx)]
+                        str(ROOT / example), "-o", str(ours_ptx)]
             ref_source = str(ROOT / "bench" / "reference" / reference)
             ref_cmd = [nvcc, "-O3", "-ptx", f"-arch={args.chip}", ref_source,
                        "-o", str(ref_ptx)]
             ours_s, ref_s = timed(ours_cmd, args.runs), timed(ref_cmd, args.runs)
             rows.append((entry, measure(ours_ptx, entry, args.chip),
-                         measure(ref_ptx, entry, args.chip), ours_s, ref_s))
+                         measure(ref_ptx, pathlib.Path(reference).stem,
+                                 args.chip), ours_s, ref_s))
             if args.cuobjdump:
                 subprocess.run(["ptxas", f"-arch={args.chip}", str(ours_ptx),
                                 "-o", str(out / f"{entry}.tile.cubin")],
@@ -103,12 +108,12 @@ def print_table(rows):
                 round(stats["loop_instructions"] / loads, 1) if loads else 0)
     columns = ["registers", "spill_stores", "smem", "loop_instructions",
                "loop_global_loads", "instr_per_load", "loop_shared", "shuffles"]
-    header = f"{'kernel':10} {'who':5} " + " ".join(f"{c:>17}" for c in columns)
+    header = f"{'kernel':18} {'who':5} " + " ".join(f"{c:>17}" for c in columns)
     print(header + f" {'compile s':>10}")
     print("-" * len(header) + "-" * 11)
     for entry, ours, ref, ours_s, ref_s in rows:
         for who, stats, seconds in (("tile", ours, ours_s), ("cuda", ref, ref_s)):
-            print(f"{entry:10} {who:5} " +
+            print(f"{entry:18} {who:5} " +
                   " ".join(f"{stats.get(c, 0):>17}" for c in columns) +
                   f" {seconds:>10.3f}")
     print("\nratios tile / cuda (registers; hot-loop instructions per global "
@@ -116,7 +121,7 @@ def print_table(rows):
     for entry, ours, ref, ours_s, ref_s in rows:
         def ratio(a, b):
             return f"{a / b:.2f}" if b else ("1.00" if a == b else "n/a")
-        print(f"  {entry:10} registers {ratio(ours['registers'], ref['registers'])}"
+        print(f"  {entry:18} registers {ratio(ours['registers'], ref['registers'])}"
               f"  loop {ratio(ours['instr_per_load'], ref['instr_per_load'])}"
               f"  compile {ratio(ours_s, ref_s)}")
 

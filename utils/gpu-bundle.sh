@@ -75,7 +75,9 @@ cp "$root/utils/gpu-bundle/compare.py" "$root/utils/gpu-bundle/triton_kernels.py
 (cd "$root" && cp --parents tools/tile-launch/tile-launch.cpp lib/Runtime/*.cpp \
   include/tile/Runtime/*.h "$out/src/")
 
-for example in "$root"/examples/*.tile; do
+# The examples, and bench/pipelined: some of them with @pipeline, checked
+# and timed like their base example (NAME_pipelined).
+for example in "$root"/examples/*.tile "$root"/bench/pipelined/*.tile; do
   manifest=$("$build/bin/tile-run" "$example" --emit=manifest --chip=$chip) ||
     die "tile-run --emit=manifest $example failed"
   name=$(python3 -c 'import json, sys; print(json.load(sys.stdin)["kernel"])' <<<"$manifest")
@@ -85,14 +87,15 @@ for example in "$root"/examples/*.tile; do
   printf '%s\n' "$manifest" >"$dir/$name.json"
   "$build/bin/tile-translate" --tile-to-ptx --chip=$chip "$example" -o "$dir/$name.ptx" ||
     die "tile-translate $example failed"
-  read -r -a dims <<<"${check_dims[$name]:-}"
+  base=${name%_pipelined}
+  read -r -a dims <<<"${check_dims[$base]:-}"
   timeout 120 "$build/bin/tile-run" "$example" --backend=interp --chip=$chip \
     "${dims[@]}" --write-io "$dir/io" >"$dir/interp.log" 2>&1 ||
     die "tile-run --backend=interp --write-io $example failed: $(cat "$dir/interp.log")"
   rm "$dir/interp.log"
   "$ptxas" -arch=$chip "$dir/$name.ptx" -o "$out/cubin/$name.tile.cubin" ||
     die "ptxas rejected $dir/$name.ptx"
-  reference=$root/bench/reference/$name.cu
+  reference=$root/bench/reference/$base.cu
   if [[ -f $reference ]]; then
     cp "$reference" "$dir/$name.cu"
     "$nvcc" -O3 -cubin -arch=$chip "$reference" -o "$out/cubin/$name.cuda.cubin" ||

@@ -94,6 +94,12 @@ SPECS = {
 }
 
 
+def base_name(name):
+    """The example a kernel of bench/pipelined (NAME_pipelined) is a variant
+    of: it is checked and timed like it."""
+    return name.removesuffix("_pipelined")
+
+
 def load_kernels(selected):
     kernels = {}
     for manifest_path in sorted(BUNDLE.glob("kernels/*/*.json")):
@@ -282,21 +288,21 @@ def fmt(ms):
 
 def dry_run(kernels):
     print("compare.py --dry-run: the plan (no GPU, torch or Triton needed)")
-    print(f"{'kernel':10} {'size':24} {'MB moved':>9}  params")
+    print(f"{'kernel':18} {'size':24} {'MB moved':>9}  params")
     for name, (_, manifest) in kernels.items():
-        spec = SPECS.get(name)
+        spec = SPECS.get(base_name(name))
         if spec is None:
-            print(f"{name:10} no size or torch version in compare.py: skipped")
+            print(f"{name:18} no size or torch version in compare.py: skipped")
             continue
         missing = set(manifest["symbols"]) - set(spec.dims)
         if missing:
             raise SystemExit(f"{name}: no size for {sorted(missing)}")
         params = ", ".join(f"{p['name']}:{p['dtype']}{shapes(manifest, spec.dims)[p['name']]}"
                            for p in manifest["params"])
-        print(f"{name:10} {size_text(manifest, spec.dims):24} "
+        print(f"{name:18} {size_text(manifest, spec.dims):24} "
               f"{traffic_bytes(manifest, spec.dims) / 1e6:>9.4g}  {params}")
     for name in sorted(set(SPECS) - set(kernels)):
-        print(f"{name:10} has a torch version but no kernel in the bundle")
+        print(f"{name:18} has a torch version but no kernel in the bundle")
     return 0
 
 
@@ -332,7 +338,7 @@ def run_triton(triton_kernels, name, inputs, dims, reference, spec,
     with TIMER if given: (ok, ms). A Triton error (a compile error, say) is
     a failed check, not the end of the run."""
     try:
-        launch = getattr(triton_kernels, name)
+        launch = getattr(triton_kernels, base_name(name))
         ok = check(launch(inputs, dims), reference, spec, "triton")
         return ok, timer(lambda: launch(inputs, dims)) if timer else None
     except Exception as error:
@@ -349,7 +355,7 @@ def new_row(name, manifest, dims):
 
 
 def print_table(rows, copy_gbs):
-    header = (f"{'kernel':10} {'size':22} {'CTAs':>5} {'tile ms':>9} "
+    header = (f"{'kernel':18} {'size':22} {'CTAs':>5} {'tile ms':>9} "
               f"{'torch ms':>9} {'triton ms':>9} {'/torch':>7} {'/triton':>8} "
               f"{'GB/s':>7} {'% copy':>7}  check")
     print("\n" + header + "\n" + "-" * len(header))
@@ -358,7 +364,7 @@ def print_table(rows, copy_gbs):
         checks = "tile " + ("ok" if row["tile_ok"] else "WRONG")
         if "triton_ok" in row:
             checks += ", triton " + ("ok" if row["triton_ok"] else "WRONG")
-        print(f"{row['kernel']:10} {row['size']:22} {row['ctas'] or '-':>5} "
+        print(f"{row['kernel']:18} {row['size']:22} {row['ctas'] or '-':>5} "
               f"{fmt(row['tile_ms']):>9} {fmt(row['torch_ms']):>9} "
               f"{fmt(row['triton_ms']):>9} "
               f"{ratio(row['tile_ms'], row['torch_ms']):>7} "
@@ -395,7 +401,7 @@ def compare(kernels, args, deadline):
     scratch = pathlib.Path(tempfile.mkdtemp(prefix="tile-compare-"))
     try:
         for name, (directory, manifest) in kernels.items():
-            spec = SPECS.get(name)
+            spec = SPECS.get(base_name(name))
             left = deadline - time.monotonic()
             if spec is None or left < 20:
                 why = "no torch version in compare.py" if spec is None else \
@@ -520,8 +526,8 @@ def interpret_check(kernels, args):
     rows, failed = [], False
     with tempfile.TemporaryDirectory(prefix="tile-interpret-") as scratch:
         for name, (directory, manifest) in kernels.items():
-            spec = SPECS.get(name)
-            if spec is None or not hasattr(triton_kernels, name):
+            spec = SPECS.get(base_name(name))
+            if spec is None or not hasattr(triton_kernels, base_name(name)):
                 print(f"{name}: WRONG: no torch version in compare.py or no "
                       "Triton version in triton_kernels.py")
                 failed = True
