@@ -164,6 +164,19 @@ void mlir::tile::printCompileReport(const std::string &ptx,
           entry->getInteger("shuffles").value_or(0));
     }
   }
+  if (const llvm::json::Array *loops = object->getArray("pipelined")) {
+    for (const llvm::json::Value &loop : *loops) {
+      const llvm::json::Object *entry = loop.getAsObject();
+      os << llvm::formatv(
+          "pipelined: loop '{0}' ({1}): {2} load(s) issued {3} iteration(s) "
+          "ahead, {4} more elements per thread in registers\n",
+          entry->getString("loop").value_or("?"),
+          entry->getString("loc").value_or("?"),
+          entry->getInteger("loads").value_or(0),
+          entry->getInteger("ahead").value_or(0),
+          entry->getInteger("elements_per_thread").value_or(0));
+    }
+  }
   if (const llvm::json::Array *buffers = object->getArray("shared_buffers")) {
     os << "shared: " << manifest.sharedBytes << " B in " << buffers->size()
        << " buffer(s)\n";

@@ -159,6 +159,9 @@ static llvm::json::Object buildManifest(KernelOp kernel, StringRef chip) {
       {"shared_buffers", std::move(buffers)},
       {"registers", kernel->hasAttr("tile.promoted")
                         ? toJSON(kernel->getAttr("tile.promoted"))
+                        : llvm::json::Array()},
+      {"pipelined", kernel->hasAttr("tile.pipelined")
+                        ? toJSON(kernel->getAttr("tile.pipelined"))
                         : llvm::json::Array()}};
   return manifest;
 }

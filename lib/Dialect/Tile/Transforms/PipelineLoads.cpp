@@ -188,17 +188,42 @@ struct TilePipelineLoads
     auto pipelined = cast<scf::ForOp>(replaced->getOperation());
     ArrayRef<BlockArgument> carried = pipelined.getRegionIterArgs().take_back(
         static_cast<int64_t>(loads.size()) * distance);
+    int64_t inFlight = 0; // elements per thread
     for (auto [i, load] : llvm::enumerate(loads)) {
       rewriter.replaceAllUsesWith(load.getResult(), carried[i * distance]);
+      int64_t slots = llvm::divideCeil(getNumElements(load.getType()),
+                                       getOperation().getThreads());
+      inFlight += slots * distance;
       if (remarks)
         load.emitRemark("loaded ")
             << distance << " iteration(s) ahead (@pipeline): " << distance
-            << " more tile(s) of "
-            << llvm::divideCeil(getNumElements(load.getType()),
-                                getOperation().getThreads())
+            << " more tile(s) of " << slots
             << " element(s) per thread in flight";
       rewriter.eraseOp(load);
     }
+    record(pipelined, loads.size(), distance, inFlight);
+  }
+
+  /// Adds the loop to the kernel's `tile.pipelined` list, which the
+  /// manifest and tile-run's report show.
+  void record(scf::ForOp loop, int64_t loads, int64_t distance,
+              int64_t inFlight) {
+    KernelOp kernel = getOperation();
+    Builder builder(kernel);
+    auto index = loop->getAttrOfType<StringAttr>("tile.index");
+    SmallVector<Attribute> entries;
+    if (auto list = kernel->getAttrOfType<ArrayAttr>("tile.pipelined"))
+      llvm::append_range(entries, list);
+    entries.push_back(builder.getDictionaryAttr({
+        builder.getNamedAttr("loop",
+                             index ? index : builder.getStringAttr("?")),
+        builder.getNamedAttr("loc", loop.getLoc()),
+        builder.getNamedAttr("loads", builder.getI64IntegerAttr(loads)),
+        builder.getNamedAttr("ahead", builder.getI64IntegerAttr(distance)),
+        builder.getNamedAttr("elements_per_thread",
+                             builder.getI64IntegerAttr(inFlight)),
+    }));
+    kernel->setAttr("tile.pipelined", builder.getArrayAttr(entries));
   }
 
   /// A copy of `load` at the builder's insertion point for the iteration
