@@ -36,7 +36,7 @@ tile.kernel @offset_from_memory(%X: !tile.tensor<[16, K], f32>, %O: !tile.tensor
   %col = tile.var "col" = %c0 : !tile.var<index>
   scf.for %kt = %c0 to %K step %c64 {
     %c = tile.read %col : !tile.var<index>
-    // expected-warning @+1 {{@pipeline(kt): this load is not issued early: its offsets depend on memory the loop reads}}
+    // expected-warning @+1 {{@pipeline(kt): this load is not issued early: its offsets depend on memory the loop reads or on values it carries from one iteration to the next}}
     %x = tile.load %X[%c0, %c] : !tile.tensor<[16, K], f32> -> tensor<16x64xf32>
     tile.store %x, %O[%c0, %c0] : tensor<16x64xf32> -> !tile.tensor<[16, 64], f32>
     %next = arith.addi %c, %c64 : index
@@ -55,6 +55,23 @@ tile.kernel @loop_without_load(%O: !tile.tensor<[16, 64], f32>) attributes {thre
   scf.for %kt = %c0 to %c4 step %c1 {
     %one = arith.constant dense<1.0> : tensor<16x64xf32>
     tile.store %one, %O[%c0, %c0] : tensor<16x64xf32> -> !tile.tensor<[16, 64], f32>
+  } {tile.index = "kt"}
+  tile.return
+}
+
+// -----
+
+// The offset is carried from one iteration to the next.
+tile.kernel @offset_carried(%X: !tile.tensor<[16, K], f32>, %O: !tile.tensor<[16, 64], f32>) attributes {threads = 256 : i64, pipeline = {names = ["kt"]}} {
+  %c0 = arith.constant 0 : index
+  %c64 = arith.constant 64 : index
+  %K = tile.dim %X[1] : !tile.tensor<[16, K], f32>
+  %r = scf.for %kt = %c0 to %K step %c64 iter_args(%col = %c0) -> (index) {
+    // expected-warning @+1 {{@pipeline(kt): this load is not issued early: its offsets depend on memory the loop reads or on values it carries from one iteration to the next}}
+    %x = tile.load %X[%c0, %col] : !tile.tensor<[16, K], f32> -> tensor<16x64xf32>
+    tile.store %x, %O[%c0, %c0] : tensor<16x64xf32> -> !tile.tensor<[16, 64], f32>
+    %next = arith.addi %col, %c64 : index
+    scf.yield %next : index
   } {tile.index = "kt"}
   tile.return
 }

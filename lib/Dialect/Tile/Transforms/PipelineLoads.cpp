@@ -32,7 +32,8 @@ namespace {
 
 /// The ops of `loop`'s body that `load`'s offsets are computed from, in
 /// order; failure when one of them cannot be recomputed for another
-/// iteration (it reads memory, or has regions).
+/// iteration (it reads memory, has regions, or uses a value the loop
+/// carries).
 FailureOr<SetVector<Operation *>> offsetSlice(LoadOp load, scf::ForOp loop) {
   BackwardSliceOptions options;
   options.inclusive = false;
@@ -42,9 +43,19 @@ FailureOr<SetVector<Operation *>> offsetSlice(LoadOp load, scf::ForOp loop) {
   SetVector<Operation *> slice;
   if (failed(getBackwardSlice(load.getOperation(), &slice, options)))
     return failure();
+  // Every value they use is the index, theirs, or from outside the loop
+  // (not one the loop carries from iteration to iteration).
+  auto recomputable = [&](Value value) {
+    return value == loop.getInductionVar() ||
+           loop.isDefinedOutsideOfLoop(value) ||
+           slice.contains(value.getDefiningOp());
+  };
   for (Operation *op : slice)
-    if (!isPure(op) || op->getNumRegions() != 0)
+    if (!isPure(op) || op->getNumRegions() != 0 ||
+        !llvm::all_of(op->getOperands(), recomputable))
       return failure();
+  if (!llvm::all_of(load->getOperands(), recomputable))
+    return failure();
   return slice;
 }
 
@@ -61,7 +72,8 @@ std::string whyNotPipelined(LoadOp load, scf::ForOp loop) {
   if (stored)
     return "the loop also stores to that tensor";
   if (failed(offsetSlice(load, loop)))
-    return "its offsets depend on memory the loop reads";
+    return "its offsets depend on memory the loop reads or on values it "
+           "carries from one iteration to the next";
   return "";
 }
 
