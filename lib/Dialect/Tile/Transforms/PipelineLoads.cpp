@@ -59,10 +59,9 @@ FailureOr<SetVector<Operation *>> offsetSlice(LoadOp load, scf::ForOp loop) {
   return slice;
 }
 
-/// Why `load` cannot be issued early in `loop`, or an empty string.
+/// Why `load`, directly in `loop`'s body, cannot be issued early, or an
+/// empty string.
 std::string whyNotPipelined(LoadOp load, scf::ForOp loop) {
-  if (load->getBlock() != loop.getBody())
-    return "it is not directly in the loop's body";
   bool stored = loop.walk([&](StoreOp store) {
                       return store.getDest() == load.getSource()
                                  ? WalkResult::interrupt()
