@@ -175,6 +175,7 @@ tile.kernel @read_before_loop(%W: !tile.tensor<[32, 32], f32>, %X: !tile.tensor<
 // CHECK: tile.broadcast %[[M]]
 // CHECK: tile.var "rowsum.partials" {tile.live = {{.*}}, tile.offset = 0 : i64, tile.temp} : !tile.var<16x2xf32>
 // CHECK: tile.var "s" = %{{.*}} {tile.live
+// REPORT: remark: 'm' takes no memory: it holds a row result, which every lane of its row has, and is never written
 // REPORT: remark: shared-memory plan of 'segmented': 128 bytes, 3 buffer(s)
 // REPORT-NEXT: 'rowmax.partials'     128 B at offset      0, live lines [[#L:]]-{{[0-9]+}}
 // REPORT-NEXT: 'rowsum.partials'     128 B at offset      0, live lines [[#L+6]]-[[#L+6]]

@@ -170,6 +170,11 @@ struct TilePlanShared : tile::impl::TilePlanSharedBase<TilePlanShared> {
         vars.push_back(var);
     });
     for (VarOp var : vars) {
+      if (report)
+        emitRemark(var.getLoc())
+            << "'" << var.getName()
+            << "' takes no memory: it holds a row result, which every lane "
+               "of its row has, and is never written";
       for (Operation *user : llvm::make_early_inc_range(var->getUsers())) {
         auto read = cast<ReadOp>(user);
         read.getResult().replaceAllUsesWith(var.getInit());
