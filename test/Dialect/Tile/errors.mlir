@@ -351,3 +351,50 @@ tile.kernel @tensor_through_if(%A: !tile.tensor<[32], f32>, %B: !tile.tensor<[32
   %x = tile.load %t[%c0] : !tile.tensor<[32], f32> -> tensor<32xf32>
   tile.return
 }
+
+// -----
+
+// Found by utils/fuzz.py: a var passed through an scf.if that nothing reads
+// crashed tile-to-gpu, which has no storage for the scf.if's result.
+tile.kernel @var_through_if_unread(%c: !tile.tensor<[1], i32>) attributes {threads = 32 : i64} {
+  %a = tile.var "a" : !tile.var<i32>
+  %true = arith.constant true
+  // expected-error @+1 {{'scf.if' op passes '!tile.var<i32>' along: a var is only the result of its tile.var, used by tile.read and tile.write}}
+  %v = scf.if %true -> (!tile.var<i32>) {
+    scf.yield %a : !tile.var<i32>
+  } else {
+    scf.yield %a : !tile.var<i32>
+  }
+  tile.return
+}
+
+// -----
+
+tile.kernel @tensor_through_loop(%A: !tile.tensor<[32], f32>) attributes {threads = 32 : i64} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  // expected-error @+1 {{'scf.for' op passes '!tile.tensor<[32], f32>' along: a global tensor is only a parameter of the tile.kernel}}
+  %t = scf.for %i = %c0 to %c1 step %c1 iter_args(%x = %A) -> (!tile.tensor<[32], f32>) {
+    scf.yield %x : !tile.tensor<[32], f32>
+  }
+  tile.return
+}
+
+// -----
+
+// Found by utils/fuzz.py: tiles of 2^30 elements, which the front end
+// rejects, passed the verifier and made interp allocate gigabytes.
+tile.kernel @huge_tile(%X: !tile.tensor<[16777216, 64], f32>) attributes {threads = 256 : i64} {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{'tile.load' op a tile holds at most 16777216 elements, not 'tensor<16777216x64xf32>'}}
+  %x = tile.load %X[%c0, %c0] : !tile.tensor<[16777216, 64], f32> -> tensor<16777216x64xf32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @huge_var(%X: !tile.tensor<[16, 16], f32>) attributes {threads = 256 : i64} {
+  // expected-error @+1 {{'tile.var' op a tile holds at most 16777216 elements, not '!tile.var<4294967296x4294967296xf32>'}}
+  %v = tile.var "v" : !tile.var<4294967296x4294967296xf32>
+  tile.return
+}

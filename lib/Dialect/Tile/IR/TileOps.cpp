@@ -7,6 +7,7 @@
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/Interfaces/FunctionImplementation.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace mlir::tile;
@@ -195,6 +196,36 @@ LogicalResult KernelOp::verify() {
   return success();
 }
 
+/// Checks a value defined in a kernel's body (`owner` defines it): a tile
+/// has at most kMaxTileElements elements, a var is the result of its
+/// tile.var, and a global tensor is a parameter. The lowering and interp
+/// map each var and tensor to its storage, so neither may flow through
+/// control flow (an scf.if or scf.for result, a loop's block argument).
+static LogicalResult verifyKernelValue(Operation *owner, Value value) {
+  Type type = value.getType();
+  if (auto var = dyn_cast<VarType>(type))
+    type = var.getValueType();
+  if (auto tile = dyn_cast<RankedTensorType>(type)) {
+    int64_t elements = 1;
+    for (int64_t size : tile.getShape())
+      if (llvm::MulOverflow(elements, std::max<int64_t>(size, 0), elements) ||
+          elements > kMaxTileElements)
+        return owner->emitOpError("a tile holds at most ")
+               << kMaxTileElements << " elements, not " << value.getType();
+  }
+  bool isVarResult = value.getDefiningOp<VarOp>() != nullptr;
+  if (isa<VarType>(value.getType()) && !isVarResult)
+    return owner->emitOpError("passes ")
+           << value.getType()
+           << " along: a var is only the result of its tile.var, used by "
+              "tile.read and tile.write";
+  if (isa<GlobalTensorType>(value.getType()))
+    return owner->emitOpError("passes ")
+           << value.getType()
+           << " along: a global tensor is only a parameter of the tile.kernel";
+  return success();
+}
+
 LogicalResult KernelOp::verifyRegions() {
   Block &body = getBodyBlock();
   if (body.getNumArguments() != getArgumentTypes().size())
@@ -205,7 +236,18 @@ LogicalResult KernelOp::verifyRegions() {
     if (arg.getType() != type)
       return emitOpError("body argument type ")
              << arg.getType() << " differs from the parameter's " << type;
-  return success();
+  WalkResult walked = getBody().walk([&](Operation *op) {
+    for (Value result : op->getResults())
+      if (failed(verifyKernelValue(op, result)))
+        return WalkResult::interrupt();
+    for (Region &region : op->getRegions())
+      for (Block &block : region)
+        for (BlockArgument arg : block.getArguments())
+          if (failed(verifyKernelValue(op, arg)))
+            return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  return failure(walked.wasInterrupted());
 }
 
 //===----------------------------------------------------------------------===//
