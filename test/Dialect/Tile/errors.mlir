@@ -398,3 +398,17 @@ tile.kernel @huge_var(%X: !tile.tensor<[16, 16], f32>) attributes {threads = 256
   %v = tile.var "v" : !tile.var<4294967296x4294967296xf32>
   tile.return
 }
+
+// -----
+
+// Found probing by hand next to utils/fuzz.py: a tile with a zero dimension
+// passed the verifier, and tile-to-gpu then said that tile-plan-shared had
+// not run.
+tile.kernel @zero_dimension(%A: !tile.tensor<[16, 16], f32>, %S: !tile.tensor<[16, 1], f32>) attributes {threads = 32 : i64} {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{'tile.load' op a tile has static, positive dimensions, not 'tensor<16x0xf32>'}}
+  %x = tile.load %A[%c0, %c0] : !tile.tensor<[16, 16], f32> -> tensor<16x0xf32>
+  %s = tile.rowsum %x : tensor<16x0xf32> -> tensor<16x1xf32>
+  tile.store %s, %S[%c0, %c0] : tensor<16x1xf32> -> !tile.tensor<[16, 1], f32>
+  tile.return
+}

@@ -197,21 +197,27 @@ LogicalResult KernelOp::verify() {
 }
 
 /// Checks a value defined in a kernel's body (`owner` defines it): a tile
-/// has at most kMaxTileElements elements, a var is the result of its
-/// tile.var, and a global tensor is a parameter. The lowering and interp
-/// map each var and tensor to its storage, so neither may flow through
-/// control flow (an scf.if or scf.for result, a loop's block argument).
+/// has static, positive dimensions and at most kMaxTileElements elements
+/// (later passes divide by them and size buffers from them), a var is the
+/// result of its tile.var, and a global tensor is a parameter. The lowering
+/// and interp map each var and tensor to its storage, so neither may flow
+/// through control flow (an scf.if or scf.for result, a block argument).
 static LogicalResult verifyKernelValue(Operation *owner, Value value) {
   Type type = value.getType();
   if (auto var = dyn_cast<VarType>(type))
     type = var.getValueType();
   if (auto tile = dyn_cast<RankedTensorType>(type)) {
     int64_t elements = 1;
-    for (int64_t size : tile.getShape())
-      if (llvm::MulOverflow(elements, std::max<int64_t>(size, 0), elements) ||
+    for (int64_t size : tile.getShape()) {
+      if (size <= 0) // also ShapedType::kDynamic
+        return owner->emitOpError("a tile has static, positive dimensions, "
+                                  "not ")
+               << value.getType();
+      if (llvm::MulOverflow(elements, size, elements) ||
           elements > kMaxTileElements)
         return owner->emitOpError("a tile holds at most ")
                << kMaxTileElements << " elements, not " << value.getType();
+    }
   }
   bool isVarResult = value.getDefiningOp<VarOp>() != nullptr;
   if (isa<VarType>(value.getType()) && !isVarResult)
