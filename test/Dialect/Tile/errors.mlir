@@ -412,3 +412,21 @@ tile.kernel @zero_dimension(%A: !tile.tensor<[16, 16], f32>, %S: !tile.tensor<[1
   tile.store %s, %S[%c0, %c0] : tensor<16x1xf32> -> !tile.tensor<[16, 1], f32>
   tile.return
 }
+
+// -----
+
+// Found probing by hand next to utils/fuzz.py: the parser folds this grid
+// to s0 * -2^63, which the manifest printed and then could not read back
+// ("internal error: the compiler's manifest does not parse").
+// expected-error @+1 {{grid constant -9223372036854775808 is out of range: at most 2^31 - 1 in magnitude}}
+tile.kernel @grid_constant(%O: !tile.tensor<[M, 16], f32>) attributes {threads = 32 : i64, grid = affine_map<()[s0] -> ((s0 * 2305843009213693952) * 4)>} {
+  tile.return
+}
+
+// -----
+
+// A divisor of zero passed the verifier and failed only at the launch.
+// expected-error @+1 {{grid expression 's0 floordiv 0' divides by a value that is not a positive constant}}
+tile.kernel @grid_divisor(%O: !tile.tensor<[M, 16], f32>) attributes {threads = 32 : i64, grid = affine_map<()[s0] -> (s0 floordiv 0)>} {
+  tile.return
+}

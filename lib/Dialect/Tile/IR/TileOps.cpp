@@ -164,6 +164,37 @@ std::string KernelOp::getParamName(unsigned index) {
   return "arg" + std::to_string(index);
 }
 
+/// The front end's rules for a grid expression, which keep the launch's
+/// evaluation of it (docs/abi.md) from dividing by zero and the manifest
+/// from holding a number it cannot read: constants within 32 bits (the
+/// parser folds `(s0 * 2^61) * 4` to `s0 * -2^63`), divisors positive
+/// constants.
+static LogicalResult verifyGridExpr(KernelOp kernel, AffineExpr grid) {
+  WalkResult walked = grid.walk([&](AffineExpr expr) {
+    if (auto constant = dyn_cast<AffineConstantExpr>(expr)) {
+      int64_t value = constant.getValue();
+      if (value >= -INT32_MAX && value <= INT32_MAX)
+        return WalkResult::advance();
+      kernel.emitOpError("grid constant ")
+          << value << " is out of range: at most 2^31 - 1 in magnitude";
+      return WalkResult::interrupt();
+    }
+    auto binary = dyn_cast<AffineBinaryOpExpr>(expr);
+    if (!binary || binary.getKind() == AffineExprKind::Add ||
+        binary.getKind() == AffineExprKind::Mul)
+      return WalkResult::advance();
+    auto divisor = dyn_cast<AffineConstantExpr>(binary.getRHS());
+    if (divisor && divisor.getValue() > 0)
+      return WalkResult::advance();
+    std::string text;
+    llvm::raw_string_ostream(text) << expr;
+    kernel.emitOpError("grid expression '")
+        << text << "' divides by a value that is not a positive constant";
+    return WalkResult::interrupt();
+  });
+  return failure(walked.wasInterrupted());
+}
+
 LogicalResult KernelOp::verify() {
   if (!getResultTypes().empty())
     return emitOpError("a kernel returns nothing; results go to tensor "
@@ -186,6 +217,9 @@ LogicalResult KernelOp::verify() {
     if (grid->getNumResults() < 1 || grid->getNumResults() > 3)
       return emitOpError("grid has 1 to 3 dimensions, got ")
              << grid->getNumResults();
+    for (AffineExpr expr : grid->getResults())
+      if (failed(verifyGridExpr(*this, expr)))
+        return failure();
   }
   SmallVector<StringRef> seen;
   for (StringRef name : getRegisterNames()) {
