@@ -430,3 +430,34 @@ tile.kernel @grid_constant(%O: !tile.tensor<[M, 16], f32>) attributes {threads =
 tile.kernel @grid_divisor(%O: !tile.tensor<[M, 16], f32>) attributes {threads = 32 : i64, grid = affine_map<()[s0] -> (s0 floordiv 0)>} {
   tile.return
 }
+
+// -----
+
+// Found probing by hand next to utils/fuzz.py: parameter names that the
+// manifest cannot carry passed the verifier, and tile-run said "internal
+// error: the compiler's manifest does not parse".
+// expected-error @+1 {{parameters #0 and #1 are both named 'X'}}
+tile.kernel @same_names(%A: !tile.tensor<[16], f32> {tile.name = "X"}, %B: !tile.tensor<[16], f32> {tile.name = "X"}) attributes {threads = 32 : i64} {
+  tile.return
+}
+
+// -----
+
+// expected-error @+1 {{tile.name of parameter #0 is 'a b', not an identifier ([A-Za-z_][A-Za-z0-9_]*)}}
+tile.kernel @name_not_identifier(%A: !tile.tensor<[16], f32> {tile.name = "a b"}) attributes {threads = 32 : i64} {
+  tile.return
+}
+
+// -----
+
+// expected-error @+1 {{tile.name of parameter #0 must be a string, got 5 : i64}}
+tile.kernel @name_not_string(%A: !tile.tensor<[16], f32> {tile.name = 5}) attributes {threads = 32 : i64} {
+  tile.return
+}
+
+// -----
+
+// expected-error @+1 {{a symbolic dimension is named by an identifier ([A-Za-z_][A-Za-z0-9_]*), got 'K.x'}}
+tile.kernel @symbol_not_identifier(%A: !tile.tensor<[16, K.x], f32>) attributes {threads = 32 : i64} {
+  tile.return
+}

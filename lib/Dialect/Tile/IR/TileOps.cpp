@@ -7,10 +7,17 @@
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/Interfaces/FunctionImplementation.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace mlir::tile;
+
+bool mlir::tile::isIdentifier(StringRef name) {
+  return !name.empty() && !llvm::isDigit(name.front()) &&
+         llvm::all_of(name,
+                      [](char c) { return llvm::isAlnum(c) || c == '_'; });
+}
 
 LogicalResult mlir::tile::verifyInsideKernel(Operation *op) {
   if (!op->getParentOfType<KernelOp>())
@@ -159,9 +166,33 @@ SmallVector<StringRef> KernelOp::getRegisterNames() {
 std::string KernelOp::getParamName(unsigned index) {
   if (auto name = getArgAttrOfType<StringAttr>(index, "tile.name"))
     return name.str();
-  if (auto loc = dyn_cast<NameLoc>(getArgument(index).getLoc()))
+  if (auto loc = dyn_cast<NameLoc>(getArgument(index).getLoc());
+      loc && isIdentifier(loc.getName()))
     return loc.getName().str();
   return "arg" + std::to_string(index);
+}
+
+/// Manifests, reports and tile-run's files name parameters by
+/// getParamName: each an identifier, no two alike.
+static LogicalResult verifyParamNames(KernelOp kernel) {
+  llvm::StringMap<unsigned> seen;
+  for (unsigned index = 0; index < kernel.getNumArguments(); ++index) {
+    Attribute attr = kernel.getArgAttr(index, "tile.name");
+    if (attr && !isa<StringAttr>(attr))
+      return kernel.emitOpError("tile.name of parameter #")
+             << index << " must be a string, got " << attr;
+    std::string name = kernel.getParamName(index);
+    if (!isIdentifier(name))
+      return kernel.emitOpError("tile.name of parameter #")
+             << index << " is '" << name
+             << "', not an identifier ([A-Za-z_][A-Za-z0-9_]*)";
+    auto [it, inserted] = seen.try_emplace(name, index);
+    if (!inserted)
+      return kernel.emitOpError("parameters #")
+             << it->second << " and #" << index << " are both named '" << name
+             << "'";
+  }
+  return success();
 }
 
 /// The front end's rules for a grid expression, which keep the launch's
@@ -221,6 +252,8 @@ LogicalResult KernelOp::verify() {
       if (failed(verifyGridExpr(*this, expr)))
         return failure();
   }
+  if (failed(verifyParamNames(*this)))
+    return failure();
   SmallVector<StringRef> seen;
   for (StringRef name : getRegisterNames()) {
     if (llvm::is_contained(seen, name))

@@ -35,6 +35,10 @@ constexpr int64_t kLanes = 32;
 /// no size computation of a later pass (or buffer of interp) overflows.
 constexpr int64_t kMaxTileElements = int64_t(1) << 24;
 
+/// Whether `name` is `[A-Za-z_][A-Za-z0-9_]*`, as the names of parameters
+/// and symbols in a manifest must be (docs/abi.md).
+bool isIdentifier(StringRef name);
+
 /// Fails, with an error on `op`, unless `op` is nested in a tile.kernel.
 LogicalResult verifyInsideKernel(Operation *op);
 /// Checks `[R, C] -> [R, 1]` with one element type.
