@@ -304,7 +304,7 @@ def crash_key(out):
                         r"new|mlir::(Diagnostic|InFlight|emit)", frame):
             return frame.strip()[:160]
     for line in out.splitlines():
-        if CRASH_TEXT.search(line) or "error" in line or "mismatch" in line:
+        if CRASH_TEXT.search(line) or re.search(r"error|wrong at", line):
             line = re.sub(r"^\S*:\d+:\d+: ", "", line)
             return re.sub(r"\d+", "N", line)[:160]
     return "(no message)"
