@@ -137,13 +137,11 @@ FailureOr<Type> Emitter::emitDtype(StringRef name, SMLoc loc, DtypeUse use) {
 }
 
 LogicalResult Emitter::checkTileShape(ArrayRef<int64_t> shape, SMLoc loc) {
-  // Far beyond any chip, and small enough that no size computation of a
-  // later pass overflows.
-  constexpr int64_t kMaxElements = int64_t(1) << 24;
   int64_t elements = 1;
   for (int64_t size : shape)
-    if (llvm::MulOverflow(elements, size, elements) || elements > kMaxElements)
-      return error(loc) << "a tile holds at most " << kMaxElements
+    if (llvm::MulOverflow(elements, size, elements) ||
+        elements > kMaxTileElements)
+      return error(loc) << "a tile holds at most " << kMaxTileElements
                         << " elements";
   return success();
 }

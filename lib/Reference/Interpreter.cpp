@@ -418,13 +418,21 @@ private:
   LogicalResult executeWhile(scf::WhileOp op);
   LogicalResult executeTileOp(Operation &op);
 
-  /// Counts one op; fails once the run has taken too many.
-  LogicalResult tick(Operation *op) {
-    if (++steps <= options.maxSteps)
+  /// Counts one op and the elements it computes; fails once the run has
+  /// taken too many of either.
+  LogicalResult tick(Operation *op, int64_t opElements = 1) {
+    elements += opElements;
+    if (++steps <= options.maxSteps && elements <= options.maxElements)
       return success();
-    return op->emitError("the interp backend stopped after ")
-           << options.maxSteps
-           << " operations; does a loop never end? (InterpOptions::maxSteps)";
+    if (steps > options.maxSteps)
+      return op->emitError("the interp backend stopped after ")
+             << options.maxSteps
+             << " operations; does a loop never end? "
+                "(InterpOptions::maxSteps)";
+    return op->emitError("the interp backend stopped after computing ")
+           << options.maxElements
+           << " tile elements; does a loop never end? "
+              "(InterpOptions::maxElements)";
   }
   const Val &get(Value value) { return values.find(value)->second; }
   void set(Value value, Val val) { values[value] = std::move(val); }
@@ -439,6 +447,7 @@ private:
   KernelOp kernel;
   const reference::InterpOptions &options;
   uint64_t steps = 0;
+  uint64_t elements = 0;
   std::array<int64_t, 3> grid = {1, 1, 1};
   std::array<int64_t, 3> blockId = {0, 0, 0};
   DenseMap<Value, Val> values;
@@ -462,7 +471,12 @@ FailureOr<SmallVector<Val>> Interpreter::runBlock(Block &block,
 }
 
 LogicalResult Interpreter::execute(Operation &op) {
-  if (failed(tick(&op)))
+  int64_t opElements = 1;
+  for (Type type :
+       llvm::concat<const Type>(op.getOperandTypes(), op.getResultTypes()))
+    if (auto tile = dyn_cast<RankedTensorType>(type))
+      opElements = std::max(opElements, tile.getNumElements());
+  if (failed(tick(&op, opElements)))
     return failure();
   // Values of an op the interpreter skipped would be missing: refuse
   // rather than read garbage.

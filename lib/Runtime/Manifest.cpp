@@ -294,6 +294,14 @@ tile::runtime::resolveShape(const ParamSpec &param,
                           param.name.c_str(), dim.symbol.c_str());
     shape.push_back(value->second);
   }
+  std::optional<int64_t> count = countElements(shape);
+  int64_t bytes;
+  if (!count ||
+      __builtin_mul_overflow(*count, int64_t(dtypeSize(param.dtype)), &bytes))
+    return Error::input("parameter '%s': %s of %s is more elements than a "
+                        "buffer can hold",
+                        param.name.c_str(), formatShape(shape).c_str(),
+                        dtypeName(param.dtype));
   return shape;
 }
 

@@ -92,6 +92,10 @@ llvm::cl::opt<bool> remarks(
 
 /// Symbols nobody gave a value get this one.
 constexpr int64_t kDefaultSymbolValue = 1024;
+/// The bytes of all of a kernel's tensors at most: tile-run holds each
+/// tensor several times (inputs, the reference's outputs, the backend's)
+/// and interp visits every element, so more is a mistake in `--dim`.
+constexpr int64_t kMaxTensorBytes = int64_t(1) << 28;
 
 /// Deterministic inputs: floats uniform in [-1, 1), integers in [-8, 8].
 class InputGenerator {
@@ -292,10 +296,22 @@ int main(int argc, char **argv) {
                   kCompileError);
   InputGenerator generator(seed);
   std::vector<rt::HostTensor> inputs;
+  int64_t totalBytes = 0;
   for (const rt::ParamSpec &param : manifest.params) {
     rt::Expected<std::vector<int64_t>> shape = rt::resolveShape(param, symbols);
     if (!shape)
       return fail(shape.getError(), kCompileError);
+    int64_t bytes = *rt::countElements(*shape) * rt::dtypeSize(param.dtype);
+    if (bytes > kMaxTensorBytes - totalBytes)
+      return fail(rt::Error::input(
+                      "parameter '%s': %s of %s takes the kernel's tensors "
+                      "over tile-run's limit of %lld bytes; choose smaller "
+                      "--dim values",
+                      param.name.c_str(), rt::formatShape(*shape).c_str(),
+                      rt::dtypeName(param.dtype),
+                      static_cast<long long>(kMaxTensorBytes)),
+                  kCompileError);
+    totalBytes += bytes;
     inputs.push_back(param.isRead()
                          ? rt::HostTensor::zeros(param.dtype, *shape)
                          : rt::HostTensor::poisoned(param.dtype, *shape));

@@ -459,6 +459,32 @@ TEST_F(InterpreterTest, RuntimeErrorsPointAtTheOp) {
             "4:12: reads var 'n' before anything was written to it\n");
 }
 
+// Found by utils/fuzz.py: an endless loop over a tile took hours to reach
+// maxSteps, as each of its ops computes a whole tile.
+TEST_F(InterpreterTest, EndlessLoopsOverTilesHitTheElementLimit) {
+  HostTensor o = HostTensor::zeros(DType::F32, {16, 64});
+  reference::InterpOptions options;
+  options.maxElements = 100'000;
+  EXPECT_EQ(run(R"mlir(
+    tile.kernel @k(%O: !tile.tensor<[16, 64], f32>) attributes {threads = 32 : i64} {
+      %true = arith.constant true
+      %one = arith.constant dense<1.0> : tensor<16x64xf32>
+      %acc = tile.var "acc" = %one : !tile.var<16x64xf32>
+      scf.while : () -> () {
+        scf.condition(%true)
+      } do {
+        %a = tile.read %acc : !tile.var<16x64xf32>
+        %b = arith.addf %a, %one : tensor<16x64xf32>
+        tile.write %b, %acc : !tile.var<16x64xf32>
+        scf.yield
+      }
+      tile.return
+    })mlir",
+                {&o}, {}, options),
+            "11:9: the interp backend stopped after computing 100000 tile "
+            "elements; does a loop never end? (InterpOptions::maxElements)\n");
+}
+
 TEST_F(InterpreterTest, EndlessLoopsHitTheStepLimit) {
   HostTensor o = HostTensor::zeros(DType::F32, {1, 1});
   reference::InterpOptions options;

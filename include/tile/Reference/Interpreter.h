@@ -21,6 +21,10 @@ struct InterpOptions {
   /// Ops executed over the whole run before the interpreter gives up, so a
   /// loop that never ends is an error rather than a hang.
   uint64_t maxSteps = 50'000'000;
+  /// Elements computed over the whole run (an op counts the elements of its
+  /// largest tile operand or result) before the interpreter gives up: a
+  /// loop over tiles reaches it long before maxSteps.
+  uint64_t maxElements = 250'000'000;
 };
 
 /// The kernel's parameters as the runtime describes them (names, dtypes,

@@ -59,7 +59,8 @@ using SymbolBindings = std::map<std::string, int64_t>;
 /// an error when the symbol is already bound to another value.
 Error parseSymbolAssignment(std::string_view text, SymbolBindings &symbols);
 
-/// The shape of `param` with its symbols replaced by their values.
+/// The shape of `param` with its symbols replaced by their values; an
+/// error when its bytes are negative or do not fit in an int64_t.
 Expected<std::vector<int64_t>> resolveShape(const ParamSpec &param,
                                             const SymbolBindings &symbols);
 

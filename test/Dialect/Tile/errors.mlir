@@ -354,6 +354,116 @@ tile.kernel @tensor_through_if(%A: !tile.tensor<[32], f32>, %B: !tile.tensor<[32
 
 // -----
 
+// Found by utils/fuzz.py: a var passed through an scf.if that nothing reads
+// crashed tile-to-gpu, which has no storage for the scf.if's result.
+tile.kernel @var_through_if_unread(%c: !tile.tensor<[1], i32>) attributes {threads = 32 : i64} {
+  %a = tile.var "a" : !tile.var<i32>
+  %true = arith.constant true
+  // expected-error @+1 {{'scf.if' op passes '!tile.var<i32>' along: a var is only the result of its tile.var, used by tile.read and tile.write}}
+  %v = scf.if %true -> (!tile.var<i32>) {
+    scf.yield %a : !tile.var<i32>
+  } else {
+    scf.yield %a : !tile.var<i32>
+  }
+  tile.return
+}
+
+// -----
+
+tile.kernel @tensor_through_loop(%A: !tile.tensor<[32], f32>) attributes {threads = 32 : i64} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  // expected-error @+1 {{'scf.for' op passes '!tile.tensor<[32], f32>' along: a global tensor is only a parameter of the tile.kernel}}
+  %t = scf.for %i = %c0 to %c1 step %c1 iter_args(%x = %A) -> (!tile.tensor<[32], f32>) {
+    scf.yield %x : !tile.tensor<[32], f32>
+  }
+  tile.return
+}
+
+// -----
+
+// Found by utils/fuzz.py: tiles of 2^30 elements, which the front end
+// rejects, passed the verifier and made interp allocate gigabytes.
+tile.kernel @huge_tile(%X: !tile.tensor<[16777216, 64], f32>) attributes {threads = 256 : i64} {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{'tile.load' op a tile holds at most 16777216 elements, not 'tensor<16777216x64xf32>'}}
+  %x = tile.load %X[%c0, %c0] : !tile.tensor<[16777216, 64], f32> -> tensor<16777216x64xf32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @huge_var(%X: !tile.tensor<[16, 16], f32>) attributes {threads = 256 : i64} {
+  // expected-error @+1 {{'tile.var' op a tile holds at most 16777216 elements, not '!tile.var<4294967296x4294967296xf32>'}}
+  %v = tile.var "v" : !tile.var<4294967296x4294967296xf32>
+  tile.return
+}
+
+// -----
+
+// Found probing by hand next to utils/fuzz.py: a tile with a zero dimension
+// passed the verifier, and tile-to-gpu then said that tile-plan-shared had
+// not run.
+tile.kernel @zero_dimension(%A: !tile.tensor<[16, 16], f32>, %S: !tile.tensor<[16, 1], f32>) attributes {threads = 32 : i64} {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{'tile.load' op a tile has static, positive dimensions, not 'tensor<16x0xf32>'}}
+  %x = tile.load %A[%c0, %c0] : !tile.tensor<[16, 16], f32> -> tensor<16x0xf32>
+  %s = tile.rowsum %x : tensor<16x0xf32> -> tensor<16x1xf32>
+  tile.store %s, %S[%c0, %c0] : tensor<16x1xf32> -> !tile.tensor<[16, 1], f32>
+  tile.return
+}
+
+// -----
+
+// Found probing by hand next to utils/fuzz.py: the parser folds this grid
+// to s0 * -2^63, which the manifest printed and then could not read back
+// ("internal error: the compiler's manifest does not parse").
+// expected-error @+1 {{grid constant -9223372036854775808 is out of range: at most 2^31 - 1 in magnitude}}
+tile.kernel @grid_constant(%O: !tile.tensor<[M, 16], f32>) attributes {threads = 32 : i64, grid = affine_map<()[s0] -> ((s0 * 2305843009213693952) * 4)>} {
+  tile.return
+}
+
+// -----
+
+// A divisor of zero passed the verifier and failed only at the launch.
+// expected-error @+1 {{grid expression 's0 floordiv 0' divides by a value that is not a positive constant}}
+tile.kernel @grid_divisor(%O: !tile.tensor<[M, 16], f32>) attributes {threads = 32 : i64, grid = affine_map<()[s0] -> (s0 floordiv 0)>} {
+  tile.return
+}
+
+// -----
+
+// Found probing by hand next to utils/fuzz.py: parameter names that the
+// manifest cannot carry passed the verifier, and tile-run said "internal
+// error: the compiler's manifest does not parse".
+// expected-error @+1 {{parameters #0 and #1 are both named 'X'}}
+tile.kernel @same_names(%A: !tile.tensor<[16], f32> {tile.name = "X"}, %B: !tile.tensor<[16], f32> {tile.name = "X"}) attributes {threads = 32 : i64} {
+  tile.return
+}
+
+// -----
+
+// expected-error @+1 {{tile.name of parameter #0 is 'a b', not an identifier ([A-Za-z_][A-Za-z0-9_]*)}}
+tile.kernel @name_not_identifier(%A: !tile.tensor<[16], f32> {tile.name = "a b"}) attributes {threads = 32 : i64} {
+  tile.return
+}
+
+// -----
+
+// expected-error @+1 {{tile.name of parameter #0 must be a string, got 5 : i64}}
+tile.kernel @name_not_string(%A: !tile.tensor<[16], f32> {tile.name = 5}) attributes {threads = 32 : i64} {
+  tile.return
+}
+
+// -----
+
+// expected-error @+1 {{a symbolic dimension is named by an identifier ([A-Za-z_][A-Za-z0-9_]*), got 'K.x'}}
+tile.kernel @symbol_not_identifier(%A: !tile.tensor<[16, K.x], f32>) attributes {threads = 32 : i64} {
+  tile.return
+}
+
+// -----
+
 tile.kernel @scratch_type(%X: !tile.tensor<[16, 64], f32>) attributes {threads = 32 : i64} {
   %c0 = arith.constant 0 : index
   %x = tile.load %X[%c0, %c0] : !tile.tensor<[16, 64], f32> -> tensor<16x64xf32>

@@ -7,9 +7,17 @@
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/Interfaces/FunctionImplementation.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace mlir::tile;
+
+bool mlir::tile::isIdentifier(StringRef name) {
+  return !name.empty() && !llvm::isDigit(name.front()) &&
+         llvm::all_of(name,
+                      [](char c) { return llvm::isAlnum(c) || c == '_'; });
+}
 
 LogicalResult mlir::tile::verifyInsideKernel(Operation *op) {
   if (!op->getParentOfType<KernelOp>())
@@ -201,7 +209,8 @@ SmallVector<StringRef> KernelOp::getRegisterNames() {
 std::string KernelOp::getParamName(unsigned index) {
   if (auto name = getArgAttrOfType<StringAttr>(index, "tile.name"))
     return name.str();
-  if (auto loc = dyn_cast<NameLoc>(getArgument(index).getLoc()))
+  if (auto loc = dyn_cast<NameLoc>(getArgument(index).getLoc());
+      loc && isIdentifier(loc.getName()))
     return loc.getName().str();
   return "arg" + std::to_string(index);
 }
@@ -227,6 +236,60 @@ mlir::tile::verifyPipelineOption(StringRef key, Attribute value,
   return success();
 }
 
+/// Manifests, reports and tile-run's files name parameters by
+/// getParamName: each an identifier, no two alike.
+static LogicalResult verifyParamNames(KernelOp kernel) {
+  llvm::StringMap<unsigned> seen;
+  for (unsigned index = 0; index < kernel.getNumArguments(); ++index) {
+    Attribute attr = kernel.getArgAttr(index, "tile.name");
+    if (attr && !isa<StringAttr>(attr))
+      return kernel.emitOpError("tile.name of parameter #")
+             << index << " must be a string, got " << attr;
+    std::string name = kernel.getParamName(index);
+    if (!isIdentifier(name))
+      return kernel.emitOpError("tile.name of parameter #")
+             << index << " is '" << name
+             << "', not an identifier ([A-Za-z_][A-Za-z0-9_]*)";
+    auto [it, inserted] = seen.try_emplace(name, index);
+    if (!inserted)
+      return kernel.emitOpError("parameters #")
+             << it->second << " and #" << index << " are both named '" << name
+             << "'";
+  }
+  return success();
+}
+
+/// The front end's rules for a grid expression, which keep the launch's
+/// evaluation of it (docs/abi.md) from dividing by zero and the manifest
+/// from holding a number it cannot read: constants within 32 bits (the
+/// parser folds `(s0 * 2^61) * 4` to `s0 * -2^63`), divisors positive
+/// constants.
+static LogicalResult verifyGridExpr(KernelOp kernel, AffineExpr grid) {
+  WalkResult walked = grid.walk([&](AffineExpr expr) {
+    if (auto constant = dyn_cast<AffineConstantExpr>(expr)) {
+      int64_t value = constant.getValue();
+      if (value >= -INT32_MAX && value <= INT32_MAX)
+        return WalkResult::advance();
+      kernel.emitOpError("grid constant ")
+          << value << " is out of range: at most 2^31 - 1 in magnitude";
+      return WalkResult::interrupt();
+    }
+    auto binary = dyn_cast<AffineBinaryOpExpr>(expr);
+    if (!binary || binary.getKind() == AffineExprKind::Add ||
+        binary.getKind() == AffineExprKind::Mul)
+      return WalkResult::advance();
+    auto divisor = dyn_cast<AffineConstantExpr>(binary.getRHS());
+    if (divisor && divisor.getValue() > 0)
+      return WalkResult::advance();
+    std::string text;
+    llvm::raw_string_ostream(text) << expr;
+    kernel.emitOpError("grid expression '")
+        << text << "' divides by a value that is not a positive constant";
+    return WalkResult::interrupt();
+  });
+  return failure(walked.wasInterrupted());
+}
+
 LogicalResult KernelOp::verify() {
   if (!getResultTypes().empty())
     return emitOpError("a kernel returns nothing; results go to tensor "
@@ -249,18 +312,59 @@ LogicalResult KernelOp::verify() {
     if (grid->getNumResults() < 1 || grid->getNumResults() > 3)
       return emitOpError("grid has 1 to 3 dimensions, got ")
              << grid->getNumResults();
+    for (AffineExpr expr : grid->getResults())
+      if (failed(verifyGridExpr(*this, expr)))
+        return failure();
   }
   if (DictionaryAttr pipeline = getPipelineAttr())
     for (NamedAttribute option : pipeline)
       if (failed(verifyPipelineOption(option.getName(), option.getValue(),
                                       [&] { return emitOpError(); })))
         return failure();
+  if (failed(verifyParamNames(*this)))
+    return failure();
   SmallVector<StringRef> seen;
   for (StringRef name : getRegisterNames()) {
     if (llvm::is_contained(seen, name))
       return emitOpError("registers names '") << name << "' twice";
     seen.push_back(name);
   }
+  return success();
+}
+
+/// Checks a value defined in a kernel's body (`owner` defines it): a tile
+/// has static, positive dimensions and at most kMaxTileElements elements
+/// (later passes divide by them and size buffers from them), a var is the
+/// result of its tile.var, and a global tensor is a parameter. The lowering
+/// and interp map each var and tensor to its storage, so neither may flow
+/// through control flow (an scf.if or scf.for result, a block argument).
+static LogicalResult verifyKernelValue(Operation *owner, Value value) {
+  Type type = value.getType();
+  if (auto var = dyn_cast<VarType>(type))
+    type = var.getValueType();
+  if (auto tile = dyn_cast<RankedTensorType>(type)) {
+    int64_t elements = 1;
+    for (int64_t size : tile.getShape()) {
+      if (size <= 0) // also ShapedType::kDynamic
+        return owner->emitOpError("a tile has static, positive dimensions, "
+                                  "not ")
+               << value.getType();
+      if (llvm::MulOverflow(elements, size, elements) ||
+          elements > kMaxTileElements)
+        return owner->emitOpError("a tile holds at most ")
+               << kMaxTileElements << " elements, not " << value.getType();
+    }
+  }
+  bool isVarResult = value.getDefiningOp<VarOp>() != nullptr;
+  if (isa<VarType>(value.getType()) && !isVarResult)
+    return owner->emitOpError("passes ")
+           << value.getType()
+           << " along: a var is only the result of its tile.var, used by "
+              "tile.read and tile.write";
+  if (isa<GlobalTensorType>(value.getType()))
+    return owner->emitOpError("passes ")
+           << value.getType()
+           << " along: a global tensor is only a parameter of the tile.kernel";
   return success();
 }
 
@@ -274,7 +378,18 @@ LogicalResult KernelOp::verifyRegions() {
     if (arg.getType() != type)
       return emitOpError("body argument type ")
              << arg.getType() << " differs from the parameter's " << type;
-  return success();
+  WalkResult walked = getBody().walk([&](Operation *op) {
+    for (Value result : op->getResults())
+      if (failed(verifyKernelValue(op, result)))
+        return WalkResult::interrupt();
+    for (Region &region : op->getRegions())
+      for (Block &block : region)
+        for (BlockArgument arg : block.getArguments())
+          if (failed(verifyKernelValue(op, arg)))
+            return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  return failure(walked.wasInterrupted());
 }
 
 //===----------------------------------------------------------------------===//

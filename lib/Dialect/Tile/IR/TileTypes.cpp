@@ -87,8 +87,10 @@ GlobalTensorType::verify(function_ref<InFlightDiagnostic()> emitError,
     if (!ShapedType::isDynamic(size) && size <= 0)
       return emitError() << "tensor dimensions must be positive, got " << size;
   for (StringAttr symbol : symbols)
-    if (!symbol || symbol.getValue().empty())
-      return emitError() << "a symbolic dimension needs a name";
+    if (!symbol || !isIdentifier(symbol.getValue()))
+      return emitError() << "a symbolic dimension is named by an identifier "
+                            "([A-Za-z_][A-Za-z0-9_]*), got '"
+                         << (symbol ? symbol.getValue() : "") << "'";
   return verifyElementType(emitError, elementType);
 }
 

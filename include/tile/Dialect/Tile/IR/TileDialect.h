@@ -31,6 +31,13 @@
 namespace mlir::tile {
 /// Threads per warp on every target tile supports (`ctx.lanes`).
 constexpr int64_t kLanes = 32;
+/// Elements of one tile at most: far beyond any chip, and small enough that
+/// no size computation of a later pass (or buffer of interp) overflows.
+constexpr int64_t kMaxTileElements = int64_t(1) << 24;
+
+/// Whether `name` is `[A-Za-z_][A-Za-z0-9_]*`, as the names of parameters
+/// and symbols in a manifest must be (docs/abi.md).
+bool isIdentifier(StringRef name);
 
 /// Fails, with an error on `op`, unless `op` is nested in a tile.kernel.
 LogicalResult verifyInsideKernel(Operation *op);

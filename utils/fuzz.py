@@ -1,0 +1,467 @@
+#!/usr/bin/env python3
+"""Seeded, deterministic mutation fuzzing of the tile tools.
+
+Takes the kernels of the repository (examples/*.tile, test/Frontend/**/*.tile,
+and the .mlir tests of test/Dialect, test/Conversion and test/Emulator, split
+at `// -----`), mutates them (numbers, element types, lines, op names,
+attributes, lines spliced in from other files) and runs each mutant through
+the tools a user runs:
+
+  .tile  tile-translate --import-tile, tile-translate --tile-to-ptx (and
+         ptxas on the PTX), tile-run --backend=interp and --backend=emulate
+  .mlir  tile-opt --tile-to-ptx, tile-opt with the placement passes and
+         tile-to-gpu one at a time, tile-run --backend=emulate
+
+A finding is a death by signal, an exit code the tool does not document, a
+crash or assertion message, an "internal error", PTX that ptxas rejects, or
+a run past the timeout. Each distinct finding is minimised (delta debugging
+over lines) and saved to OUT/NNN-<kind>.{tile,mlir} with the command, the
+output and the unminimised mutant. Iteration I of seed S is the same mutant
+on every machine: `--seed S --only I` replays it.
+
+usage: fuzz.py [--seed N] [--iterations N | --minutes M] [--start I]
+               [--only I] [--out DIR] [--bin DIR] [--timeout S]
+               [--no-minimise] [--minimise-budget N]
+Exit code: 0 no findings, 1 findings, 2 bad usage.
+"""
+
+import argparse
+import os
+import pathlib
+import random
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+CRASH_TEXT = re.compile(
+    r"LLVM ERROR|Assertion|PLEASE submit a bug report|Stack dump|"
+    r"UNREACHABLE|internal error")
+TYPES = ["f32", "f16", "bf16", "i32", "i1"] * 3 + ["i8", "f64", "index",
+                                                   "i64"]
+TILE_OPS = ["rowsum", "rowmax", "dot", "exp", "abs", "max", "min", "where",
+            "sqrt", "f32", "f16", "i32", "index", "cdiv", "tanh"]
+MLIR_OPS = ["tile.rowsum", "tile.rowmax", "tile.dot", "tile.broadcast",
+            "tile.splat", "tile.load", "tile.store", "tile.read", "tile.write",
+            "arith.addf", "arith.mulf", "arith.subf", "arith.maximumf",
+            "arith.addi", "math.exp", "arith.select", "arith.cmpf olt,"]
+SPECIAL = [0, 1, -1, 2, 3, 7, 15, 16, 17, 31, 32, 33, 48, 63, 64, 65, 96, 127,
+           128, 129, 255, 256, 257, 1000, 1023, 1024, 1025, 4096, 65536,
+           2**24, 2**31 - 1, 2**31, 2**32, 2**63 - 1, 2**63, 2**64]
+NUMBER = re.compile(r"(?<![\w.])-?\d+(?![\w.])")
+# Also the sizes inside `16x64xf32`.
+SIZE = re.compile(r"(?:(?<=\dx)|(?<![\w.%#@-]))\d+(?![\d.]|e\d)")
+WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_.]*")
+SYMBOL = re.compile(r"\b[A-Z][A-Za-z0-9_]*\b")
+
+
+def without_comments(text):
+    return "\n".join(line for line in text.split("\n")
+                     if not line.lstrip().startswith("//"))
+
+
+def split_kernels(text):
+    """The kernels of a .tile file, each with its attributes."""
+    chunks, current = [], []
+    for line in text.split("\n"):
+        starts = line.startswith("@") or line.startswith("kernel ")
+        if starts and any(c.startswith("kernel ") for c in current):
+            chunks.append("\n".join(current))
+            current = []
+        current.append(line)
+    return chunks + ["\n".join(current)]
+
+
+def load_corpus():
+    """(suffix, text) for each seed kernel: the kernels of the .tile files
+    and the .mlir chunks, without comment lines (RUN, CHECK, expected-error).
+    Seeds that are errors by design come once, the others ten times."""
+    corpus = []
+    tiles = sorted(list(ROOT.glob("examples/*.tile")) +
+                   list(ROOT.glob("test/Frontend/**/*.tile")))
+    for path in tiles:
+        weight = 1 if "errors" in path.parts else 10
+        for kernel in split_kernels(without_comments(path.read_text())):
+            corpus += [(".tile", kernel)] * weight
+    for folder in ("test/Dialect", "test/Conversion", "test/Emulator"):
+        for path in sorted(ROOT.glob(folder + "/**/*.mlir")):
+            weight = 1 if "errors" in path.name else 10
+            for chunk in re.split(r"^// -----$", path.read_text(), flags=re.M):
+                if "tile.kernel" in chunk or "gpu.func" in chunk:
+                    corpus += [(".mlir", without_comments(chunk))] * weight
+    return corpus
+
+
+# Mutations: each takes (rng, lines, donor lines) and changes lines in place.
+
+def pick_match(rng, lines, pattern):
+    hits = [(i, m) for i, line in enumerate(lines)
+            if not line.lstrip().startswith("//")
+            for m in pattern.finditer(line)]
+    return rng.choice(hits) if hits else (None, None)
+
+
+def replace_at(lines, i, m, text):
+    lines[i] = lines[i][:m.start()] + text + lines[i][m.end():]
+
+
+def mutate_number(rng, lines, _):
+    i, m = pick_match(rng, lines, NUMBER)
+    if m is None:
+        return
+    n = int(m.group())
+    choice = rng.choice(SPECIAL + [n * 2, n // 2, n + 1, n - 1, -n, n * 3])
+    replace_at(lines, i, m, str(choice))
+
+
+def mutate_size_everywhere(rng, lines, _):
+    """Every occurrence of one number becomes another: the shapes stay
+    consistent between a kernel's uses."""
+    i, m = pick_match(rng, lines, SIZE)
+    if m is None:
+        return
+    n = int(m.group())
+    choice = str(rng.choice(SPECIAL[:30] + [n * 2, n // 2, n + 1, n - 1]))
+    lines[:] = [SIZE.sub(lambda k: choice if int(k.group()) == n else
+                         k.group(), line) for line in lines]
+
+
+TYPE = re.compile(r"\b(%s)\b" % "|".join(sorted(set(TYPES))))
+
+
+def mutate_type(rng, lines, _):
+    i, m = pick_match(rng, lines, TYPE)
+    if m is not None:
+        replace_at(lines, i, m, rng.choice(TYPES))
+
+
+def mutate_type_everywhere(rng, lines, _):
+    i, m = pick_match(rng, lines, TYPE)
+    if m is not None:
+        old, new = m.group(), rng.choice(TYPES)
+        lines[:] = [re.sub(r"\b%s\b" % old, new, line) for line in lines]
+
+
+def mutate_op(rng, lines, _):
+    mlir = any("tile.kernel" in line for line in lines)
+    names = MLIR_OPS if mlir else TILE_OPS
+    pattern = re.compile(r"(?<![\w.])(%s)(?![\w.])" %
+                         "|".join(re.escape(n) for n in names))
+    i, m = pick_match(rng, lines, pattern)
+    if m is not None:
+        replace_at(lines, i, m, rng.choice(names))
+
+
+def mutate_word(rng, lines, _):
+    """One identifier or SSA name becomes another of the file."""
+    i, m = pick_match(rng, lines, WORD)
+    words = sorted({w for line in lines for w in WORD.findall(line)})
+    if m is not None:
+        replace_at(lines, i, m, rng.choice(words))
+
+
+def mutate_lines(rng, lines, donor):
+    if not lines:
+        return
+    i, j = rng.randrange(len(lines)), rng.randrange(len(lines))
+    kind = rng.randrange(4)
+    if kind == 0:
+        del lines[i]
+    elif kind == 1:
+        lines.insert(j, lines[i])
+    elif kind == 2:
+        lines[i], lines[j] = lines[j], lines[i]
+    elif donor:
+        lines.insert(i, rng.choice(donor))
+
+
+def mutate_attribute(rng, lines, _):
+    """Drops, adds or rewrites @launch/@registers/grid (threads/registers/
+    grid in the dialect)."""
+    text = "\n".join(lines)
+    names = re.findall(r"\bvar (\w+)", text) + re.findall(r'tile.var "(\w+)"',
+                                                          text)
+    name = rng.choice(names) if names else "acc"
+    threads = rng.choice([0, 1, 31, 32, 33, 64, 96, 128, 256, 1024, 2048])
+    syms = sorted(set(SYMBOL.findall(text))) or ["K"]
+    number = rng.choice([1, 3, 16, 0, -2, 2**31, 2**61])
+    grid = "cdiv(%s, %d)" % (rng.choice(syms), number)
+    ops = ["floordiv", "ceildiv", "mod", "*", "+"]
+    map_grid = "grid = affine_map<()[\\1] -> (s0 %s %d)>" % (rng.choice(ops),
+                                                            number)
+    edits = [
+        (r"^@registers\(.*\)$", ""),
+        (r"^@launch\(.*\)$", ""),
+        (r"^(kernel )", "@registers(%s)\n\\1" % name),
+        (r"^@launch\((\d+)", "@launch(%d" % threads),
+        (r"^@launch\((\d+)\)", "@launch(\\1, grid = [%s])" % grid),
+        (r"^@launch\((\d+), grid = \[.*\]\)", "@launch(\\1)"),
+        (r"registers = \[[^]]*\]", 'registers = ["%s"]' % name),
+        (r"threads = \d+", "threads = %d" % threads),
+        (r"attributes \{", 'attributes {registers = ["%s"], ' % name),
+        (r", grid = affine_map<[^>]*>", ""),
+        (r"grid = affine_map<\(\)\[([^]]*)\] -> [^>]*>", map_grid),
+        (r"threads = (\d+) : i64",
+         "threads = \\1 : i64, grid = affine_map<()[s0] -> (s0 ceildiv 16)>"),
+    ]
+    pattern, replacement = rng.choice(edits)
+    lines[:] = re.sub(pattern, replacement, text, count=1,
+                      flags=re.M).split("\n")
+
+
+MUTATIONS = [mutate_number] * 2 + [mutate_size_everywhere] * 4 + [
+    mutate_type, mutate_type_everywhere, mutate_type_everywhere] + [
+        mutate_op] * 3 + [mutate_lines] * 3 + [mutate_attribute] * 3 + [
+            mutate_word]
+
+
+def mutant(seed, iteration, corpus):
+    rng = random.Random("%d:%d" % (seed, iteration))
+    suffix = rng.choice([".tile", ".mlir"])
+    donors = [t for s, t in corpus if s == suffix]
+    text = rng.choice(donors)
+    donor = rng.choice(donors).split("\n")
+    lines = text.split("\n")
+    for _ in range(rng.choice([1, 1, 1, 2, 2, 3])):
+        rng.choice(MUTATIONS)(rng, lines, donor)
+    return suffix, "\n".join(lines)
+
+
+# Running the tools.
+
+def dims_for(text):
+    """--dim for each symbolic dimension of the kernel: small values, empty
+    and odd ones among them, the same for the same text."""
+    rng = random.Random(text)
+    params = " ".join(re.findall(r"tensor<[^>]*>\[([^]]*)\]", text) +
+                      re.findall(r"tile\.tensor<\[([^]]*)\]", text))
+    return ["--dim=%s=%d" % (s, rng.choice([0, 1, 17, 40, 64, 64, 100, 130]))
+            for s in sorted(set(SYMBOL.findall(params)))]
+
+
+def commands(suffix, text, bindir):
+    """(name, argv, allowed exit codes) for each tool run of a mutant."""
+    b = str(bindir) + "/"
+    run = [b + "tile-run", "--ptx-figures=false"]
+    if suffix == ".tile":
+        return [
+            ("import", [b + "tile-translate", "--import-tile", "IN"], {0, 1}),
+            ("ptx", [b + "tile-translate", "--tile-to-ptx", "IN", "-o", "PTX"],
+             {0, 1}),
+            ("interp", run + ["--backend=interp", "IN"] + dims_for(text),
+             {0, 1, 2}),
+            ("emulate", run + ["--backend=emulate", "IN"] + dims_for(text),
+             {0, 1, 2}),
+        ]
+    opt = b + "tile-opt"
+    return [
+        ("parse", [opt, "IN", "-o", "/dev/null"], {0, 1}),
+        ("promote", [opt, "IN", "--tile-promote-registers",
+                     "--tile-hoist-invariants", "-o", "/dev/null"], {0, 1}),
+        ("lower", [opt, "IN", "--pass-pipeline=builtin.module(tile.kernel("
+                   "tile-plan-shared),tile-to-gpu)", "-o", "/dev/null"],
+         {0, 1}),
+        ("opt-ptx", [opt, "IN", "--tile-to-ptx", "-o", "/dev/null"], {0, 1}),
+        ("emulate", run + ["--backend=emulate", "IN"] + dims_for(text),
+         {0, 1, 2}),
+    ]
+
+
+def classify(result, allowed, ptxas, ptx_path):
+    """A finding's kind and its key line, or None for a clean run."""
+    if result is None:
+        return "timeout", "timeout"
+    out = result.stdout.decode(errors="replace") + result.stderr.decode(
+        errors="replace")
+    crash = CRASH_TEXT.search(out)
+    if result.returncode < 0:
+        return "signal%d" % -result.returncode, crash_key(out)
+    if crash:
+        return "crash-text", crash_key(out)
+    if result.returncode not in allowed:
+        return "exit%d" % result.returncode, crash_key(out)
+    if result.returncode == 1 and allowed == {0, 1, 2}:
+        return "mismatch", crash_key(out)
+    if ptx_path and result.returncode == 0 and ptxas and os.path.exists(
+            ptx_path):
+        check = subprocess.run([ptxas, "-arch=sm_90", ptx_path, "-o",
+                                os.devnull], capture_output=True)
+        if check.returncode != 0:
+            return "ptxas", crash_key(check.stderr.decode(errors="replace"))
+    return None
+
+
+def crash_key(out):
+    """What tells one finding from another: the first frame of the stack
+    that is not the signal or abort machinery, else the first telling line
+    of the output, without locations or numbers."""
+    for frame in re.findall(r"^ *#\d+ 0x[0-9a-f]+ (\w[^(]*)", out, re.M):
+        if not re.match(r"llvm::(sys|report)|raise|abort|__|_start|operator "
+                        r"new|mlir::(Diagnostic|InFlight|emit)", frame):
+            return frame.strip()[:160]
+    for line in out.splitlines():
+        if CRASH_TEXT.search(line) or re.search(r"error|wrong at", line):
+            line = re.sub(r"^\S*:\d+:\d+: ", "", line)
+            return re.sub(r"\d+", "N", line)[:160]
+    return "(no message)"
+
+
+class Runner:
+    def __init__(self, bindir, timeout, workdir):
+        self.bindir = os.path.abspath(bindir)
+        self.timeout, self.workdir = timeout, workdir
+        self.ptxas = shutil.which("ptxas") or (
+            "/usr/local/cuda/bin/ptxas"
+            if os.path.exists("/usr/local/cuda/bin/ptxas") else None)
+        self.runs = 0
+
+    def run_one(self, suffix, text, name, argv, allowed):
+        src = os.path.join(self.workdir, "mutant" + suffix)
+        ptx = os.path.join(self.workdir, "out.ptx")
+        pathlib.Path(src).write_text(text)
+        if os.path.exists(ptx):
+            os.unlink(ptx)
+        real = [{"IN": src, "PTX": ptx}.get(a, a) for a in argv]
+        self.runs += 1
+        result = None
+        for attempt in range(30):  # a binary being rebuilt is absent a while
+            try:
+                result = subprocess.run(real, capture_output=True,
+                                        timeout=self.timeout, cwd=self.workdir)
+                break
+            except subprocess.TimeoutExpired:
+                break
+            except OSError:
+                if attempt == 29:
+                    raise
+                time.sleep(2)
+        found = classify(result, allowed, self.ptxas,
+                         ptx if name == "ptx" else None)
+        output = "" if result is None else (
+            result.stdout.decode(errors="replace")[-3000:] +
+            result.stderr.decode(errors="replace")[-5000:])
+        return found, output
+
+    def run_all(self, suffix, text):
+        """The first finding of a mutant: (name, argv, kind, key, output)."""
+        for name, argv, allowed in commands(suffix, text, self.bindir):
+            found, output = self.run_one(suffix, text, name, argv, allowed)
+            if found:
+                return name, argv, allowed, found, output
+            if name in ("import", "parse") and "error:" in output:
+                return None  # the input is rejected cleanly: no further tool
+        return None
+
+
+def minimise(runner, suffix, text, name, argv, allowed, found, budget):
+    """ddmin over lines: the smallest text that gives the same finding."""
+    lines = text.split("\n")
+    tests = 0
+
+    def same(candidate):
+        nonlocal tests
+        tests += 1
+        got, _ = runner.run_one(suffix, "\n".join(candidate), name, argv,
+                                allowed)
+        return got == found
+
+    n = 2
+    while len(lines) >= 2 and tests < budget:
+        chunk = max(1, len(lines) // n)
+        reduced = False
+        for start in range(0, len(lines), chunk):
+            complement = lines[:start] + lines[start + chunk:]
+            if tests < budget and same(complement):
+                lines, n, reduced = complement, max(n - 1, 2), True
+                break
+        if not reduced:
+            if chunk == 1:
+                break
+            n = min(len(lines), n * 2)
+    return "\n".join(lines) + "\n"
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--iterations", type=int, default=None)
+    parser.add_argument("--minutes", type=float, default=None)
+    parser.add_argument("--start", type=int, default=0,
+                        help="first iteration (to continue a campaign)")
+    parser.add_argument("--only", type=int, default=None,
+                        help="run only this iteration and print the mutant")
+    parser.add_argument("--out", default="fuzz-findings")
+    parser.add_argument("--bin", default=str(ROOT / "build" / "bin"))
+    parser.add_argument("--timeout", type=float, default=20)
+    parser.add_argument("--no-minimise", action="store_true")
+    parser.add_argument("--minimise-budget", type=int, default=150)
+    args = parser.parse_args()
+    if args.iterations is None and args.minutes is None and args.only is None:
+        args.iterations = 100
+    corpus = load_corpus()
+    out = pathlib.Path(args.out)
+    seen = {}
+    start = time.monotonic()
+    with tempfile.TemporaryDirectory(prefix="tile-fuzz-") as workdir:
+        runner = Runner(args.bin, args.timeout, workdir)
+        iteration = args.start if args.only is None else args.only
+        done = 0
+        # SIGTERM, like Ctrl-C, ends the campaign with its summary.
+        signal.signal(signal.SIGTERM, signal.default_int_handler)
+        while True:
+            if args.iterations is not None and done >= args.iterations:
+                break
+            if args.minutes is not None and (
+                    time.monotonic() - start > args.minutes * 60):
+                break
+            suffix, text = mutant(args.seed, iteration, corpus)
+            if args.only is not None:
+                print(text)
+            try:
+                hit = runner.run_all(suffix, text)
+            except KeyboardInterrupt:
+                break
+            done += 1
+            if hit:
+                name, argv, allowed, found, output = hit
+                signature = (name, found)
+                print("iteration %d: %s %s: %s" % (iteration, name, found[0],
+                                                   found[1]), flush=True)
+                if signature not in seen:
+                    seen[signature] = iteration
+                    save(runner, out, len(seen), suffix, text, hit, iteration,
+                         args)
+            if args.only is not None:
+                break
+            iteration += 1
+    print("%d mutants (iterations %d..%d of seed %d), %d tool runs in %.0f s, "
+          "%d distinct findings" % (done, iteration - done, iteration - 1,
+                                    args.seed, runner.runs,
+                                    time.monotonic() - start, len(seen)))
+    return 1 if seen else 0
+
+
+def save(runner, out, number, suffix, text, hit, iteration, args):
+    name, argv, allowed, found, output = hit
+    out.mkdir(parents=True, exist_ok=True)
+    stem = out / ("%03d-%s-%s" % (number, name, found[0]))
+    stem.with_suffix(".orig" + suffix).write_text(text)
+    small = text
+    if not args.no_minimise:
+        budget = 3 if found[0] == "timeout" else args.minimise_budget
+        small = minimise(runner, suffix, text, name, argv, allowed, found,
+                         budget)
+    stem.with_suffix(suffix).write_text(small)
+    _, output = runner.run_one(suffix, small, name, argv, allowed)
+    stem.with_suffix(".txt").write_text(
+        "seed %d iteration %d\nkind: %s\nkey: %s\ncommand: %s\n\n%s\n" % (
+            args.seed, iteration, found[0], found[1], " ".join(argv), output))
+    print("  saved %s" % stem.with_suffix(suffix), flush=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
