@@ -435,9 +435,9 @@ def main():
                     seen[signature] = iteration
                     save(runner, out, len(seen), suffix, text, hit, iteration,
                          args)
+            iteration += 1
             if args.only is not None:
                 break
-            iteration += 1
     print("%d mutants (iterations %d..%d of seed %d), %d tool runs in %.0f s, "
           "%d distinct findings" % (done, iteration - done, iteration - 1,
                                     args.seed, runner.runs,

@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tile/InitAllTile.h"
+#include "tile/Target/PTX/TileToPTX.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
@@ -14,6 +15,8 @@ int main(int argc, char **argv) {
   mlir::DialectRegistry registry;
   mlir::tile::registerAllTileDialects(registry);
   mlir::tile::registerAllTilePasses();
+  // For --tile-to-ptx; a -vectorize-slp on the command line still wins.
+  mlir::tile::ScopedSLPVectorizerOff slpOff;
   return mlir::asMainReturnCode(
       mlir::MlirOptMain(argc, argv, "tile optimizer driver\n", registry));
 }

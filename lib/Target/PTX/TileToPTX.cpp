@@ -12,6 +12,7 @@
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Target/LLVM/NVVM/Utils.h"
 #include "mlir/Transforms/Passes.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 
@@ -105,8 +106,25 @@ void mlir::tile::registerTileToPTXPipeline() {
       });
 }
 
+mlir::tile::ScopedSLPVectorizerOff::ScopedSLPVectorizerOff() {
+  auto options = llvm::cl::getRegisteredOptions();
+  auto it = options.find("vectorize-slp");
+  if (it == options.end() || it->second->getNumOccurrences() != 0)
+    return;
+  auto *slp = static_cast<llvm::cl::opt<bool> *>(it->second);
+  previous = slp->getValue();
+  slp->setValue(false);
+  option = slp;
+}
+
+mlir::tile::ScopedSLPVectorizerOff::~ScopedSLPVectorizerOff() {
+  if (option)
+    static_cast<llvm::cl::opt<bool> *>(option)->setValue(previous);
+}
+
 FailureOr<std::string>
 mlir::tile::compileToPTX(ModuleOp module, const TileToPTXOptions &options) {
+  ScopedSLPVectorizerOff slpOff;
   PassManager pm(module.getContext());
   buildTileToPTXPipeline(pm, options);
   if (failed(pm.run(module)))

@@ -37,8 +37,29 @@ void buildTileToPTXPipeline(OpPassManager &pm, const TileToPTXOptions &options);
 /// Registers the `tile-to-ptx` pipeline for tile-opt.
 void registerTileToPTXPipeline();
 
-/// Compiles every kernel of `module` (tile IR) to one PTX module. Errors go
-/// to the context's diagnostic handler.
+/// Turns LLVM's SLP vectorizer off while it lives, unless -vectorize-slp
+/// was given. In tile's per-thread code it finds nothing to vectorize (a
+/// thread's accesses are strided, and the loads the hardware can merge are
+/// merged later by the load/store vectorizer) yet takes time that grows
+/// with the cube of a tile's slots, walking the insertelement chains of
+/// each vector<K x T>: 124 s for a tile of 256 slots a thread, against
+/// 3.7 s without it, for the same PTX. LLVM's options are process-wide, so
+/// the previous value comes back when it ends.
+class ScopedSLPVectorizerOff {
+public:
+  ScopedSLPVectorizerOff();
+  ~ScopedSLPVectorizerOff();
+  ScopedSLPVectorizerOff(const ScopedSLPVectorizerOff &) = delete;
+  ScopedSLPVectorizerOff &operator=(const ScopedSLPVectorizerOff &) = delete;
+
+private:
+  void *option = nullptr; // the llvm::cl::opt<bool>, when changed
+  bool previous = false;
+};
+
+/// Compiles every kernel of `module` (tile IR) to one PTX module, with the
+/// SLP vectorizer off (ScopedSLPVectorizerOff). Errors go to the context's
+/// diagnostic handler.
 FailureOr<std::string> compileToPTX(ModuleOp module,
                                     const TileToPTXOptions &options);
 
