@@ -156,9 +156,8 @@ LogicalResult KernelLowering::lowerReduction(Operation *op) {
     if (isShuffleFoldable(inputType)) {
       reduced = shuffleReduce(op, input->slots, inputType);
     } else {
-      Value scratch = op->getNumOperands() == 2
-                          ? varStorage.lookup(op->getOperand(1))
-                          : Value();
+      Value scratchVar = getReductionScratch(op);
+      Value scratch = scratchVar ? varStorage.lookup(scratchVar) : Value();
       if (!scratch || !isa<MemRefType>(scratch.getType()))
         return op->emitError("internal error: this reduction combines its "
                              "warps' partials in a shared scratch var, but "

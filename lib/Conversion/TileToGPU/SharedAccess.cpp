@@ -63,8 +63,8 @@ SmallVector<SharedAccess> mlir::tile::getSharedAccesses(Operation *op) {
   }
   // A warp-segmented reduction's lane 0s write their warps' partials, and
   // after a barrier every thread reads its rows' partials.
-  if (hasBarrierAfterWrites(op)) {
-    if (VarOp var = getSharedVar(op->getOperand(1))) {
+  if (Value scratch = getReductionScratch(op)) {
+    if (VarOp var = getSharedVar(scratch)) {
       accesses.push_back(makeAccess(var, /*write=*/true, /*byOwner=*/false));
       accesses.push_back(makeAccess(var, /*write=*/false, /*byOwner=*/false));
     }
@@ -81,7 +81,7 @@ SmallVector<SharedAccess> mlir::tile::getSharedAccesses(Operation *op) {
 }
 
 bool mlir::tile::hasBarrierAfterWrites(Operation *op) {
-  return isa<RowSumOp, RowMaxOp>(op) && op->getNumOperands() == 2;
+  return getReductionScratch(op) != nullptr;
 }
 
 namespace {

@@ -81,6 +81,14 @@ VarType mlir::tile::getScratchType(RankedTensorType type) {
                       type.getElementType());
 }
 
+Value mlir::tile::getReductionScratch(Operation *op) {
+  if (auto sum = dyn_cast<RowSumOp>(op))
+    return sum.getScratch();
+  if (auto max = dyn_cast<RowMaxOp>(op))
+    return max.getScratch();
+  return {};
+}
+
 bool mlir::tile::isShuffleFoldable(RankedTensorType type) {
   if (!reducesF32OrI32Rows(type))
     return false;

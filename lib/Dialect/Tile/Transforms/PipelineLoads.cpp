@@ -160,6 +160,9 @@ struct TilePipelineLoads
                     int64_t distance) {
     SmallVector<LoadOp> loads = llvm::map_to_vector(
         loadOps, [](Operation *op) { return cast<LoadOp>(op); });
+    // whyNotPipelined checked that each slice exists.
+    SmallVector<SetVector<Operation *>> slices = llvm::map_to_vector(
+        loads, [&](LoadOp load) { return *offsetSlice(load, loop); });
     IRRewriter rewriter(loop.getContext());
     rewriter.setInsertionPoint(loop);
     Location loc = loop.getLoc();
@@ -172,10 +175,10 @@ struct TilePipelineLoads
       return arith::AddIOp::create(builder, loc, index, offset).getResult();
     };
     SmallVector<Value> inits;
-    for (LoadOp load : loads)
+    for (auto [load, slice] : llvm::zip(loads, slices))
       for (int64_t ahead = 0; ahead < distance; ++ahead)
         inits.push_back(
-            cloneLoad(rewriter, load, loop,
+            cloneLoad(rewriter, load, slice, loop,
                       later(rewriter, loop.getLowerBound(), ahead)));
     auto newYields = [&](OpBuilder &builder, Location,
                          ArrayRef<BlockArgument> carried) {
@@ -189,7 +192,7 @@ struct TilePipelineLoads
         ArrayRef<BlockArgument> inFlight =
             carried.slice(i * distance, distance);
         yields.append(inFlight.begin() + 1, inFlight.end());
-        yields.push_back(cloneLoad(builder, load, loop, next));
+        yields.push_back(cloneLoad(builder, load, slices[i], loop, next));
       }
       return yields;
     };
@@ -238,13 +241,13 @@ struct TilePipelineLoads
   }
 
   /// A copy of `load` at the builder's insertion point for the iteration
-  /// whose index is `index`: its offsets are recomputed from that index.
-  Value cloneLoad(OpBuilder &builder, LoadOp load, scf::ForOp loop,
+  /// whose index is `index`: its offsets are recomputed from that index by
+  /// copies of `slice`, the ops of the loop's body they come from.
+  Value cloneLoad(OpBuilder &builder, LoadOp load,
+                  const SetVector<Operation *> &slice, scf::ForOp loop,
                   Value index) {
     IRMapping mapping;
     mapping.map(loop.getInductionVar(), index);
-    // whyNotPipelined checked that the slice exists.
-    SetVector<Operation *> slice = *offsetSlice(load, loop);
     for (Operation *op : slice)
       builder.clone(*op, mapping);
     return builder.clone(*load, mapping)->getResult(0);

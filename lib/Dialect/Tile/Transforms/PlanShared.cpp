@@ -259,7 +259,7 @@ struct TilePlanShared : tile::impl::TilePlanSharedBase<TilePlanShared> {
   void addReductionScratch(KernelOp kernel, DenseSet<Operation *> &shared) {
     SmallVector<Operation *> reductions;
     kernel.walk([&](Operation *op) {
-      if (isa<RowSumOp, RowMaxOp>(op) && op->getNumOperands() == 1 &&
+      if (isa<RowSumOp, RowMaxOp>(op) && !getReductionScratch(op) &&
           isWarpSegmented(cast<RankedTensorType>(op->getOperand(0).getType())))
         reductions.push_back(op);
     });

@@ -84,6 +84,10 @@ bool isWarpSegmented(RankedTensorType type);
 /// The scratch var type a warp-segmented reduction of `type` needs.
 VarType getScratchType(RankedTensorType type);
 
+/// The scratch var of a rowsum/rowmax (`through %p`), or null: none yet, or
+/// not a row reduction.
+Value getReductionScratch(Operation *op);
+
 /// Whether `value` is the result of a rowsum/rowmax reduced where its input
 /// lives (shuffle-folded or warp-segmented): every lane that holds an
 /// element of a row holds that row's result.
