@@ -291,12 +291,17 @@ LogicalResult KernelLowering::lowerRead(ReadOp op) {
   // owners load their elements only for the other uses.
   if (!hasOwnerUse(op))
     return success();
+  // A thread whose slot holds no element reads nothing: the barrier plan
+  // counts this read as the owners' own, so touching another element (a
+  // clamped index) would race with its owner's write.
   auto type = cast<RankedTensorType>(op.getType());
+  Type element = type.getElementType();
   Value slots = zero(getSlotsType(type));
   for (int64_t slot = 0, e = getSlots(type); slot < e; ++slot) {
-    Value valid = slotIsValid(type.getNumElements(), slot);
-    Value index = safeIndex(elementIndex(slot), valid);
-    Value value = memref::LoadOp::create(builder, loc, storage, index);
+    Value index = elementIndex(slot);
+    Value value = guarded(
+        slotIsValid(type.getNumElements(), slot), element, zero(element),
+        [&] { return memref::LoadOp::create(builder, loc, storage, index); });
     slots = vector::InsertOp::create(builder, loc, value, slots, slot);
   }
   mapTile(op.getResult(), slots);

@@ -192,3 +192,41 @@ tile.kernel @two_reductions(%X: !tile.tensor<[16, 64], f32>, %Y: !tile.tensor<[1
   tile.store %y, %Y[%c0, %c0] : tensor<16x64xf32> -> !tile.tensor<[16, 64], f32>
   tile.return
 }
+
+// -----
+
+// A row statistic with fewer elements than threads: only threads 0..15 own
+// an element of `m`, and only they read it back (the others read nothing,
+// not a clamped element 0 that thread 0 writes), so the owners' write and
+// read need no barrier between them. The broadcast reads across threads: a
+// barrier before it.
+// CHECK-LABEL: gpu.func @row_statistic_owners(
+// CHECK: %[[TID:.*]] = gpu.thread_id x
+// CHECK: %[[OWNS:.*]] = arith.cmpi ult, %[[TID]], %c16
+// CHECK: scf.if %[[OWNS]] {
+// CHECK-NEXT: memref.store
+// CHECK-NOT: gpu.barrier
+// CHECK: %[[READS:.*]] = arith.cmpi ult, %[[TID]], %c16
+// CHECK-NEXT: scf.if %[[READS]] -> (f32) {
+// CHECK-NEXT: memref.load %{{.*}}[%[[TID]]]
+// The reduction's own barrier, one before its result overwrites the
+// partials' bytes in 'rowmax.result', one before the owners read that
+// back, one before the broadcast.
+// CHECK-COUNT-4: gpu.barrier
+// CHECK-NOT: gpu.barrier
+// CHECK: gpu.return
+tile.kernel @row_statistic_owners(%X: !tile.tensor<[16, 128], f32>, %Y: !tile.tensor<[16, 128], f32>) attributes {threads = 128 : i64} {
+  %c0 = arith.constant 0 : index
+  %zero = arith.constant dense<0.0> : tensor<16x1xf32>
+  %m = tile.var "m" = %zero : !tile.var<16x1xf32>
+  %old = tile.read %m : !tile.var<16x1xf32>
+  %x = tile.load %X[%c0, %c0] : !tile.tensor<[16, 128], f32> -> tensor<16x128xf32>
+  %max = tile.rowmax %x : tensor<16x128xf32> -> tensor<16x1xf32>
+  %new = arith.addf %old, %max : tensor<16x1xf32>
+  tile.write %new, %m : !tile.var<16x1xf32>
+  %mr = tile.read %m : !tile.var<16x1xf32>
+  %mb = tile.broadcast %mr : tensor<16x1xf32> -> tensor<16x128xf32>
+  %y = arith.subf %x, %mb : tensor<16x128xf32>
+  tile.store %y, %Y[%c0, %c0] : tensor<16x128xf32> -> !tile.tensor<[16, 128], f32>
+  tile.return
+}
