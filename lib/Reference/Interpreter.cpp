@@ -807,29 +807,44 @@ LogicalResult Interpreter::executeTileOp(Operation &op) {
         return executeSlice(op, store.getDest(), store.getOffsets(),
                             store.getValue().getType(), &get(store.getValue()));
       })
-      .Case<RowSumOp, RowMaxOp>([&](auto reduce) {
+      .Case([&](ReductionOpInterface reduce) {
         const Val &input = get(reduce.getInput());
         Val result = makeVal(reduce.getResult().getType());
         int64_t rows = input.shape[0], cols = input.shape[1];
-        bool isSum = isa<RowSumOp>(op);
+        // Over rows (axis 1) or columns (axis 0): `outer` results of
+        // `inner` elements each, `stride` apart.
+        bool overRows = reduce.getAxis() == 1;
+        int64_t outer = overRows ? rows : cols, inner = overRows ? cols : rows;
+        auto at = [&](int64_t o, int64_t i) {
+          return overRows ? o * cols + i : i * cols + o;
+        };
+        ReductionKind kind = reduce.getKind();
         unsigned width = intWidth(reduce.getResult().getType());
-        for (int64_t r = 0; r < rows; ++r) {
+        for (int64_t o = 0; o < outer; ++o) {
           if (input.isFloat) {
-            double acc = isSum ? 0.0 : -INFINITY;
-            for (int64_t c = 0; c < cols; ++c) {
-              double x = input.floats[r * cols + c];
-              acc = isSum ? acc + x : maximumf(acc, x);
+            double acc = kind == ReductionKind::sum   ? 0.0
+                         : kind == ReductionKind::max ? -INFINITY
+                                                      : INFINITY;
+            for (int64_t i = 0; i < inner; ++i) {
+              double x = input.floats[at(o, i)];
+              acc = kind == ReductionKind::sum   ? acc + x
+                    : kind == ReductionKind::max ? maximumf(acc, x)
+                                                 : minimumf(acc, x);
             }
-            result.floats[r] = acc;
+            result.floats[o] = acc;
           } else {
-            int64_t acc = isSum ? 0 : INT64_MIN;
-            for (int64_t c = 0; c < cols; ++c) {
-              int64_t x = input.ints[r * cols + c];
-              acc = isSum ? static_cast<int64_t>(static_cast<uint64_t>(acc) +
-                                                 static_cast<uint64_t>(x))
-                          : std::max(acc, x);
+            int64_t acc = kind == ReductionKind::sum   ? 0
+                          : kind == ReductionKind::max ? INT64_MIN
+                                                       : INT64_MAX;
+            for (int64_t i = 0; i < inner; ++i) {
+              int64_t x = input.ints[at(o, i)];
+              acc = kind == ReductionKind::sum
+                        ? static_cast<int64_t>(static_cast<uint64_t>(acc) +
+                                               static_cast<uint64_t>(x))
+                    : kind == ReductionKind::max ? std::max(acc, x)
+                                                 : std::min(acc, x);
             }
-            result.ints[r] = wrap(static_cast<uint64_t>(acc), width);
+            result.ints[o] = wrap(static_cast<uint64_t>(acc), width);
           }
         }
         set(reduce.getResult(), std::move(result));

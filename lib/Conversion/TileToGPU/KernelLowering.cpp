@@ -89,8 +89,7 @@ LogicalResult KernelLowering::lowerOp(Operation *op) {
       .Case([&](VarOp op) { return lowerVar(op); })
       .Case([&](ReadOp op) { return lowerRead(op); })
       .Case([&](WriteOp op) { return lowerWrite(op); })
-      .Case<RowSumOp, RowMaxOp>(
-          [&](Operation *op) { return lowerReduction(op); })
+      .Case([&](ReductionOpInterface op) { return lowerReduction(op); })
       .Case([&](DotOp op) { return lowerDot(op); })
       .Case([&](BroadcastOp op) { return lowerBroadcast(op); })
       .Case([&](SplatOp op) { return lowerSplat(op); })

@@ -111,19 +111,19 @@ private:
                   function_ref<Value(bool checkBounds)> body);
 
   // LowerCrossThread.cpp
-  LogicalResult lowerReduction(Operation *op);
+  LogicalResult lowerReduction(ReductionOpInterface op);
   LogicalResult lowerDot(DotOp op);
   LogicalResult lowerBroadcast(BroadcastOp op);
   LogicalResult lowerSplat(SplatOp op);
-  Value shuffleReduce(Operation *op, Value slots, RankedTensorType type);
+  Value shuffleReduce(ReductionKind kind, Value slots, RankedTensorType type);
   /// A warp-segmented reduction: a butterfly per warp, the partials through
   /// `scratch` (an [R, C / 32] shared view), a barrier, and each thread
   /// combines its rows' partials.
-  Value segmentedReduce(Operation *op, Value slots, RankedTensorType type,
+  Value segmentedReduce(ReductionKind kind, Value slots, RankedTensorType type,
                         Value scratch);
   /// `value` combined over runs of `lanes` lanes (a power of two, at most
   /// a warp) with xor shuffles: every lane of a run ends with the result.
-  Value butterfly(bool isMax, Value value, int64_t lanes);
+  Value butterfly(ReductionKind kind, Value value, int64_t lanes);
   /// The shared view a cross-thread reader reads `operand` from.
   FailureOr<Value> sharedViewOf(Operation *user, Value operand);
 

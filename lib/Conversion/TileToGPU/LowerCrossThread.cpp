@@ -31,31 +31,41 @@ static Value convert(OpBuilder &builder, Location loc, Value value, Type to) {
   return arith::TruncFOp::create(builder, loc, to, value);
 }
 
-static Value combine(OpBuilder &builder, Location loc, bool isMax, Value a,
-                     Value b) {
+static Value combine(OpBuilder &builder, Location loc, ReductionKind kind,
+                     Value a, Value b) {
   bool isFloat = isa<FloatType>(a.getType());
-  if (isMax)
+  switch (kind) {
+  case ReductionKind::sum:
+    return isFloat ? arith::AddFOp::create(builder, loc, a, b).getResult()
+                   : arith::AddIOp::create(builder, loc, a, b).getResult();
+  case ReductionKind::max:
     return isFloat ? arith::MaximumFOp::create(builder, loc, a, b).getResult()
                    : arith::MaxSIOp::create(builder, loc, a, b).getResult();
-  return isFloat ? arith::AddFOp::create(builder, loc, a, b).getResult()
-                 : arith::AddIOp::create(builder, loc, a, b).getResult();
+  case ReductionKind::min:
+    return isFloat ? arith::MinimumFOp::create(builder, loc, a, b).getResult()
+                   : arith::MinSIOp::create(builder, loc, a, b).getResult();
+  }
+  llvm_unreachable("unknown reduction kind");
 }
 
-/// The identity of the reduction: 0 for a sum, the lowest value for a max.
-static Value identity(OpBuilder &builder, Location loc, bool isMax, Type type) {
-  if (!isMax)
+/// The identity of the reduction: 0 for a sum, the lowest value for a
+/// max, the highest for a min.
+static Value identity(OpBuilder &builder, Location loc, ReductionKind kind,
+                      Type type) {
+  if (kind == ReductionKind::sum)
     return arith::ConstantOp::create(builder, loc, type,
                                      builder.getZeroAttr(type));
+  bool negative = kind == ReductionKind::max;
   if (auto floatType = dyn_cast<FloatType>(type))
     return arith::ConstantOp::create(
         builder, loc, type,
-        builder.getFloatAttr(type,
-                             APFloat::getInf(floatType.getFloatSemantics(),
-                                             /*Negative=*/true)));
+        builder.getFloatAttr(
+            type, APFloat::getInf(floatType.getFloatSemantics(), negative)));
+  unsigned width = type.getIntOrFloatBitWidth();
   return arith::ConstantOp::create(
       builder, loc, type,
-      builder.getIntegerAttr(
-          type, APInt::getSignedMinValue(type.getIntOrFloatBitWidth())));
+      builder.getIntegerAttr(type, negative ? APInt::getSignedMinValue(width)
+                                            : APInt::getSignedMaxValue(width)));
 }
 
 FailureOr<Value> KernelLowering::sharedViewOf(Operation *user, Value operand) {
@@ -69,33 +79,33 @@ FailureOr<Value> KernelLowering::sharedViewOf(Operation *user, Value operand) {
   return view;
 }
 
-Value KernelLowering::butterfly(bool isMax, Value value, int64_t lanes) {
+Value KernelLowering::butterfly(ReductionKind kind, Value value,
+                                int64_t lanes) {
   Value width = arith::ConstantIntOp::create(builder, loc, kWarpSize, 32);
   for (int64_t distance = lanes / 2; distance >= 1; distance /= 2) {
     Value offset = arith::ConstantIntOp::create(builder, loc, distance, 32);
     auto shuffle = gpu::ShuffleOp::create(builder, loc, value, offset, width,
                                           gpu::ShuffleMode::XOR);
-    value = combine(builder, loc, isMax, value, shuffle.getShuffleResult());
+    value = combine(builder, loc, kind, value, shuffle.getShuffleResult());
   }
   return value;
 }
 
-Value KernelLowering::shuffleReduce(Operation *op, Value slots,
+Value KernelLowering::shuffleReduce(ReductionKind kind, Value slots,
                                     RankedTensorType type) {
   // Each row is a run of lanes in one slot: a butterfly over those lanes
   // leaves the row's result in every one of them.
   Value result = slots;
   for (int64_t slot = 0, e = getSlots(type); slot < e; ++slot) {
     Value value = vector::ExtractOp::create(builder, loc, slots, slot);
-    value = butterfly(isa<RowMaxOp>(op), value, type.getDimSize(1));
+    value = butterfly(kind, value, type.getDimSize(1));
     result = vector::InsertOp::create(builder, loc, value, result, slot);
   }
   return result;
 }
 
-Value KernelLowering::segmentedReduce(Operation *op, Value slots,
+Value KernelLowering::segmentedReduce(ReductionKind kind, Value slots,
                                       RankedTensorType type, Value scratch) {
-  bool isMax = isa<RowMaxOp>(op);
   int64_t segments = type.getDimSize(1) / kWarpSize;
   Value lane =
       arith::RemUIOp::create(builder, loc, threadId, constantIndex(kWarpSize));
@@ -108,7 +118,7 @@ Value KernelLowering::segmentedReduce(Operation *op, Value slots,
   for (int64_t slot = 0; slot < numSlots; ++slot) {
     coords.push_back(slotCoordinates(slot, type.getShape()));
     Value partial = butterfly(
-        isMax, vector::ExtractOp::create(builder, loc, slots, slot), kWarpSize);
+        kind, vector::ExtractOp::create(builder, loc, slots, slot), kWarpSize);
     Value segment = arith::DivUIOp::create(builder, loc, coords[slot][1],
                                            constantIndex(kWarpSize));
     Value index = arith::AddIOp::create(
@@ -135,7 +145,7 @@ Value KernelLowering::segmentedReduce(Operation *op, Value slots,
             Value partial =
                 memref::LoadOp::create(builder, loc, scratch, index);
             total =
-                total ? combine(builder, loc, isMax, total, partial) : partial;
+                total ? combine(builder, loc, kind, total, partial) : partial;
           }
           return total;
         });
@@ -144,27 +154,31 @@ Value KernelLowering::segmentedReduce(Operation *op, Value slots,
   return result;
 }
 
-LogicalResult KernelLowering::lowerReduction(Operation *op) {
-  auto inputType = cast<RankedTensorType>(op->getOperand(0).getType());
-  auto resultType = cast<RankedTensorType>(op->getResult(0).getType());
-  bool isMax = isa<RowMaxOp>(op);
-  if (isShuffleFoldable(inputType) || isWarpSegmented(inputType)) {
-    FailureOr<DistributedTile> input = lookupTile(op, op->getOperand(0));
+LogicalResult KernelLowering::lowerReduction(ReductionOpInterface op) {
+  RankedTensorType inputType = op.getInput().getType();
+  RankedTensorType resultType = op.getResult().getType();
+  ReductionKind kind = op.getKind();
+  ReductionStrategy strategy = getReductionStrategy(op);
+  if (op.getAxis() != 1)
+    return op->emitError("cannot lower a reduction over axis ")
+           << op.getAxis() << " yet";
+  if (strategy != ReductionStrategy::ThroughShared) {
+    FailureOr<DistributedTile> input = lookupTile(op, op.getInput());
     if (failed(input))
       return failure();
     Value reduced;
-    if (isShuffleFoldable(inputType)) {
-      reduced = shuffleReduce(op, input->slots, inputType);
+    if (strategy == ReductionStrategy::InWarp) {
+      reduced = shuffleReduce(kind, input->slots, inputType);
     } else {
-      Value scratchVar = getReductionScratch(op);
+      Value scratchVar = op.getScratch();
       Value scratch = scratchVar ? varStorage.lookup(scratchVar) : Value();
       if (!scratch || !isa<MemRefType>(scratch.getType()))
         return op->emitError("internal error: this reduction combines its "
                              "warps' partials in a shared scratch var, but "
                              "it has none; run tile-plan-shared first");
-      reduced = segmentedReduce(op, input->slots, inputType, scratch);
+      reduced = segmentedReduce(kind, input->slots, inputType, scratch);
     }
-    mapTile(op->getResult(0), reduced, Layout::RowReplicated, inputType);
+    mapTile(op.getResult(), reduced, Layout::RowReplicated, inputType);
     return success();
   }
   // Through shared memory, a warp per row: the warp of the thread that owns
@@ -172,7 +186,7 @@ LogicalResult KernelLowering::lowerReduction(Operation *op) {
   // elements (no bank conflicts), and a butterfly over the warp leaves the
   // result in every lane, the owner's among them. The warp's rows go one
   // after the other; a warp's control flow stays uniform.
-  FailureOr<Value> view = sharedViewOf(op, op->getOperand(0));
+  FailureOr<Value> view = sharedViewOf(op, op.getInput());
   if (failed(view))
     return failure();
   Type element = inputType.getElementType();
@@ -188,7 +202,7 @@ LogicalResult KernelLowering::lowerReduction(Operation *op) {
     auto overRows = scf::ForOp::create(
         builder, loc, constantIndex(0), constantIndex(kWarpSize),
         constantIndex(1),
-        ValueRange{identity(builder, loc, isMax, accumulator)});
+        ValueRange{identity(builder, loc, kind, accumulator)});
     {
       OpBuilder::InsertionGuard guard(builder);
       builder.setInsertionPointToStart(overRows.getBody());
@@ -197,13 +211,13 @@ LogicalResult KernelLowering::lowerReduction(Operation *op) {
       Value isRow = arith::CmpIOp::create(
           builder, loc, arith::CmpIPredicate::ult, row, constantIndex(rows));
       Value rowResult = guarded(
-          isRow, accumulator, identity(builder, loc, isMax, accumulator), [&] {
+          isRow, accumulator, identity(builder, loc, kind, accumulator), [&] {
             Value rowStart = arith::MulIOp::create(builder, loc, row,
                                                    constantIndex(columns));
             auto overColumns = scf::ForOp::create(
                 builder, loc, lane, constantIndex(columns),
                 constantIndex(kWarpSize),
-                ValueRange{identity(builder, loc, isMax, accumulator)},
+                ValueRange{identity(builder, loc, kind, accumulator)},
                 [&](OpBuilder &nested, Location nestedLoc, Value column,
                     ValueRange carried) {
                   Value index = arith::AddIOp::create(nested, nestedLoc,
@@ -213,9 +227,9 @@ LogicalResult KernelLowering::lowerReduction(Operation *op) {
                   value = convert(nested, nestedLoc, value, accumulator);
                   scf::YieldOp::create(
                       nested, nestedLoc,
-                      combine(nested, nestedLoc, isMax, carried[0], value));
+                      combine(nested, nestedLoc, kind, carried[0], value));
                 });
-            return butterfly(isMax, overColumns.getResult(0), kWarpSize);
+            return butterfly(kind, overColumns.getResult(0), kWarpSize);
           });
       Value mine = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq,
                                          lane, j);
@@ -227,7 +241,7 @@ LogicalResult KernelLowering::lowerReduction(Operation *op) {
     Value result = convert(builder, loc, overRows.getResult(0), element);
     slots = vector::InsertOp::create(builder, loc, result, slots, slot);
   }
-  mapTile(op->getResult(0), slots);
+  mapTile(op.getResult(), slots);
   return success();
 }
 

@@ -10,7 +10,7 @@ using namespace mlir;
 using namespace mlir::tile;
 
 static VarOp getSharedVar(Value var) {
-  auto op = var.getDefiningOp<VarOp>();
+  auto op = var ? var.getDefiningOp<VarOp>() : VarOp();
   if (!op || op.getStorage() != Storage::shared || op.getVarType().isScalar())
     return {};
   return op;
@@ -55,16 +55,17 @@ SmallVector<SharedAccess> mlir::tile::getSharedAccesses(Operation *op) {
     // rows of the tile it was reduced from: that tile's type names the
     // mapping.
     Value value = store.getValue();
-    Type mapping = isRowReplicated(value)
-                       ? value.getDefiningOp()->getOperand(0).getType()
-                       : value.getType();
+    Type mapping =
+        isRowReplicated(value)
+            ? value.getDefiningOp<ReductionOpInterface>().getInput().getType()
+            : value.getType();
     accesses.push_back(makeAccess(store.getDest(), store.getOffsets(), mapping,
                                   /*write=*/true));
   }
   // A warp-segmented reduction's lane 0s write their warps' partials, and
   // after a barrier every thread reads its rows' partials.
-  if (Value scratch = getReductionScratch(op)) {
-    if (VarOp var = getSharedVar(scratch)) {
+  if (auto reduction = dyn_cast<ReductionOpInterface>(op)) {
+    if (VarOp var = getSharedVar(reduction.getScratch())) {
       accesses.push_back(makeAccess(var, /*write=*/true, /*byOwner=*/false));
       accesses.push_back(makeAccess(var, /*write=*/false, /*byOwner=*/false));
     }
@@ -81,7 +82,8 @@ SmallVector<SharedAccess> mlir::tile::getSharedAccesses(Operation *op) {
 }
 
 bool mlir::tile::hasBarrierAfterWrites(Operation *op) {
-  return getReductionScratch(op) != nullptr;
+  auto reduction = dyn_cast<ReductionOpInterface>(op);
+  return reduction && reduction.getScratch();
 }
 
 namespace {
@@ -122,7 +124,7 @@ public:
       if (hasBarrierAfterWrites(op))
         requireUniform(op, "this reduction exchanges values among the lanes "
                            "of a warp and, with a barrier, among warps");
-      else if (isa<RowSumOp, RowMaxOp>(op))
+      else if (isa<ReductionOpInterface>(op))
         requireUniform(op, "this reduction exchanges values among the lanes "
                            "of a warp");
     });

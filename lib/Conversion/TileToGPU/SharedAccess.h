@@ -8,7 +8,7 @@
 #ifndef TILE_LIB_CONVERSION_TILETOGPU_SHAREDACCESS_H
 #define TILE_LIB_CONVERSION_TILETOGPU_SHAREDACCESS_H
 
-#include "tile/Dialect/Tile/IR/TileDialect.h"
+#include "tile/Analysis/ThreadMapping.h"
 
 #include "llvm/ADT/DenseSet.h"
 

@@ -25,24 +25,33 @@ LogicalResult mlir::tile::verifyInsideKernel(Operation *op) {
   return success();
 }
 
-LogicalResult mlir::tile::verifyRowReduction(Operation *op, Type input,
-                                             Type result, Value scratch) {
-  auto in = cast<RankedTensorType>(input);
-  auto out = cast<RankedTensorType>(result);
+LogicalResult mlir::tile::verifyReduction(Operation *op) {
+  auto reduction = cast<ReductionOpInterface>(op);
+  RankedTensorType in = reduction.getInput().getType(),
+                   out = reduction.getResult().getType();
+  int64_t axis = reduction.getAxis();
   if (in.getElementType() != out.getElementType())
     return op->emitOpError("result element type ")
            << out.getElementType() << " differs from the input's "
            << in.getElementType();
-  if (out.getDimSize(0) != in.getDimSize(0) || out.getDimSize(1) != 1)
-    return op->emitOpError("reduces [")
-           << in.getDimSize(0) << ", " << in.getDimSize(1) << "] to ["
-           << in.getDimSize(0) << ", 1], not [" << out.getDimSize(0) << ", "
-           << out.getDimSize(1) << "]";
+  SmallVector<int64_t> expected(in.getShape());
+  expected[axis] = 1;
+  auto print = [](ArrayRef<int64_t> shape) {
+    std::string text = "[";
+    llvm::raw_string_ostream os(text);
+    llvm::interleaveComma(shape, os);
+    return text + "]";
+  };
+  if (out.getShape() != ArrayRef<int64_t>(expected))
+    return op->emitOpError("reduces ")
+           << print(in.getShape()) << " to " << print(expected) << ", not "
+           << print(out.getShape());
+  Value scratch = reduction.getScratch();
   if (!scratch)
     return success();
   if (!scratch.getDefiningOp<VarOp>())
     return op->emitOpError("scratch operand must be the result of a tile.var");
-  if (!isWarpSegmented(in))
+  if (getReductionStrategy(reduction) != ReductionStrategy::WarpSegmented)
     return op->emitOpError("has a scratch var, but rows of ")
            << in.getDimSize(1) << " " << in.getElementType()
            << " elements do not reduce a warp at a time";
@@ -63,69 +72,27 @@ void mlir::tile::getScratchEffects(
   effects.emplace_back(MemoryEffects::Write::get(), &scratch[0]);
 }
 
-static bool reducesF32OrI32Rows(RankedTensorType type) {
-  Type element = type.getElementType();
-  return type.getRank() == 2 && (element.isF32() || element.isInteger(32));
-}
-
-bool mlir::tile::isWarpSegmented(RankedTensorType type) {
-  if (!reducesF32OrI32Rows(type))
-    return false;
-  int64_t columns = type.getDimSize(1);
-  return columns > kLanes && columns % kLanes == 0;
+ReductionStrategy mlir::tile::getReductionStrategy(RankedTensorType input,
+                                                   int64_t axis,
+                                                   ReductionKind) {
+  // Sums, maxima and minima combine alike; what decides is where the
+  // elements of a row are.
+  Type element = input.getElementType();
+  if (axis != 1 || input.getRank() != 2 ||
+      !(element.isF32() || element.isInteger(32)))
+    return ReductionStrategy::ThroughShared;
+  int64_t columns = input.getDimSize(1);
+  if (columns <= kLanes && llvm::isPowerOf2_64(columns))
+    return ReductionStrategy::InWarp;
+  if (columns > kLanes && columns % kLanes == 0)
+    return ReductionStrategy::WarpSegmented;
+  return ReductionStrategy::ThroughShared;
 }
 
 VarType mlir::tile::getScratchType(RankedTensorType type) {
   return VarType::get(type.getContext(),
                       {type.getDimSize(0), type.getDimSize(1) / kLanes},
                       type.getElementType());
-}
-
-Value mlir::tile::getReductionScratch(Operation *op) {
-  if (auto sum = dyn_cast<RowSumOp>(op))
-    return sum.getScratch();
-  if (auto max = dyn_cast<RowMaxOp>(op))
-    return max.getScratch();
-  return {};
-}
-
-bool mlir::tile::isShuffleFoldable(RankedTensorType type) {
-  if (!reducesF32OrI32Rows(type))
-    return false;
-  int64_t columns = type.getDimSize(1);
-  return columns <= kLanes && llvm::isPowerOf2_64(columns);
-}
-
-/// Whether rowsum/rowmax reduces a tile of `type` where the tile lives.
-static bool reducesInPlace(RankedTensorType type) {
-  return isShuffleFoldable(type) || isWarpSegmented(type);
-}
-
-bool mlir::tile::isRowReplicated(Value value) {
-  Operation *def = value.getDefiningOp();
-  if (!isa_and_present<RowSumOp, RowMaxOp>(def))
-    return false;
-  return reducesInPlace(cast<RankedTensorType>(def->getOperand(0).getType()));
-}
-
-bool mlir::tile::readsAcrossThreads(OpOperand &use) {
-  Operation *user = use.getOwner();
-  if (isa<RowSumOp, RowMaxOp>(user))
-    return use.getOperandNumber() == 0 &&
-           !reducesInPlace(cast<RankedTensorType>(use.get().getType()));
-  if (isa<DotOp>(user))
-    return true;
-  if (auto broadcast = dyn_cast<BroadcastOp>(user)) {
-    // A row result folded with shuffles is already in every lane of its
-    // row: broadcasting it back over rows of the same length is free.
-    Value input = broadcast.getInput();
-    if (!isRowReplicated(input))
-      return true;
-    auto reduced =
-        cast<RankedTensorType>(input.getDefiningOp()->getOperand(0).getType());
-    return reduced.getShape() != broadcast.getResult().getType().getShape();
-  }
-  return false;
 }
 
 int64_t mlir::tile::getNumElements(Type type) {
@@ -137,11 +104,6 @@ int64_t mlir::tile::getNumElements(Type type) {
 int64_t mlir::tile::getVarBytes(VarType type) {
   return getNumElements(type.getValueType()) *
          llvm::divideCeil(type.getElementType().getIntOrFloatBitWidth(), 8);
-}
-
-bool mlir::tile::hasOwnerUse(ReadOp read) {
-  return llvm::any_of(read->getUses(),
-                      [](OpOperand &use) { return !readsAcrossThreads(use); });
 }
 
 /// Global tensors are the kernel's parameters, never values computed in
@@ -593,6 +555,8 @@ OpFoldResult SplatOp::fold(FoldAdaptor adaptor) {
     return {};
   return SplatElementsAttr::get(getResult().getType(), adaptor.getInput());
 }
+
+#include "tile/Dialect/Tile/IR/TileInterfaces.cpp.inc"
 
 #define GET_OP_CLASSES
 #include "tile/Dialect/Tile/IR/TileOps.cpp.inc"

@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "tile/Dialect/Tile/IR/TileDialect.h"
+#include "tile/Analysis/ThreadMapping.h"
 #include "tile/Dialect/Tile/Transforms/Passes.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -25,7 +25,6 @@ using namespace mlir::tile;
 namespace {
 
 constexpr int64_t kSharedAlignment = 16;
-constexpr int64_t kMaxSlotsInRegisters = 64;
 
 /// Whether no op between `read` and `user` can change the var `read` read,
 /// so `user` may read the var's shared buffer instead of the value. The
@@ -216,13 +215,13 @@ struct TilePlanShared : tile::impl::TilePlanSharedBase<TilePlanShared> {
   /// store or a var write reads it through a shared temporary.
   void storeRowResultsBeforeOtherUses(KernelOp kernel,
                                       DenseSet<Operation *> &shared) {
-    SmallVector<Operation *> reductions;
-    kernel.walk([&](Operation *op) {
-      if (isa<RowSumOp, RowMaxOp>(op) && isRowReplicated(op->getResult(0)))
+    SmallVector<ReductionOpInterface> reductions;
+    kernel.walk([&](ReductionOpInterface op) {
+      if (reducesInPlace(op))
         reductions.push_back(op);
     });
-    for (Operation *reduction : reductions) {
-      Value result = reduction->getResult(0);
+    for (ReductionOpInterface reduction : reductions) {
+      Value result = reduction.getResult();
       SmallVector<OpOperand *> others;
       for (OpOperand &use : result.getUses()) {
         Operation *user = use.getOwner();
@@ -257,21 +256,20 @@ struct TilePlanShared : tile::impl::TilePlanSharedBase<TilePlanShared> {
   /// Gives every warp-segmented reduction the shared var its warps'
   /// partials meet in, declared just before it.
   void addReductionScratch(KernelOp kernel, DenseSet<Operation *> &shared) {
-    SmallVector<Operation *> reductions;
-    kernel.walk([&](Operation *op) {
-      if (isa<RowSumOp, RowMaxOp>(op) && !getReductionScratch(op) &&
-          isWarpSegmented(cast<RankedTensorType>(op->getOperand(0).getType())))
+    SmallVector<ReductionOpInterface> reductions;
+    kernel.walk([&](ReductionOpInterface op) {
+      if (!op.getScratch() &&
+          getReductionStrategy(op) == ReductionStrategy::WarpSegmented)
         reductions.push_back(op);
     });
-    for (Operation *reduction : reductions) {
+    for (ReductionOpInterface reduction : reductions) {
       OpBuilder builder(reduction);
-      auto input = cast<RankedTensorType>(reduction->getOperand(0).getType());
       auto var = VarOp::create(
           builder, reduction->getLoc(),
           (reduction->getName().stripDialect() + ".partials").str(),
-          getScratchType(input), /*init=*/Value());
+          getScratchType(reduction.getInput().getType()), /*init=*/Value());
       var->setAttr("tile.temp", builder.getUnitAttr());
-      reduction->insertOperands(1, var.getResult());
+      reduction.setScratch(var.getResult());
       shared.insert(var);
     }
   }
@@ -288,7 +286,7 @@ struct TilePlanShared : tile::impl::TilePlanSharedBase<TilePlanShared> {
       int64_t slots =
           llvm::divideCeil(getNumElements(type.getValueType()), threads);
       bool spill = var->hasAttr("tile.spill_of");
-      if (!spill && !shared.contains(var) && slots <= kMaxSlotsInRegisters) {
+      if (!spill && !shared.contains(var) && slots <= kMaxRegisterSlots) {
         var.setStorage(Storage::registers);
         if (report)
           emitRemark(var.getLoc())

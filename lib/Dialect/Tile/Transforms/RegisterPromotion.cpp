@@ -27,14 +27,14 @@ StringRef mlir::tile::stringifyRegisterUseKind(RegisterUseKind kind) {
   llvm_unreachable("unknown RegisterUseKind");
 }
 
-static RegisterUseKind classifyRowReduction(Operation *op,
-                                            RankedTensorType type,
-                                            std::string &reason) {
-  StringRef what = isa<RowSumOp>(op) ? "rowsum" : "rowmax";
+static RegisterUseKind classifyReduction(ReductionOpInterface op,
+                                         std::string &reason) {
+  StringRef what = op->getName().stripDialect();
+  RankedTensorType type = op.getInput().getType();
   int64_t row = type.getDimSize(type.getRank() - 1);
-  // The lowering folds exactly what isShuffleFoldable says; the rest only
+  // The lowering folds exactly what the InWarp strategy says; the rest only
   // words the reason.
-  if (isShuffleFoldable(type)) {
+  if (getReductionStrategy(op) == ReductionStrategy::InWarp) {
     reason = llvm::formatv("{0} over rows of {1} elements, each row in {1} "
                            "lanes of one warp",
                            what, row);
@@ -79,8 +79,9 @@ RegisterUseKind mlir::tile::classifyRegisterUse(OpOperand &use,
     reason = "not a tile value";
     return RegisterUseKind::Spill;
   }
-  if (isa<RowSumOp, RowMaxOp>(user))
-    return classifyRowReduction(user, type, reason);
+  if (auto reduction = dyn_cast<ReductionOpInterface>(user);
+      reduction && use.get() == reduction.getInput())
+    return classifyReduction(reduction, reason);
   if (isSameShapeElementwise(user, type))
     return RegisterUseKind::Elementwise;
   if (auto write = dyn_cast<WriteOp>(user)) {

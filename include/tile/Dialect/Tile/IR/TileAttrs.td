@@ -28,4 +28,14 @@ def Tile_GridDim : I32EnumAttr<"GridDim", "a dimension of the launch grid",
 }
 def Tile_GridDimAttr : EnumAttr<Tile_Dialect, Tile_GridDim, "dim">;
 
+def Tile_ReduceSum : I32EnumAttrCase<"sum", 0>;
+def Tile_ReduceMax : I32EnumAttrCase<"max", 1>;
+def Tile_ReduceMin : I32EnumAttrCase<"min", 2>;
+def Tile_ReductionKind
+    : I32EnumAttr<"ReductionKind", "how a reduction combines elements",
+                  [Tile_ReduceSum, Tile_ReduceMax, Tile_ReduceMin]> {
+  let cppNamespace = "::mlir::tile";
+  let genSpecializedAttr = 0;
+}
+
 #endif // TILE_DIALECT_TILE_IR_TILEATTRS_TD

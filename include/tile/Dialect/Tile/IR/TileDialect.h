@@ -41,10 +41,10 @@ bool isIdentifier(StringRef name);
 
 /// Fails, with an error on `op`, unless `op` is nested in a tile.kernel.
 LogicalResult verifyInsideKernel(Operation *op);
-/// Checks `[R, C] -> [R, 1]` with one element type, and the scratch var of
-/// a warp-segmented reduction when there is one.
-LogicalResult verifyRowReduction(Operation *op, Type input, Type result,
-                                 Value scratch);
+/// Checks a ReductionOpInterface op: the reduced axis becomes 1 and the
+/// element type stays, and the scratch var, when there is one, is what a
+/// warp-segmented reduction of the input needs.
+LogicalResult verifyReduction(Operation *op);
 /// The most stages `@pipeline` may ask for.
 constexpr int64_t kMaxPipelineStages = 8;
 
@@ -63,40 +63,46 @@ void getScratchEffects(
         &effects);
 } // namespace mlir::tile
 
+#include "tile/Dialect/Tile/IR/TileInterfaces.h.inc"
+
 #define GET_OP_CLASSES
 #include "tile/Dialect/Tile/IR/TileOps.h.inc"
 
 namespace mlir::tile {
-/// Whether rowsum/rowmax of a tile of `type` folds into a butterfly of warp
-/// shuffles where the tile lives: f32 or i32 rows of a power of two of at
-/// most ctx.lanes elements, so that under the element-to-thread mapping
-/// (element e in thread e % threads) each row is a run of lanes of one warp.
-bool isShuffleFoldable(RankedTensorType type);
+/// How a reduction is carried out, which the promotion, the plan, the
+/// barrier analysis and the lowering all follow.
+enum class ReductionStrategy {
+  /// Rows of f32 or i32 of a power of two of at most ctx.lanes elements:
+  /// under the element-to-thread mapping (element e in thread e % threads)
+  /// each row is a run of lanes of one warp, reduced by a butterfly of warp
+  /// shuffles where the tile lives; every lane of a row ends with the
+  /// row's result.
+  InWarp,
+  /// Rows of f32 or i32 of a multiple of ctx.lanes elements, more than one
+  /// warp's worth (ctx.threads being a multiple of ctx.lanes too, the lanes
+  /// of a warp hold a run of one row in each slot): a butterfly gives each
+  /// warp's partial, and each row's partials combine through an
+  /// [R, C / ctx.lanes] shared scratch var.
+  WarpSegmented,
+  /// Anything else: the tile is read from shared memory, a warp per row.
+  ThroughShared,
+};
 
-/// Whether rowsum/rowmax of a tile of `type` reduces in two steps where the
-/// tile lives: f32 or i32 rows of a multiple of ctx.lanes elements, more
-/// than one warp's worth, so that (ctx.threads being a multiple of ctx.lanes
-/// too) the lanes of a warp hold a run of one row in each slot. A butterfly
-/// gives each warp's partial, and each row's partials combine through an
-/// [R, C / ctx.lanes] shared scratch var.
-bool isWarpSegmented(RankedTensorType type);
+/// The strategy for reducing a tile of `input` along `axis` by `kind`.
+ReductionStrategy getReductionStrategy(RankedTensorType input, int64_t axis,
+                                       ReductionKind kind);
+inline ReductionStrategy getReductionStrategy(ReductionOpInterface op) {
+  return getReductionStrategy(op.getInput().getType(), op.getAxis(),
+                              op.getKind());
+}
+/// Whether `op` reduces where its input lives (InWarp or WarpSegmented):
+/// every lane that holds an element of a row ends with that row's result.
+inline bool reducesInPlace(ReductionOpInterface op) {
+  return getReductionStrategy(op) != ReductionStrategy::ThroughShared;
+}
 
 /// The scratch var type a warp-segmented reduction of `type` needs.
 VarType getScratchType(RankedTensorType type);
-
-/// The scratch var of a rowsum/rowmax (`through %p`), or null: none yet, or
-/// not a row reduction.
-Value getReductionScratch(Operation *op);
-
-/// Whether `value` is the result of a rowsum/rowmax reduced where its input
-/// lives (shuffle-folded or warp-segmented): every lane that holds an
-/// element of a row holds that row's result.
-bool isRowReplicated(Value value);
-
-/// Whether `use` reads its tile under a thread mapping other than the
-/// element owner's (a reduction through shared memory, a dot operand, a
-/// broadcast that is not free), so that the tile must be in shared memory.
-bool readsAcrossThreads(OpOperand &use);
 
 /// The number of elements of a tile type (1 for a scalar).
 int64_t getNumElements(Type type);
@@ -104,10 +110,6 @@ int64_t getNumElements(Type type);
 /// The bytes a var's tile takes in memory.
 int64_t getVarBytes(VarType type);
 
-/// Whether some use of `read`'s value needs it in the threads that own its
-/// elements (anything but an op reading it across threads, which reads the
-/// var itself).
-bool hasOwnerUse(ReadOp read);
 } // namespace mlir::tile
 
 #endif // TILE_DIALECT_TILE_IR_TILEDIALECT_H

@@ -5,6 +5,7 @@
 
 include "tile/Dialect/Tile/IR/TileDialect.td"
 include "tile/Dialect/Tile/IR/TileAttrs.td"
+include "tile/Dialect/Tile/IR/TileInterfaces.td"
 include "tile/Dialect/Tile/IR/TileTypes.td"
 include "mlir/IR/BuiltinAttributes.td"
 include "mlir/IR/OpAsmInterface.td"
@@ -309,10 +310,15 @@ def Tile_StoreOp : Tile_Op<"store", [MemoryEffects<[MemWrite]>]> {
 // Non-elementwise tile ops
 //===----------------------------------------------------------------------===//
 
-class Tile_RowReductionOp<string mnemonic, string what, string example>
+// A row reduction of kind `kind` (a ReductionKind case): one line a new
+// reduction of rows.
+class Tile_RowReductionOp<string mnemonic, string kind, string what,
+                          string example>
     : Tile_Op<mnemonic, [
         AlwaysSpeculatable,
-        DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
+        DeclareOpInterfaceMethods<MemoryEffectsOpInterface>,
+        DeclareOpInterfaceMethods<Tile_ReductionOpInterface,
+                                  ["getKind", "getAxis"]>]> {
   let summary = "the " # what # " of each row: [R, C] -> [R, 1]";
   let description = [{
     Rows of f32 or i32 spanning whole warps (C a multiple of 32, above 32)
@@ -327,7 +333,6 @@ class Tile_RowReductionOp<string mnemonic, string what, string example>
     $input (`through` $scratch^)? attr-dict `:` type($input)
     (`,` qualified(type($scratch))^)? `->` type($result)
   }];
-  let hasVerifier = 1;
   let builders = [OpBuilder<(ins "::mlir::Value":$input), [{
     auto type = ::llvm::cast<::mlir::RankedTensorType>(input.getType());
     build($_builder, $_state,
@@ -336,10 +341,10 @@ class Tile_RowReductionOp<string mnemonic, string what, string example>
           input, /*scratch=*/::mlir::Value());
   }]>];
   let extraClassDefinition = [{
-    ::llvm::LogicalResult $cppClass::verify() {
-      return verifyRowReduction(getOperation(), getInput().getType(),
-                                getResult().getType(), getScratch());
+    ::mlir::tile::ReductionKind $cppClass::getKind() {
+      return ::mlir::tile::ReductionKind::}] # kind # [{;
     }
+    int64_t $cppClass::getAxis() { return 1; }
     void $cppClass::getEffects(
         ::llvm::SmallVectorImpl<::mlir::SideEffects::EffectInstance<
             ::mlir::MemoryEffects::Effect>> &effects) {
@@ -348,7 +353,7 @@ class Tile_RowReductionOp<string mnemonic, string what, string example>
   }];
 }
 
-def Tile_RowSumOp : Tile_RowReductionOp<"rowsum", "sum", [{
+def Tile_RowSumOp : Tile_RowReductionOp<"rowsum", "sum", "sum", [{
 
     ```mlir
     %s = tile.rowsum %t : tensor<16x64xf32> -> tensor<16x1xf32>
@@ -356,7 +361,7 @@ def Tile_RowSumOp : Tile_RowReductionOp<"rowsum", "sum", [{
     ```
   }]>;
 
-def Tile_RowMaxOp : Tile_RowReductionOp<"rowmax", "maximum", [{
+def Tile_RowMaxOp : Tile_RowReductionOp<"rowmax", "max", "maximum", [{
 
     ```mlir
     %m = tile.rowmax %t : tensor<16x64xf32> -> tensor<16x1xf32>

@@ -14,14 +14,11 @@
 #ifndef TILE_DIALECT_TILE_TRANSFORMS_REGISTERPROMOTION_H
 #define TILE_DIALECT_TILE_TRANSFORMS_REGISTERPROMOTION_H
 
-#include "tile/Dialect/Tile/IR/TileDialect.h"
+#include "tile/Analysis/ThreadMapping.h"
 
 #include <string>
 
 namespace mlir::tile {
-
-/// The most elements one thread may hold of one register tile.
-constexpr int64_t kMaxRegisterSlots = 64;
 
 /// The thread and slot holding element `element` (row-major) of a register
 /// tile spread over `threads` threads.
@@ -37,9 +34,10 @@ enum class RegisterUseKind {
   /// `t = e`, or a read by an elementwise op: each thread touches only its
   /// own elements, so the use reads and writes registers.
   Elementwise,
-  /// `rowsum`/`rowmax` of an f32 or i32 tile whose rows are a power of two of
-  /// at most `kLanes` elements: each row is a run of lanes of one warp,
-  /// reduced with warp shuffles where it lives.
+  /// A reduction whose strategy is ReductionStrategy::InWarp (`rowsum`/
+  /// `rowmax` of an f32 or i32 tile whose rows are a power of two of at most
+  /// `kLanes` elements): each row is a run of lanes of one warp, reduced with
+  /// warp shuffles where it lives.
   ShuffleFoldable,
   /// Anything else: the tile is first stored to a shared tile.
   Spill,
@@ -64,6 +62,12 @@ struct RegisterUse {
 /// Classifies the use of a register tile value `use` (an operand holding the
 /// tile's current value) as Elementwise, ShuffleFoldable or Spill, filling
 /// `reason` for the latter two. Works on any op, tile dialect or not.
+///
+/// This is seed 000's contract, stricter than classifyTileUse: it spills
+/// for uses that read only the owners' elements but are not elementwise
+/// (a store to a tensor, a copy into a var, a reduction of whole-warp
+/// rows). Such a spill is read by no other thread; tile-plan-shared then
+/// serves its reads from the registers and reports the store as elided.
 RegisterUseKind classifyRegisterUse(OpOperand &use, std::string &reason);
 
 /// The register-promotion decision for the `registers` of one tile.kernel.
