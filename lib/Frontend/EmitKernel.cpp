@@ -390,7 +390,7 @@ LogicalResult Emitter::emitKernel(const Kernel &source) {
   for (auto [param, arg] : llvm::zip(source.params, entry.getArguments())) {
     arg.setLoc(getLoc(param.loc));
     // Manifests and run reports name parameters as the source does.
-    kernel.setArgAttr(arg.getArgNumber(), "tile.name",
+    kernel.setArgAttr(arg.getArgNumber(), kParamNameAttr,
                       builder.getStringAttr(param.name));
     if (failed(define(param.name, {Symbol::Kind::Param, param.loc, arg})))
       return failure();
@@ -593,7 +593,7 @@ LogicalResult Emitter::emitFor(const ForStmt &loop) {
   }
   auto forOp = scf::ForOp::create(builder, loc, *lower, *upper, step);
   // The index's name, for @pipeline.
-  forOp->setAttr("tile.index", builder.getStringAttr(loop.name));
+  forOp->setAttr(kIndexAttr, builder.getStringAttr(loop.name));
   OpBuilder::InsertionGuard guard(builder);
   setInsertionBeforeYield(builder, *forOp.getBody(), loc);
   ScopeGuard scope(*this);

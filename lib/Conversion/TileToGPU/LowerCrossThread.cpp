@@ -72,7 +72,7 @@ FailureOr<Value> KernelLowering::sharedViewOf(Operation *user, Value operand) {
   auto read = operand.getDefiningOp<ReadOp>();
   Value view = read ? varStorage.lookup(read.getVar()) : Value();
   if (!view || !isa<MemRefType>(view.getType()) ||
-      read.getVar().getDefiningOp<VarOp>().getStorage() != Storage::shared)
+      !isSharedTile(read.getVar().getDefiningOp<VarOp>()))
     return user->emitError("internal error: this op reads its operand across "
                            "threads but the operand is not in a shared var; "
                            "run tile-plan-shared first");

@@ -25,8 +25,7 @@ LogicalResult KernelLowering::createStorage() {
                                               gpu::AddressSpace::Workgroup);
   if (!func.getWorkgroupAttributions().empty()) {
     sharedBase = func.getWorkgroupAttributions().front();
-  } else if (auto bytes =
-                 kernel->getAttrOfType<IntegerAttr>("tile.shared_bytes");
+  } else if (auto bytes = kernel->getAttrOfType<IntegerAttr>(kSharedBytesAttr);
              bytes && bytes.getInt() > 0) {
     auto type = MemRefType::get({ShapedType::kDynamic}, builder.getI8Type(),
                                 MemRefLayoutAttrInterface{}, workgroup);
@@ -41,12 +40,12 @@ LogicalResult KernelLowering::createStorage() {
       return WalkResult::advance();
     }
     auto tensor = cast<RankedTensorType>(type.getValueType());
-    if (var.getStorage() == Storage::registers) {
+    if (isInRegisters(var)) {
       varStorage[var] = memref::AllocaOp::create(
           builder, varLoc, MemRefType::get({}, getSlotsType(tensor)));
       return WalkResult::advance();
     }
-    auto offset = var->getAttrOfType<IntegerAttr>("tile.offset");
+    auto offset = var->getAttrOfType<IntegerAttr>(kOffsetAttr);
     if (!offset || !sharedBase) {
       var.emitError("shared var '")
           << var.getName()
@@ -242,7 +241,7 @@ LogicalResult KernelLowering::storeToVar(Operation *op, Value var,
       lookupTile(op, value, /*requireOwner=*/false);
   if (failed(tile))
     return failure();
-  if (varOp.getStorage() == Storage::registers) {
+  if (isInRegisters(varOp)) {
     if (tile->layout != Layout::Owner)
       return lookupTile(op, value); // reports the layout error
     memref::StoreOp::create(builder, loc, tile->slots, storage);
@@ -283,7 +282,7 @@ LogicalResult KernelLowering::lowerRead(ReadOp op) {
                 memref::LoadOp::create(builder, loc, storage).getResult());
     return success();
   }
-  if (varOp.getStorage() == Storage::registers) {
+  if (isInRegisters(varOp)) {
     mapTile(op.getResult(), memref::LoadOp::create(builder, loc, storage));
     return success();
   }

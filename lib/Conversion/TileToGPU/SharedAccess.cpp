@@ -11,13 +11,13 @@ using namespace mlir::tile;
 
 static VarOp getSharedVar(Value var) {
   auto op = var ? var.getDefiningOp<VarOp>() : VarOp();
-  if (!op || op.getStorage() != Storage::shared || op.getVarType().isScalar())
+  if (!op || !isSharedTile(op))
     return {};
   return op;
 }
 
 static SharedAccess makeAccess(VarOp var, bool write, bool byOwner) {
-  auto offset = var->getAttrOfType<IntegerAttr>("tile.offset");
+  auto offset = var->getAttrOfType<IntegerAttr>(kOffsetAttr);
   int64_t begin = offset ? offset.getInt() : 0;
   return {var.getResult(), begin, begin + getVarBytes(var.getVarType()), write,
           byOwner};

@@ -66,7 +66,7 @@ LogicalResult mlir::tile::lowerKernelToGPU(KernelOp kernel,
   // Up to 48 KiB of shared memory is a static array; above, the dynamic
   // shared memory the launch opts in to.
   SmallVector<Type> workgroup;
-  auto sharedBytes = kernel->getAttrOfType<IntegerAttr>("tile.shared_bytes");
+  auto sharedBytes = kernel->getAttrOfType<IntegerAttr>(kSharedBytesAttr);
   if (sharedBytes && sharedBytes.getInt() > 0 &&
       sharedBytes.getInt() <= kMaxStaticSharedBytes)
     workgroup.push_back(MemRefType::get(

@@ -127,19 +127,19 @@ static llvm::json::Object buildManifest(KernelOp kernel, StringRef chip) {
 
   llvm::json::Array buffers;
   kernel.walk([&](VarOp var) {
-    auto offset = var->getAttrOfType<IntegerAttr>("tile.offset");
-    if (var.getStorage() != Storage::shared || !offset)
+    auto offset = var->getAttrOfType<IntegerAttr>(kOffsetAttr);
+    if (!isSharedTile(var) || !offset)
       return;
     llvm::json::Object buffer{{"name", var.getName().str()},
                               {"bytes", getVarBytes(var.getVarType())},
                               {"offset", offset.getInt()}};
-    if (auto live = var->getAttrOfType<StringAttr>("tile.live"))
+    if (auto live = var->getAttrOfType<StringAttr>(kLiveAttr))
       buffer["live"] = live.str();
-    if (auto spill = var->getAttrOfType<StringAttr>("tile.spill_of"))
+    if (auto spill = var->getAttrOfType<StringAttr>(kSpillOfAttr))
       buffer["spill_of"] = spill.str();
     buffers.push_back(std::move(buffer));
   });
-  auto sharedAttr = kernel->getAttrOfType<IntegerAttr>("tile.shared_bytes");
+  auto sharedAttr = kernel->getAttrOfType<IntegerAttr>(kSharedBytesAttr);
   int64_t shared = sharedAttr ? sharedAttr.getInt() : 0;
 
   llvm::json::Array symbolNames;
@@ -157,11 +157,11 @@ static llvm::json::Object buildManifest(KernelOp kernel, StringRef chip) {
       {"shared_bytes", shared},
       {"dynamic_shared", shared > kMaxStaticSharedBytes},
       {"shared_buffers", std::move(buffers)},
-      {"registers", kernel->hasAttr("tile.promoted")
-                        ? toJSON(kernel->getAttr("tile.promoted"))
+      {"registers", kernel->hasAttr(kPromotedAttr)
+                        ? toJSON(kernel->getAttr(kPromotedAttr))
                         : llvm::json::Array()},
-      {"pipelined", kernel->hasAttr("tile.pipelined")
-                        ? toJSON(kernel->getAttr("tile.pipelined"))
+      {"pipelined", kernel->hasAttr(kPipelinedAttr)
+                        ? toJSON(kernel->getAttr(kPipelinedAttr))
                         : llvm::json::Array()}};
   return manifest;
 }

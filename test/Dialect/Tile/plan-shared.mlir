@@ -8,9 +8,9 @@
 // CHECK-LABEL: tile.kernel @squares
 // CHECK-SAME: tile.shared_bytes = 3072
 // CHECK: tile.var "acc" = %{{.*}} {tile.live = "{{.*}}plan-shared.mlir:{{[0-9]+}}-{{[0-9]+}}", tile.offset = 0 : i64}
-// CHECK: tile.var "x" = %{{.*}} {storage = #tile.storage<registers>}
+// CHECK: tile.var "x" = %{{.*}} {tile.local}
 // CHECK: tile.rowsum
-// CHECK: tile.var "s" = %{{.*}} {storage = #tile.storage<registers>}
+// CHECK: tile.var "s" = %{{.*}} {tile.local}
 // REPORT: remark: 'x' kept in registers (3 per thread): every element is read only by the thread that owns it
 // REPORT: remark: 's' kept in registers (1 per thread)
 // REPORT: remark: shared-memory plan of 'squares': 3072 bytes, 1 buffer(s)
@@ -64,7 +64,7 @@ tile.kernel @temporaries(%A: !tile.tensor<[16, 16], f32>, %C: !tile.tensor<[16, 
 // A var written between the read and the op reading across threads is
 // copied at the op, so the op sees the value that was read.
 // CHECK-LABEL: tile.kernel @changed_between
-// CHECK: tile.var "t" = %{{.*}} {storage = #tile.storage<registers>}
+// CHECK: tile.var "t" = %{{.*}} {tile.local}
 // CHECK: %[[R:.*]] = tile.read
 // CHECK: tile.write
 // CHECK: %[[COPY:.*]] = tile.var "t.rowmax" = %[[R]] {{.*}}tile.temp
@@ -168,7 +168,7 @@ tile.kernel @read_before_loop(%W: !tile.tensor<[32, 32], f32>, %X: !tile.tensor<
 // result itself: its reads are forwarded and it takes no shared memory.
 // CHECK-LABEL: tile.kernel @segmented
 // CHECK-SAME: tile.shared_bytes = 128
-// CHECK: tile.var "x" = %{{.*}} {storage = #tile.storage<registers>}
+// CHECK: tile.var "x" = %{{.*}} {tile.local}
 // CHECK: %[[P:.*]] = tile.var "rowmax.partials" {tile.live = {{.*}}, tile.offset = 0 : i64, tile.temp} : !tile.var<16x2xf32>
 // CHECK: %[[M:.*]] = tile.rowmax %{{.*}} through %[[P]] : tensor<16x64xf32>, !tile.var<16x2xf32> -> tensor<16x1xf32>
 // CHECK-NOT: tile.var "m"

@@ -159,7 +159,7 @@ TEST_F(RegisterPromotionTest, PassPromotesThroughAPassManager) {
   ASSERT_TRUE(succeeded(pm.run(*module)));
   auto kernel = cast<KernelOp>(module->getBody()->front());
   EXPECT_FALSE(kernel.getRegisters());
-  auto promoted = kernel->getAttrOfType<ArrayAttr>("tile.promoted");
+  auto promoted = kernel->getAttrOfType<ArrayAttr>(kPromotedAttr);
   ASSERT_TRUE(promoted);
   auto record = cast<DictionaryAttr>(promoted[0]);
   EXPECT_EQ(record.getAs<IntegerAttr>("slots").getInt(), 4);
@@ -167,7 +167,7 @@ TEST_F(RegisterPromotionTest, PassPromotesThroughAPassManager) {
   unsigned spills = 0, accVars = 0;
   kernel.walk([&](VarOp var) {
     accVars += var.getName() == "acc";
-    spills += var->hasAttr("tile.spill_of");
+    spills += var->hasAttr(kSpillOfAttr);
   });
   EXPECT_EQ(accVars, 1u);
   EXPECT_EQ(spills, 1u);

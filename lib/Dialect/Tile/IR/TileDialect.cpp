@@ -2,6 +2,7 @@
 
 #include "tile/Dialect/Tile/IR/TileDialect.h"
 
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
 #include "llvm/ADT/TypeSwitch.h"
@@ -33,4 +34,158 @@ Operation *TileDialect::materializeConstant(OpBuilder &builder, Attribute value,
     if (arith::ConstantOp::isBuildableWith(typed, type))
       return arith::ConstantOp::create(builder, loc, type, typed);
   return nullptr;
+}
+
+namespace {
+/// Checks one discardable attribute of the dialect on `op`: which op may
+/// carry it, its kind and its value.
+class AttributeVerifier {
+public:
+  AttributeVerifier(Operation *op, NamedAttribute attribute)
+      : op(op), name(attribute.getName().getValue()),
+        value(attribute.getValue()) {}
+
+  LogicalResult verify() {
+    if (name == kOffsetAttr)
+      return onVar([&](VarOp var) -> LogicalResult {
+        auto offset = dyn_cast<IntegerAttr>(value);
+        if (!offset || !offset.getType().isInteger(64) || offset.getInt() < 0)
+          return error() << "must be a byte offset (a non-negative i64)";
+        if (!isSharedTile(var))
+          return error() << "places a var in shared memory, but the var is "
+                         << (var.getVarType().isScalar() ? "a scalar"
+                                                         : "in registers");
+        return success();
+      });
+    if (name == kLocalAttr)
+      return onVar([&](VarOp var) -> LogicalResult {
+        if (!isa<UnitAttr>(value))
+          return error() << "is a unit attribute";
+        if (var.getVarType().isScalar())
+          return error() << "keeps a tile in registers, not a scalar";
+        if (var->hasAttr(kOffsetAttr))
+          return error() << "and '" << kOffsetAttr
+                         << "' both: a var is in registers or in shared "
+                            "memory";
+        return success();
+      });
+    if (name == kTempAttr)
+      return onVar([&](VarOp) -> LogicalResult {
+        if (!isa<UnitAttr>(value))
+          return error() << "is a unit attribute";
+        return success();
+      });
+    if (name == kLiveAttr || name == kSpillOfAttr)
+      return onVar([&](VarOp) { return nonEmptyString(); });
+    if (name == kFoldAttr) {
+      if (!isa<ReductionOpInterface>(op))
+        return error() << "belongs on a reduction";
+      auto fold = dyn_cast<StringAttr>(value);
+      if (!fold || fold.getValue() != "shuffle")
+        return error() << "must be \"shuffle\"";
+      return success();
+    }
+    if (name == kSharedBytesAttr)
+      return onKernel([&]() -> LogicalResult {
+        auto bytes = dyn_cast<IntegerAttr>(value);
+        if (!bytes || !bytes.getType().isInteger(64) || bytes.getInt() < 0)
+          return error() << "must be a byte count (a non-negative i64)";
+        return success();
+      });
+    if (name == kPromotedAttr)
+      return onKernel([&] {
+        return records({{"name", Kind::String},
+                        {"type", Kind::Type},
+                        {"threads", Kind::Integer},
+                        {"slots", Kind::Integer},
+                        {"shuffles", Kind::Integer},
+                        {"spills", Kind::Integer}});
+      });
+    if (name == kPipelinedAttr)
+      return onKernel([&] {
+        return records({{"loop", Kind::String},
+                        {"loc", Kind::Location},
+                        {"loads", Kind::Integer},
+                        {"ahead", Kind::Integer},
+                        {"elements_per_thread", Kind::Integer}});
+      });
+    if (name == kIndexAttr) {
+      if (!isa<scf::ForOp>(op))
+        return error() << "belongs on an scf.for";
+      return nonEmptyString();
+    }
+    return op->emitOpError("has unknown attribute '")
+           << name << "' of the tile dialect";
+  }
+
+private:
+  enum class Kind { String, Type, Integer, Location };
+
+  InFlightDiagnostic error() {
+    return op->emitOpError("attribute '") << name << "' ";
+  }
+
+  LogicalResult onVar(function_ref<LogicalResult(VarOp)> check) {
+    auto var = dyn_cast<VarOp>(op);
+    if (!var)
+      return error() << "belongs on a tile.var";
+    return check(var);
+  }
+
+  LogicalResult onKernel(function_ref<LogicalResult()> check) {
+    if (!isa<KernelOp>(op))
+      return error() << "belongs on a tile.kernel";
+    return check();
+  }
+
+  LogicalResult nonEmptyString() {
+    auto string = dyn_cast<StringAttr>(value);
+    if (!string || string.getValue().empty())
+      return error() << "must be a non-empty string";
+    return success();
+  }
+
+  /// An array of dictionaries holding exactly `fields`, of those kinds.
+  LogicalResult records(ArrayRef<std::pair<StringRef, Kind>> fields) {
+    auto array = dyn_cast<ArrayAttr>(value);
+    if (!array)
+      return error() << "must be an array of dictionaries";
+    for (Attribute element : array) {
+      auto record = dyn_cast<DictionaryAttr>(element);
+      if (!record || record.size() != fields.size())
+        return error() << "must hold dictionaries of " << fields.size()
+                       << " entries, got " << element;
+      for (auto [key, kind] : fields) {
+        Attribute field = record.get(key);
+        bool ok = field && (kind == Kind::String     ? isa<StringAttr>(field)
+                            : kind == Kind::Type     ? isa<TypeAttr>(field)
+                            : kind == Kind::Location ? isa<LocationAttr>(field)
+                                                     : isa<IntegerAttr>(field));
+        if (!ok)
+          return error() << "entry '" << key << "' is missing or of the "
+                         << "wrong kind in " << element;
+      }
+    }
+    return success();
+  }
+
+  Operation *op;
+  StringRef name;
+  Attribute value;
+};
+} // namespace
+
+LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
+                                                    NamedAttribute attribute) {
+  return AttributeVerifier(op, attribute).verify();
+}
+
+LogicalResult TileDialect::verifyRegionArgAttribute(Operation *op, unsigned,
+                                                    unsigned,
+                                                    NamedAttribute attribute) {
+  // tile.kernel checks its parameters' names itself (verifyParamNames).
+  if (attribute.getName() == kParamNameAttr && isa<KernelOp>(op))
+    return success();
+  return op->emitOpError("has unknown argument attribute '")
+         << attribute.getName().getValue() << "' of the tile dialect";
 }

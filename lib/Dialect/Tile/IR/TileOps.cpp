@@ -177,7 +177,7 @@ SmallVector<StringRef> KernelOp::getRegisterNames() {
 }
 
 std::string KernelOp::getParamName(unsigned index) {
-  if (auto name = getArgAttrOfType<StringAttr>(index, "tile.name"))
+  if (auto name = getArgAttrOfType<StringAttr>(index, kParamNameAttr))
     return name.str();
   if (auto loc = dyn_cast<NameLoc>(getArgument(index).getLoc());
       loc && isIdentifier(loc.getName()))
@@ -211,7 +211,7 @@ mlir::tile::verifyPipelineOption(StringRef key, Attribute value,
 static LogicalResult verifyParamNames(KernelOp kernel) {
   llvm::StringMap<unsigned> seen;
   for (unsigned index = 0; index < kernel.getNumArguments(); ++index) {
-    Attribute attr = kernel.getArgAttr(index, "tile.name");
+    Attribute attr = kernel.getArgAttr(index, kParamNameAttr);
     if (attr && !isa<StringAttr>(attr))
       return kernel.emitOpError("tile.name of parameter #")
              << index << " must be a string, got " << attr;

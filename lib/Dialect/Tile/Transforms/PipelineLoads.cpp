@@ -85,6 +85,9 @@ struct TilePipelineLoads
     DictionaryAttr pipeline = kernel.getPipelineAttr();
     if (!pipeline)
       return;
+    // Carried out once: the loops it pipelines are recorded in
+    // tile.pipelined, and a second run changes nothing.
+    kernel.removePipelineAttr();
     // The kernel's verifier checked the options.
     auto stagesAttr = pipeline.getAs<IntegerAttr>("stages");
     int64_t stages = stagesAttr ? stagesAttr.getInt() : 2;
@@ -110,7 +113,7 @@ struct TilePipelineLoads
     SmallVector<std::pair<scf::ForOp, LoadOp>> candidates;
     bool loopNamed = false;
     kernel.walk([&](scf::ForOp loop) {
-      auto index = loop->getAttrOfType<StringAttr>("tile.index");
+      auto index = loop->getAttrOfType<StringAttr>(kIndexAttr);
       if (!index || index.getValue() != name)
         return;
       loopNamed = true;
@@ -224,9 +227,9 @@ struct TilePipelineLoads
               int64_t inFlight) {
     KernelOp kernel = getOperation();
     Builder builder(kernel);
-    auto index = loop->getAttrOfType<StringAttr>("tile.index");
+    auto index = loop->getAttrOfType<StringAttr>(kIndexAttr);
     SmallVector<Attribute> entries;
-    if (auto list = kernel->getAttrOfType<ArrayAttr>("tile.pipelined"))
+    if (auto list = kernel->getAttrOfType<ArrayAttr>(kPipelinedAttr))
       llvm::append_range(entries, list);
     entries.push_back(builder.getDictionaryAttr({
         builder.getNamedAttr("loop",
@@ -237,7 +240,7 @@ struct TilePipelineLoads
         builder.getNamedAttr("elements_per_thread",
                              builder.getI64IntegerAttr(inFlight)),
     }));
-    kernel->setAttr("tile.pipelined", builder.getArrayAttr(entries));
+    kernel->setAttr(kPipelinedAttr, builder.getArrayAttr(entries));
   }
 
   /// A copy of `load` at the builder's insertion point for the iteration

@@ -44,8 +44,8 @@ static void writeVar(llvm::json::OStream &json, VarOp var) {
   json.object([&] {
     json.attribute("name", var.getName());
     writeTileType(json, var.getVarType().getValueType());
-    json.attribute("storage", stringifyStorage(var.getStorage()));
-    if (auto of = var->getAttrOfType<StringAttr>("tile.spill_of"))
+    json.attribute("storage", isInRegisters(var) ? "registers" : "shared");
+    if (auto of = var->getAttrOfType<StringAttr>(kSpillOfAttr))
       json.attribute("spill_of", of.getValue());
     json.attributeArray("accesses", [&] {
       if (var.getInit())
@@ -119,7 +119,7 @@ struct TilePlacementDump
 
   /// The vars tile-promote-registers turned into registers.
   static void writePromoted(llvm::json::OStream &json, KernelOp kernel) {
-    auto promoted = kernel->getAttrOfType<ArrayAttr>("tile.promoted");
+    auto promoted = kernel->getAttrOfType<ArrayAttr>(kPromotedAttr);
     if (!promoted)
       return;
     for (auto record : promoted.getAsRange<DictionaryAttr>())

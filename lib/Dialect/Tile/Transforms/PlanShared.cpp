@@ -58,7 +58,7 @@ Value storeToSharedTemporary(OpBuilder &builder, Location loc, Value value,
   auto type = VarType::get(builder.getContext(), tensor.getShape(),
                            tensor.getElementType());
   auto var = VarOp::create(builder, loc, name, type, value);
-  var->setAttr("tile.temp", builder.getUnitAttr());
+  var->setAttr(kTempAttr, builder.getUnitAttr());
   return ReadOp::create(builder, loc, tensor, var);
 }
 
@@ -132,14 +132,15 @@ struct TilePlanShared : tile::impl::TilePlanSharedBase<TilePlanShared> {
 
   void runOnOperation() override {
     KernelOp kernel = getOperation();
+    if (failed(checkRequestsCarriedOut(kernel)))
+      return signalPassFailure();
     forwardRowResultVars(kernel);
-    DenseSet<Operation *> mustBeShared = readAcrossThreadsFromShared(kernel);
-    storeRowResultsBeforeOtherUses(kernel, mustBeShared);
-    addReductionScratch(kernel, mustBeShared);
-    SmallVector<SharedBuffer> buffers = decideStorage(kernel, mustBeShared);
+    readAcrossThreadsFromShared(kernel);
+    storeRowResultsBeforeOtherUses(kernel);
+    addReductionScratch(kernel);
+    SmallVector<SharedBuffer> buffers = decideStorage(kernel);
     int64_t total = layOut(kernel, buffers);
-    kernel->setAttr("tile.shared_bytes",
-                    Builder(kernel).getI64IntegerAttr(total));
+    kernel->setAttr(kSharedBytesAttr, Builder(kernel).getI64IntegerAttr(total));
     if (report)
       reportPlan(kernel, buffers, total);
     if (total > maxBytes) {
@@ -154,6 +155,24 @@ struct TilePlanShared : tile::impl::TilePlanSharedBase<TilePlanShared> {
     }
   }
 
+  /// `storage = registers` is a request, which tile-promote-registers
+  /// carries out (and removes); the planner's own decisions are
+  /// `tile.local` and `tile.offset`.
+  LogicalResult checkRequestsCarriedOut(KernelOp kernel) {
+    WalkResult walked =
+        kernel.walk([&](VarOp var) {
+          if (var.getStorage() != Storage::registers)
+            return WalkResult::advance();
+          var.emitError("'")
+              << var.getName()
+              << "' asks to live in registers (storage = registers), a request "
+                 "that tile-promote-registers carries out: run it before "
+                 "tile-plan-shared";
+          return WalkResult::interrupt();
+        });
+    return failure(walked.wasInterrupted());
+  }
+
   /// A var that holds a row result reduced where its input lives and is
   /// never written is that result: its reads become the result itself,
   /// which is already in every lane of its row, so broadcasting it back
@@ -165,7 +184,7 @@ struct TilePlanShared : tile::impl::TilePlanSharedBase<TilePlanShared> {
       bool written = llvm::any_of(
           var->getUsers(), [](Operation *user) { return isa<WriteOp>(user); });
       if (var.getInit() && isRowReplicated(var.getInit()) && !written &&
-          var.getStorage() == Storage::shared && !var->hasAttr("tile.spill_of"))
+          !var->hasAttr(kSpillOfAttr))
         vars.push_back(var);
     });
     for (VarOp var : vars) {
@@ -184,8 +203,8 @@ struct TilePlanShared : tile::impl::TilePlanSharedBase<TilePlanShared> {
   }
 
   /// Makes every operand read across threads the unchanged content of a
-  /// shared var; returns those vars.
-  DenseSet<Operation *> readAcrossThreadsFromShared(KernelOp kernel) {
+  /// var, which needsSharedMemory then places in shared memory.
+  void readAcrossThreadsFromShared(KernelOp kernel) {
     SmallVector<OpOperand *> uses;
     kernel.walk([&](Operation *op) {
       for (OpOperand &use : op->getOpOperands())
@@ -193,28 +212,21 @@ struct TilePlanShared : tile::impl::TilePlanSharedBase<TilePlanShared> {
             readsAcrossThreads(use))
           uses.push_back(&use);
     });
-    DenseSet<Operation *> shared;
     for (OpOperand *use : uses) {
       Operation *user = use->getOwner();
       auto read = use->get().getDefiningOp<ReadOp>();
-      if (read && unchangedBetween(read, user)) {
-        shared.insert(read.getVar().getDefiningOp());
+      if (read && unchangedBetween(read, user))
         continue;
-      }
       OpBuilder builder(user);
-      Value copy = storeToSharedTemporary(builder, user->getLoc(), use->get(),
-                                          temporaryName(*use));
-      shared.insert(copy.getDefiningOp<ReadOp>().getVar().getDefiningOp());
-      use->set(copy);
+      use->set(storeToSharedTemporary(builder, user->getLoc(), use->get(),
+                                      temporaryName(*use)));
     }
-    return shared;
   }
 
   /// A shuffle-folded row result lives in every lane of its row, not in the
   /// lane that owns each element of [R, 1]: any use but a free broadcast, a
   /// store or a var write reads it through a shared temporary.
-  void storeRowResultsBeforeOtherUses(KernelOp kernel,
-                                      DenseSet<Operation *> &shared) {
+  void storeRowResultsBeforeOtherUses(KernelOp kernel) {
     SmallVector<ReductionOpInterface> reductions;
     kernel.walk([&](ReductionOpInterface op) {
       if (reducesInPlace(op))
@@ -230,14 +242,9 @@ struct TilePlanShared : tile::impl::TilePlanSharedBase<TilePlanShared> {
         // The first lane of each row stores the row's result itself.
         if (isa<StoreOp>(user))
           continue;
-        if (auto var = dyn_cast<VarOp>(user)) {
-          shared.insert(var);
+        // A var written with it is shared (needsSharedMemory).
+        if (isa<VarOp, WriteOp>(user))
           continue;
-        }
-        if (auto write = dyn_cast<WriteOp>(user)) {
-          shared.insert(write.getVar().getDefiningOp());
-          continue;
-        }
         others.push_back(&use);
       }
       if (others.empty())
@@ -247,7 +254,6 @@ struct TilePlanShared : tile::impl::TilePlanSharedBase<TilePlanShared> {
       Value copy = storeToSharedTemporary(
           builder, reduction->getLoc(), result,
           (reduction->getName().stripDialect() + ".result").str());
-      shared.insert(copy.getDefiningOp<ReadOp>().getVar().getDefiningOp());
       for (OpOperand *use : others)
         use->set(copy);
     }
@@ -255,7 +261,7 @@ struct TilePlanShared : tile::impl::TilePlanSharedBase<TilePlanShared> {
 
   /// Gives every warp-segmented reduction the shared var its warps'
   /// partials meet in, declared just before it.
-  void addReductionScratch(KernelOp kernel, DenseSet<Operation *> &shared) {
+  void addReductionScratch(KernelOp kernel) {
     SmallVector<ReductionOpInterface> reductions;
     kernel.walk([&](ReductionOpInterface op) {
       if (!op.getScratch() &&
@@ -268,37 +274,64 @@ struct TilePlanShared : tile::impl::TilePlanSharedBase<TilePlanShared> {
           builder, reduction->getLoc(),
           (reduction->getName().stripDialect() + ".partials").str(),
           getScratchType(reduction.getInput().getType()), /*init=*/Value());
-      var->setAttr("tile.temp", builder.getUnitAttr());
+      var->setAttr(kTempAttr, builder.getUnitAttr());
       reduction.setScratch(var.getResult());
-      shared.insert(var);
     }
   }
 
-  SmallVector<SharedBuffer> decideStorage(KernelOp kernel,
-                                          const DenseSet<Operation *> &shared) {
+  /// Whether `var` must be in shared memory: some thread other than an
+  /// element's owner reads or writes it, or seed 000 says so. Decided from
+  /// the IR alone, so a planned kernel planned again gets the same plan.
+  static bool needsSharedMemory(VarOp var, int64_t threads) {
+    // A spill of @registers (seed 000), and tiles too large for registers.
+    if (var->hasAttr(kSpillOfAttr) ||
+        llvm::divideCeil(getNumElements(var.getVarType().getValueType()),
+                         threads) > kMaxRegisterSlots)
+      return true;
+    // A row result is written by the first lane of each row, not by the
+    // owners of [R, 1].
+    if (var.getInit() && isRowReplicated(var.getInit()))
+      return true;
+    for (Operation *user : var->getUsers()) {
+      if (auto write = dyn_cast<WriteOp>(user)) {
+        if (isRowReplicated(write.getValue()))
+          return true;
+        continue;
+      }
+      auto read = dyn_cast<ReadOp>(user);
+      // A reduction's scratch, or any other op taking the var itself.
+      if (!read)
+        return true;
+      if (llvm::any_of(read->getUses(), readsAcrossThreads))
+        return true;
+    }
+    return false;
+  }
+
+  SmallVector<SharedBuffer> decideStorage(KernelOp kernel) {
     int64_t threads = kernel.getThreads();
     SmallVector<SharedBuffer> buffers;
     ProgramOrder order(kernel);
     kernel.walk([&](VarOp var) {
-      VarType type = var.getVarType();
-      if (type.isScalar())
+      if (var.getVarType().isScalar())
         return;
-      int64_t slots =
-          llvm::divideCeil(getNumElements(type.getValueType()), threads);
-      bool spill = var->hasAttr("tile.spill_of");
-      if (!spill && !shared.contains(var) && slots <= kMaxRegisterSlots) {
-        var.setStorage(Storage::registers);
+      var->removeAttr(kOffsetAttr);
+      var->removeAttr(kLiveAttr);
+      var->removeAttr(kLocalAttr);
+      if (!needsSharedMemory(var, threads)) {
+        var->setAttr(kLocalAttr, UnitAttr::get(var.getContext()));
         if (report)
           emitRemark(var.getLoc())
-              << "'" << var.getName() << "' kept in registers (" << slots
+              << "'" << var.getName() << "' kept in registers ("
+              << llvm::divideCeil(
+                     getNumElements(var.getVarType().getValueType()), threads)
               << " per thread): every element is read only by "
                  "the thread that owns it";
         return;
       }
-      var.setStorage(Storage::shared);
       buffers.push_back(liveRange(var, order));
       var->setAttr(
-          "tile.live",
+          kLiveAttr,
           StringAttr::get(var.getContext(), describeLiveRange(buffers.back())));
     });
     return buffers;
@@ -359,7 +392,7 @@ struct TilePlanShared : tile::impl::TilePlanSharedBase<TilePlanShared> {
             llvm::alignTo(other->offset + other->bytes, kSharedAlignment));
       }
       buffer->offset = offset;
-      buffer->var->setAttr("tile.offset",
+      buffer->var->setAttr(kOffsetAttr,
                            Builder(kernel).getI64IntegerAttr(offset));
       placed.push_back(buffer);
       total = std::max(total, offset + buffer->bytes);

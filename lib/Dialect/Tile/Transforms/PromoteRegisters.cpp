@@ -202,14 +202,14 @@ void TilePromoteRegisters::runOnOperation() {
     SmallVector<VarOp> &varSpills = spills.emplace_back();
     for (const RegisterUse &use : var.uses) {
       if (use.kind == RegisterUseKind::ShuffleFoldable)
-        use.user->setAttr("tile.fold", builder.getStringAttr("shuffle"));
+        use.user->setAttr(kFoldAttr, builder.getStringAttr("shuffle"));
       if (use.kind != RegisterUseKind::Spill)
         continue;
       OpOperand &operand = use.user->getOpOperand(use.operandNumber);
       builder.setInsertionPoint(use.user);
       auto spill = VarOp::create(builder, use.user->getLoc(), op.getName(),
                                  op.getVarType(), operand.get());
-      spill->setAttr("tile.spill_of", op.getNameAttr());
+      spill->setAttr(kSpillOfAttr, op.getNameAttr());
       operand.set(ReadOp::create(builder, use.user->getLoc(),
                                  op.getVarType().getValueType(), spill));
       varSpills.push_back(spill);
@@ -217,7 +217,7 @@ void TilePromoteRegisters::runOnOperation() {
   }
 
   SmallVector<Attribute> promoted;
-  if (auto earlier = kernel->getAttrOfType<ArrayAttr>("tile.promoted"))
+  if (auto earlier = kernel->getAttrOfType<ArrayAttr>(kPromotedAttr))
     llvm::append_range(promoted, earlier.getValue());
   for (auto [var, varSpills] : llvm::zip(analysis.getVars(), spills)) {
     VarOp op = var.op;
@@ -244,6 +244,6 @@ void TilePromoteRegisters::runOnOperation() {
                            name, inLoop ? " per loop iteration" : "", uses));
     }
   }
-  kernel->setAttr("tile.promoted", builder.getArrayAttr(promoted));
+  kernel->setAttr(kPromotedAttr, builder.getArrayAttr(promoted));
   kernel.removeRegistersAttr();
 }

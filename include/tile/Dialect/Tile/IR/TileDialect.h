@@ -69,6 +69,43 @@ void getScratchEffects(
 #include "tile/Dialect/Tile/IR/TileOps.h.inc"
 
 namespace mlir::tile {
+/// The names of the discardable attributes declared in TileDialect.td
+/// (`discardableAttrs`), which TileDialect::verifyOperationAttribute checks.
+inline constexpr StringLiteral kOffsetAttr =
+    TileDialect::OffsetAttrHelper::getNameStr();
+inline constexpr StringLiteral kLiveAttr =
+    TileDialect::LiveAttrHelper::getNameStr();
+inline constexpr StringLiteral kLocalAttr =
+    TileDialect::LocalAttrHelper::getNameStr();
+inline constexpr StringLiteral kTempAttr =
+    TileDialect::TempAttrHelper::getNameStr();
+inline constexpr StringLiteral kSpillOfAttr =
+    TileDialect::SpillOfAttrHelper::getNameStr();
+inline constexpr StringLiteral kFoldAttr =
+    TileDialect::FoldAttrHelper::getNameStr();
+inline constexpr StringLiteral kPromotedAttr =
+    TileDialect::PromotedAttrHelper::getNameStr();
+inline constexpr StringLiteral kSharedBytesAttr =
+    TileDialect::SharedBytesAttrHelper::getNameStr();
+inline constexpr StringLiteral kPipelinedAttr =
+    TileDialect::PipelinedAttrHelper::getNameStr();
+inline constexpr StringLiteral kIndexAttr =
+    TileDialect::IndexAttrHelper::getNameStr();
+/// The argument attribute naming a kernel parameter (the front end sets it).
+inline constexpr StringLiteral kParamNameAttr = "tile.name";
+
+/// Whether `var` lives in per-thread registers: a request not yet carried
+/// out (`storage = registers`), or the planner's decision (`tile.local`).
+inline bool isInRegisters(VarOp var) {
+  return var.getStorage() == Storage::registers || var->hasAttr(kLocalAttr);
+}
+/// Whether `var` is a tile in shared memory.
+inline bool isSharedTile(VarOp var) {
+  return !var.getVarType().isScalar() && !isInRegisters(var);
+}
+} // namespace mlir::tile
+
+namespace mlir::tile {
 /// How a reduction is carried out, which the promotion, the plan, the
 /// barrier analysis and the lowering all follow.
 enum class ReductionStrategy {

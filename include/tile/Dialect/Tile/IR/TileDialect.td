@@ -27,9 +27,47 @@ def Tile_Dialect : Dialect {
     dimensions are static integers or named symbols (`K`); a symbol that
     appears in several parameters denotes one value.
   }];
+  // The decisions passes hand to each other, and what the front end marks:
+  // declared here, each with one meaning, and checked (which op carries it,
+  // its kind and value) by verifyOperationAttribute, so a planned module is
+  // valid IR.
+  let discardableAttrs = (ins
+    // tile.var, tile-plan-shared: the var lives in shared memory, at this
+    // byte offset of the kernel's shared buffer.
+    "::mlir::IntegerAttr":$offset,
+    // tile.var, tile-plan-shared: `file:first-last`, the source lines the
+    // shared var is live over (reports, the manifest).
+    "::mlir::StringAttr":$live,
+    // tile.var, tile-plan-shared: the planner keeps this var in the
+    // registers of the threads that own its elements (no request: a
+    // `@registers` request is `storage = registers`).
+    "::mlir::UnitAttr":$local,
+    // tile.var, tile-plan-shared: a shared temporary the planner made for
+    // an op that reads its operand across threads.
+    "::mlir::UnitAttr":$temp,
+    // tile.var, tile-promote-registers: the shared tile a register tile of
+    // this name is spilled to.
+    "::mlir::StringAttr":$spill_of,
+    // a reduction, tile-promote-registers: "shuffle", a register tile's
+    // reduction folded into warp shuffles.
+    "::mlir::StringAttr":$fold,
+    // tile.kernel, tile-promote-registers: one dictionary per promoted var
+    // ({name, type, threads, slots, shuffles, spills}).
+    "::mlir::ArrayAttr":$promoted,
+    // tile.kernel, tile-plan-shared: the bytes of shared memory it uses.
+    "::mlir::IntegerAttr":$shared_bytes,
+    // tile.kernel, tile-pipeline-loads: one dictionary per pipelined loop
+    // ({loop, loc, loads, ahead, elements_per_thread}).
+    "::mlir::ArrayAttr":$pipelined,
+    // scf.for, the front end: the name of the loop's index (`@pipeline`).
+    "::mlir::StringAttr":$index
+  );
+
   let useDefaultTypePrinterParser = 1;
   let useDefaultAttributePrinterParser = 1;
   let hasConstantMaterializer = 1;
+  let hasOperationAttrVerify = 1;
+  let hasRegionArgAttrVerify = 1;
   let extraClassDeclaration = [{
     void registerTypes();
   }];

@@ -90,6 +90,8 @@ def TilePipelineLoads
     safe. A load is left alone, with a warning, when the loop also stores
     to its tensor or its offsets cannot be recomputed for a later
     iteration; an unknown option or a `stages` out of range is an error.
+    The kernel records each pipelined loop in `tile.pipelined` and loses
+    its `pipeline` request, so a second run changes nothing.
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect"];
   let options = [
@@ -114,8 +116,11 @@ def TilePlanShared : Pass<"tile-plan-shared", "::mlir::tile::KernelOp"> {
       than a free broadcast, a store to a tensor (the first lane of each
       row stores it) or a var write;
     * a var that is only ever read by the thread that owns the element is
-      kept in registers (`storage = registers`), with a remark: keeping it
-      there is unobservable; spills of `@registers` vars stay shared;
+      kept in registers (`tile.local`), with a remark: keeping it there is
+      unobservable; spills of `@registers` vars stay shared. The decision
+      is made from the IR alone, so planning a planned kernel again gives
+      the same plan; a `storage = registers` request that
+      `tile-promote-registers` has not carried out is an error;
     * shared vars get byte offsets (`tile.offset`) from their live ranges,
       so that vars that are never live at once share bytes; the kernel
       gets `tile.shared_bytes`.

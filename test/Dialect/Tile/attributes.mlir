@@ -1,0 +1,106 @@
+// RUN: tile-opt %s -split-input-file -verify-diagnostics
+
+// The decisions passes hand to each other are declared attributes of the
+// dialect (TileDialect.td, discardableAttrs), each checked where it sits.
+
+tile.kernel @offset_not_on_var(%O: !tile.tensor<[16], f32>) attributes {threads = 32 : i64} {
+  // expected-error @+1 {{'arith.constant' op attribute 'tile.offset' belongs on a tile.var}}
+  %c0 = arith.constant {tile.offset = 0 : i64} 0 : index
+  tile.return
+}
+
+// -----
+
+tile.kernel @negative_offset(%O: !tile.tensor<[16], f32>) attributes {threads = 32 : i64} {
+  // expected-error @+1 {{attribute 'tile.offset' must be a byte offset (a non-negative i64)}}
+  %v = tile.var "v" {tile.offset = -16 : i64} : !tile.var<16xf32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @offset_of_registers(%O: !tile.tensor<[16], f32>) attributes {threads = 32 : i64} {
+  // expected-error @+1 {{attribute 'tile.offset' places a var in shared memory, but the var is in registers}}
+  %v = tile.var "v" {storage = #tile.storage<registers>, tile.offset = 0 : i64} : !tile.var<16xf32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @local_and_offset(%O: !tile.tensor<[16], f32>) attributes {threads = 32 : i64} {
+  // expected-error @+1 {{attribute 'tile.local' and 'tile.offset' both: a var is in registers or in shared memory}}
+  %v = tile.var "v" {tile.local, tile.offset = 0 : i64} : !tile.var<16xf32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @local_scalar(%O: !tile.tensor<[16], f32>) attributes {threads = 32 : i64} {
+  // expected-error @+1 {{attribute 'tile.local' keeps a tile in registers, not a scalar}}
+  %v = tile.var "n" {tile.local} : !tile.var<i32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @spill_of_empty(%O: !tile.tensor<[16], f32>) attributes {threads = 32 : i64} {
+  // expected-error @+1 {{attribute 'tile.spill_of' must be a non-empty string}}
+  %v = tile.var "v" {tile.spill_of = 3 : i64} : !tile.var<16xf32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @fold_value(%X: !tile.tensor<[16, 16], f32>) attributes {threads = 32 : i64} {
+  %c0 = arith.constant 0 : index
+  %x = tile.load %X[%c0, %c0] : !tile.tensor<[16, 16], f32> -> tensor<16x16xf32>
+  // expected-error @+1 {{attribute 'tile.fold' must be "shuffle"}}
+  %s = tile.rowsum %x {tile.fold = "smem"} : tensor<16x16xf32> -> tensor<16x1xf32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @fold_not_reduction(%X: !tile.tensor<[16, 16], f32>) attributes {threads = 32 : i64} {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{attribute 'tile.fold' belongs on a reduction}}
+  %x = tile.load %X[%c0, %c0] {tile.fold = "shuffle"} : !tile.tensor<[16, 16], f32> -> tensor<16x16xf32>
+  tile.return
+}
+
+// -----
+
+// expected-error @+1 {{attribute 'tile.promoted' entry 'slots' is missing or of the wrong kind}}
+tile.kernel @promoted_record(%O: !tile.tensor<[16], f32>) attributes {threads = 32 : i64, tile.promoted = [{name = "acc", type = tensor<16xf32>, threads = 32 : i64, slots = "four", shuffles = 0 : i64, spills = 0 : i64}]} {
+  tile.return
+}
+
+// -----
+
+// expected-error @+1 {{attribute 'tile.shared_bytes' must be a byte count (a non-negative i64)}}
+tile.kernel @shared_bytes(%O: !tile.tensor<[16], f32>) attributes {threads = 32 : i64, tile.shared_bytes = "4 KiB"} {
+  tile.return
+}
+
+// -----
+
+tile.kernel @index_not_on_for(%O: !tile.tensor<[16], f32>) attributes {threads = 32 : i64} {
+  // expected-error @+1 {{attribute 'tile.index' belongs on an scf.for}}
+  %v = tile.var "v" {tile.index = "kt"} : !tile.var<16xf32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @unknown(%O: !tile.tensor<[16], f32>) attributes {threads = 32 : i64} {
+  // expected-error @+1 {{'tile.var' op has unknown attribute 'tile.ofset' of the tile dialect}}
+  %v = tile.var "v" {tile.ofset = 0 : i64} : !tile.var<16xf32>
+  tile.return
+}
+
+// -----
+
+// expected-error @+1 {{'tile.kernel' op has unknown argument attribute 'tile.nme' of the tile dialect}}
+tile.kernel @unknown_arg(%O: !tile.tensor<[16], f32> {tile.nme = "O"}) attributes {threads = 32 : i64} {
+  tile.return
+}
