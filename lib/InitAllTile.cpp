@@ -4,7 +4,6 @@
 #include "tile/Conversion/Passes.h"
 #include "tile/Dialect/Tile/IR/TileDialect.h"
 #include "tile/Dialect/Tile/Transforms/Passes.h"
-#include "tile/Emulator/TestPasses.h"
 #include "tile/Target/PTX/TileToPTX.h"
 
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
@@ -59,7 +58,6 @@ void mlir::tile::registerAllTilePasses() {
   registerTilePasses();
   registerTileConversionPasses();
   registerTileToPTXPipeline();
-  registerEmulatorTestPasses();
   // The upstream passes of the tile-to-ptx pipeline, to run it step by step.
   registerSCFToControlFlowPass();
   registerConvertGpuOpsToNVVMOps();

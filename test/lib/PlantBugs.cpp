@@ -1,6 +1,6 @@
 //===- PlantBugs.cpp - passes that plant bugs in lowered kernels ----------===//
 
-#include "tile/Emulator/TestPasses.h"
+#include "TestPasses.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"

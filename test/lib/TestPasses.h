@@ -7,11 +7,11 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef TILE_EMULATOR_TESTPASSES_H
-#define TILE_EMULATOR_TESTPASSES_H
+#ifndef TILE_TEST_LIB_TESTPASSES_H
+#define TILE_TEST_LIB_TESTPASSES_H
 
 namespace mlir::tile {
 void registerEmulatorTestPasses();
 } // namespace mlir::tile
 
-#endif // TILE_EMULATOR_TESTPASSES_H
+#endif // TILE_TEST_LIB_TESTPASSES_H
