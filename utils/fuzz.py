@@ -263,7 +263,7 @@ def commands(suffix, text, bindir):
         ("promote", [opt, "IN", "--tile-promote-registers",
                      "--tile-hoist-invariants", "-o", "/dev/null"], {0, 1}),
         ("lower", [opt, "IN", "--pass-pipeline=builtin.module(tile.kernel("
-                   "tile-plan-shared),tile-to-gpu)", "-o", "/dev/null"],
+                   "tile-plan-shared,tile-insert-barriers),tile-to-gpu)", "-o", "/dev/null"],
          {0, 1}),
         ("opt-ptx", [opt, "IN", "--tile-to-ptx", "-o", "/dev/null"], {0, 1}),
         ("emulate", run + ["--backend=emulate", "IN"] + dims_for(text),

@@ -754,6 +754,8 @@ LogicalResult Interpreter::executeTileOp(Operation &op) {
     return success();
   };
   return llvm::TypeSwitch<Operation *, LogicalResult>(&op)
+      // Whole tiles at a time: every thread is always at the same op.
+      .Case([&](BarrierOp) { return success(); })
       .Case([&](ThreadIdOp) {
         return op.emitError(
             "tile.thread_id is per-thread; the interp backend evaluates "

@@ -1,7 +1,7 @@
 // Above 48 KiB a kernel's shared memory is dynamic: the emulator needs its
 // size, as a launch does, and checks the views against it.
 //
-// RUN: tile-opt %s --mlir-print-debuginfo --pass-pipeline='builtin.module(tile.kernel(tile-plan-shared),tile-to-gpu,gpu.module(canonicalize,cse))' -o %t.mlir
+// RUN: tile-opt %s --mlir-print-debuginfo --pass-pipeline='builtin.module(tile.kernel(tile-plan-shared,tile-insert-barriers),tile-to-gpu,gpu.module(canonicalize,cse))' -o %t.mlir
 // RUN: tile-emulate %t.mlir --arg 'A=f32[64,120]' --arg 'M=f32[64,1]' --output M --fill ones --shared-bytes 61440 --print 2 | FileCheck %s
 // RUN: not tile-emulate %t.mlir --arg 'A=f32[64,120]' --arg 'M=f32[64,1]' 2>&1 | FileCheck %s --check-prefix=NO-SIZE
 // RUN: not tile-emulate %t.mlir --arg 'A=f32[64,120]' --arg 'M=f32[64,1]' --shared-bytes 60000 2>&1 | FileCheck %s --check-prefix=TOO-SMALL

@@ -2,7 +2,7 @@
 // the compiler puts a barrier between (it orders global memory within a
 // CTA), and the emulator reports the race when the barrier is dropped.
 //
-// RUN: tile-opt %s --mlir-print-debuginfo --pass-pipeline='builtin.module(tile.kernel(tile-plan-shared),tile-to-gpu)' -o %t.mlir
+// RUN: tile-opt %s --mlir-print-debuginfo --pass-pipeline='builtin.module(tile.kernel(tile-plan-shared,tile-insert-barriers),tile-to-gpu)' -o %t.mlir
 // RUN: FileCheck %s --check-prefix=LOWERED < %t.mlir
 // RUN: tile-emulate %t.mlir --kernel round_trip --arg 'A=f32[64,32]' --arg 'O=f32[64,32]' --arg 'P=f32[64,1]' --output P --fill index | FileCheck %s --check-prefix=CLEAN
 // RUN: tile-opt %t.mlir --mlir-print-debuginfo --tile-test-drop-barriers \

@@ -1,7 +1,7 @@
 // A correct lowering runs clean; each bug a test pass plants in it is
 // caught, at the .tile-level op it comes from.
 //
-// RUN: tile-opt %s --mlir-print-debuginfo --pass-pipeline='builtin.module(tile.kernel(tile-promote-registers,tile-plan-shared),tile-to-gpu,gpu.module(canonicalize,cse))' -o %t.mlir
+// RUN: tile-opt %s --mlir-print-debuginfo --pass-pipeline='builtin.module(tile.kernel(tile-promote-registers,tile-plan-shared,tile-insert-barriers),tile-to-gpu,gpu.module(canonicalize,cse))' -o %t.mlir
 
 // Without its barrier, the rowsum's threads read their rows' partials (in
 // the shared scratch var that tile-plan-shared gives a reduction over rows

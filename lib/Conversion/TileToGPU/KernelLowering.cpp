@@ -16,11 +16,9 @@ using namespace mlir::tile;
 /// thread's code.
 static constexpr int64_t kMaxSlots = 256;
 
-KernelLowering::KernelLowering(KernelOp kernel, gpu::GPUFuncOp func,
-                               BarrierPlan barriers)
-    : kernel(kernel), func(func), barriers(std::move(barriers)),
-      builder(func.getContext()), loc(kernel.getLoc()),
-      threads(kernel.getThreads()) {}
+KernelLowering::KernelLowering(KernelOp kernel, gpu::GPUFuncOp func)
+    : kernel(kernel), func(func), builder(func.getContext()),
+      loc(kernel.getLoc()), threads(kernel.getThreads()) {}
 
 LogicalResult KernelLowering::run() {
   Block &entry = func.getBody().front();
@@ -74,8 +72,6 @@ LogicalResult KernelLowering::checkSlots() {
 LogicalResult KernelLowering::lowerBlock(Block &block) {
   for (Operation &op : block.without_terminator()) {
     loc = op.getLoc();
-    if (barriers.before.contains(&op))
-      gpu::BarrierOp::create(builder, loc);
     if (failed(lowerOp(&op)))
       return failure();
   }
@@ -93,6 +89,10 @@ LogicalResult KernelLowering::lowerOp(Operation *op) {
       .Case([&](DotOp op) { return lowerDot(op); })
       .Case([&](BroadcastOp op) { return lowerBroadcast(op); })
       .Case([&](SplatOp op) { return lowerSplat(op); })
+      .Case([&](BarrierOp) {
+        gpu::BarrierOp::create(builder, loc);
+        return success();
+      })
       .Case([&](scf::ForOp op) { return lowerFor(op); })
       .Case([&](scf::IfOp op) { return lowerIf(op); })
       .Case([&](scf::WhileOp op) { return lowerWhile(op); })

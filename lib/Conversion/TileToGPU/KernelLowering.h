@@ -11,7 +11,8 @@
 #ifndef TILE_LIB_CONVERSION_TILETOGPU_KERNELLOWERING_H
 #define TILE_LIB_CONVERSION_TILETOGPU_KERNELLOWERING_H
 
-#include "SharedAccess.h"
+#include "tile/Analysis/ThreadMapping.h"
+#include "tile/Dialect/Tile/IR/TileDialect.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/Builders.h"
@@ -51,7 +52,7 @@ struct GlobalTensor {
 
 class KernelLowering {
 public:
-  KernelLowering(KernelOp kernel, gpu::GPUFuncOp func, BarrierPlan barriers);
+  KernelLowering(KernelOp kernel, gpu::GPUFuncOp func);
 
   /// Emits the body of `func`. Fails with an error at the offending op.
   LogicalResult run();
@@ -161,7 +162,6 @@ private:
 
   KernelOp kernel;
   gpu::GPUFuncOp func;
-  BarrierPlan barriers;
   OpBuilder builder;
   Location loc;
   int64_t threads;

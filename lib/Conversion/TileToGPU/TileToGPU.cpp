@@ -55,9 +55,12 @@ static gpu::GPUModuleOp getOrCreateGPUModule(ModuleOp module, StringRef chip,
 
 LogicalResult mlir::tile::lowerKernelToGPU(KernelOp kernel,
                                            gpu::GPUModuleOp gpuModule) {
-  FailureOr<BarrierPlan> barriers = planBarriers(kernel);
-  if (failed(barriers))
-    return failure();
+  // Barriers are tile.barrier ops, placed by tile-insert-barriers.
+  if (!kernel->hasAttr(kSynchronizedAttr))
+    return kernel.emitError("kernel '")
+           << kernel.getSymName()
+           << "' has no barrier plan: run tile-insert-barriers before "
+              "tile-to-gpu";
   MLIRContext *context = kernel.getContext();
   OpBuilder builder = OpBuilder::atBlockEnd(gpuModule.getBody());
   SmallVector<Type> params(kernel.getArgumentTypes().size(),
@@ -81,7 +84,7 @@ LogicalResult mlir::tile::lowerKernelToGPU(KernelOp kernel,
   func.setKnownBlockSizeAttr(builder.getDenseI32ArrayAttr(
       {static_cast<int32_t>(kernel.getThreads()), 1, 1}));
   // gpu.func::create makes an entry block ending in no terminator.
-  if (failed(KernelLowering(kernel, func, std::move(*barriers)).run())) {
+  if (failed(KernelLowering(kernel, func).run())) {
     func.erase();
     return failure();
   }

@@ -35,6 +35,7 @@ void mlir::tile::buildTilePlacementPipeline(OpPassManager &pm,
   TilePlanSharedOptions plan;
   plan.report = options.remarks;
   kernels.addPass(createTilePlanShared(plan));
+  kernels.addPass(createTileInsertBarriers());
 }
 
 std::string mlir::tile::findCUDAToolkit(const TileToPTXOptions &options) {

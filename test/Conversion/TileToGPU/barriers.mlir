@@ -1,4 +1,4 @@
-// RUN: tile-opt %s -split-input-file --pass-pipeline='builtin.module(tile.kernel(tile-plan-shared),tile-to-gpu)' | FileCheck %s
+// RUN: tile-opt %s -split-input-file --pass-pipeline='builtin.module(tile.kernel(tile-plan-shared,tile-insert-barriers),tile-to-gpu)' | FileCheck %s
 
 // Rows of 48 reduce through shared memory, a warp per row (rows of whole
 // warps do not: see the end of this file).

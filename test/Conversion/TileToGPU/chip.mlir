@@ -5,6 +5,6 @@
 // OLD: error: unsupported chip 'sm_60': expected sm_70 to sm_100
 // SM80: gpu.module @tile_kernels [#nvvm.target<O = 3, chip = "sm_80", features = "+ptx80">]
 // SM100: gpu.module @tile_kernels [#nvvm.target<O = 3, chip = "sm_100", features = "+ptx86">]
-tile.kernel @k() attributes {threads = 32 : i64} {
+tile.kernel @k() attributes {threads = 32 : i64, tile.synchronized} {
   tile.return
 }

@@ -1,4 +1,4 @@
-// RUN: tile-opt %s --pass-pipeline='builtin.module(tile.kernel(tile-plan-shared),tile-to-gpu,canonicalize)' | FileCheck %s
+// RUN: tile-opt %s --pass-pipeline='builtin.module(tile.kernel(tile-plan-shared,tile-insert-barriers),tile-to-gpu,canonicalize)' | FileCheck %s
 // RUN: tile-translate --tile-to-manifest %s | FileCheck %s --check-prefix=MANIFEST
 // RUN: tile-run --backend=emulate %s | FileCheck %s --check-prefix=EMULATE
 

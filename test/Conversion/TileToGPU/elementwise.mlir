@@ -1,4 +1,4 @@
-// RUN: tile-opt %s --pass-pipeline='builtin.module(tile.kernel(tile-plan-shared),tile-to-gpu,canonicalize,cse)' | FileCheck %s --implicit-check-not=memref.alloca --implicit-check-not=gpu.barrier
+// RUN: tile-opt %s --pass-pipeline='builtin.module(tile.kernel(tile-plan-shared,tile-insert-barriers),tile-to-gpu,canonicalize,cse)' | FileCheck %s --implicit-check-not=memref.alloca --implicit-check-not=gpu.barrier
 
 // An elementwise expression tree is one op per node on each thread's vector
 // of elements: fused per element, with no temporary in memory.

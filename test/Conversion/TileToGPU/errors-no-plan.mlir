@@ -1,4 +1,4 @@
-// RUN: tile-opt %s -split-input-file --tile-to-gpu -verify-diagnostics
+// RUN: tile-opt %s -split-input-file --pass-pipeline='builtin.module(tile.kernel(tile-insert-barriers),tile-to-gpu)' -verify-diagnostics
 
 // tile-to-gpu follows tile-plan-shared's decisions; without them a shared
 // var has no place, which is an error rather than a guess.

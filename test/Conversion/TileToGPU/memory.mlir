@@ -1,4 +1,4 @@
-// RUN: tile-opt %s -split-input-file --pass-pipeline='builtin.module(tile.kernel(tile-plan-shared),tile-to-gpu,canonicalize,cse)' | FileCheck %s
+// RUN: tile-opt %s -split-input-file --pass-pipeline='builtin.module(tile.kernel(tile-plan-shared,tile-insert-barriers),tile-to-gpu,canonicalize,cse)' | FileCheck %s
 
 // The ABI: one global pointer per tensor, then one i64 per symbol. Slices
 // are checked where the compiler cannot prove them inside the tensor: here

@@ -1,4 +1,4 @@
-// RUN: tile-opt %s -split-input-file --pass-pipeline='builtin.module(tile.kernel(tile-plan-shared),tile-to-gpu,canonicalize,cse)' | FileCheck %s
+// RUN: tile-opt %s -split-input-file --pass-pipeline='builtin.module(tile.kernel(tile-plan-shared,tile-insert-barriers),tile-to-gpu,canonicalize,cse)' | FileCheck %s
 
 // Rows of 32 f32 elements are runs of 32 lanes: a butterfly of five
 // shuffles leaves each row's sum in every lane of the row, and a broadcast

@@ -25,8 +25,9 @@ struct TileToPTXOptions {
 /// hold (one with nvvm/libdevice), or empty.
 std::string findCUDAToolkit(const TileToPTXOptions &options);
 
-/// tile-promote-registers and tile-plan-shared on every kernel: the tile IR
-/// with every placement decided, which a manifest describes.
+/// tile-promote-registers, tile-plan-shared and tile-insert-barriers (with
+/// the cleanups between) on every kernel: the tile IR with every placement
+/// and barrier decided, which a manifest describes.
 void buildTilePlacementPipeline(OpPassManager &pm,
                                 const TileToPTXOptions &options);
 /// The whole pipeline, placement through tile-to-gpu, the upstream gpu ->

@@ -109,6 +109,12 @@ public:
                         {"ahead", Kind::Integer},
                         {"elements_per_thread", Kind::Integer}});
       });
+    if (name == kSynchronizedAttr)
+      return onKernel([&]() -> LogicalResult {
+        if (!isa<UnitAttr>(value))
+          return error() << "is a unit attribute";
+        return success();
+      });
     if (name == kIndexAttr) {
       if (!isa<scf::ForOp>(op))
         return error() << "belongs on an scf.for";

@@ -89,6 +89,8 @@ inline constexpr StringLiteral kSharedBytesAttr =
     TileDialect::SharedBytesAttrHelper::getNameStr();
 inline constexpr StringLiteral kPipelinedAttr =
     TileDialect::PipelinedAttrHelper::getNameStr();
+inline constexpr StringLiteral kSynchronizedAttr =
+    TileDialect::SynchronizedAttrHelper::getNameStr();
 inline constexpr StringLiteral kIndexAttr =
     TileDialect::IndexAttrHelper::getNameStr();
 /// The argument attribute naming a kernel parameter (the front end sets it).

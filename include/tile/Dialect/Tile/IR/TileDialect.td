@@ -59,6 +59,9 @@ def Tile_Dialect : Dialect {
     // tile.kernel, tile-pipeline-loads: one dictionary per pipelined loop
     // ({loop, loc, loads, ahead, elements_per_thread}).
     "::mlir::ArrayAttr":$pipelined,
+    // tile.kernel, tile-insert-barriers: its barriers are placed
+    // (tile.barrier ops), which tile-to-gpu requires.
+    "::mlir::UnitAttr":$synchronized,
     // scf.for, the front end: the name of the loop's index (`@pipeline`).
     "::mlir::StringAttr":$index
   );

@@ -306,6 +306,30 @@ def Tile_StoreOp : Tile_Op<"store", [MemoryEffects<[MemWrite]>]> {
   let hasVerifier = 1;
 }
 
+def Tile_BarrierOp : Tile_Op<"barrier", [
+    MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "wait until every thread of the CTA is here";
+  let description = [{
+    Every thread of the CTA waits here until all have arrived; the shared
+    and global memory accesses of the CTA before it are then visible to
+    every thread after it (`__syncthreads()`). `tile-insert-barriers` puts
+    one where a thread's access may conflict with another thread's since the
+    last barrier; every thread must reach it, so it may not sit under
+    control flow that depends on `ctx.thread`.
+
+    ```mlir
+    tile.barrier
+    ```
+  }];
+  let assemblyFormat = "attr-dict";
+  let hasVerifier = 1;
+  let extraClassDefinition = [{
+    ::llvm::LogicalResult $cppClass::verify() {
+      return verifyInsideKernel(getOperation());
+    }
+  }];
+}
+
 //===----------------------------------------------------------------------===//
 // Non-elementwise tile ops
 //===----------------------------------------------------------------------===//

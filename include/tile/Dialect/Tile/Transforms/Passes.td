@@ -137,4 +137,30 @@ def TilePlanShared : Pass<"tile-plan-shared", "::mlir::tile::KernelOp"> {
   ];
 }
 
+def TileInsertBarriers
+    : Pass<"tile-insert-barriers", "::mlir::tile::KernelOp"> {
+  let summary = "put a tile.barrier wherever threads of a CTA share memory";
+  let description = [{
+    Runs after `tile-plan-shared`, on the accesses of every op to shared
+    vars (by byte range, since planned vars share bytes) and to global
+    tensors, each with its thread mapping: the owners of each element, or
+    any thread. A `tile.barrier` goes before an access that conflicts with
+    one since the last barrier: memory in common, one of them a write, and
+    not both by the owners of the same elements (a thread rereading what it
+    wrote needs none). Loops are walked twice, so an access also meets the
+    previous iteration's; an `if` joins its branches; barriers already in
+    the kernel count, so a second run adds none. A barrier, or a reduction's
+    warp shuffles, under control flow that depends on `ctx.thread` is an
+    error at the op. The kernel is marked `tile.synchronized`, which
+    `tile-to-gpu` requires.
+
+    With `remarks=true`, each barrier placed is a remark naming the access
+    it orders.
+  }];
+  let options = [
+    Option<"remarks", "remarks", "bool", /*default=*/"false",
+           "remark on every barrier placed">,
+  ];
+}
+
 #endif // TILE_DIALECT_TILE_TRANSFORMS_PASSES_TD

@@ -1,12 +1,14 @@
-//===- SharedAccess.h - shared-memory accesses and barrier placement ------===//
+//===- Barriers.h - memory accesses of tile ops, where barriers go -*- C++ -*-//
 //
-// Which shared bytes each tile op touches and under which thread mapping,
-// and from that where a tile kernel needs a barrier.
+// Which shared bytes and global elements each tile op touches and under
+// which thread mapping, and from that where a tile kernel needs a barrier
+// (as Triton's Membar analysis does for its shared memory). The
+// tile-insert-barriers pass acts on it.
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef TILE_LIB_CONVERSION_TILETOGPU_SHAREDACCESS_H
-#define TILE_LIB_CONVERSION_TILETOGPU_SHAREDACCESS_H
+#ifndef TILE_ANALYSIS_BARRIERS_H
+#define TILE_ANALYSIS_BARRIERS_H
 
 #include "tile/Analysis/ThreadMapping.h"
 
@@ -55,9 +57,10 @@ SmallVector<SharedAccess> getSharedAccesses(Operation *op);
 /// rows'), so that only its reads are unordered after it.
 bool hasBarrierAfterWrites(Operation *op);
 
-/// Where barriers go: before each op of `before`. Fails, with an error at
-/// the op, where a barrier or a warp shuffle would sit under control flow
-/// that depends on the thread.
+/// Where barriers go: before each op of `before`, in addition to the
+/// kernel's tile.barrier ops (which order everything before them). Fails,
+/// with an error at the op, where a barrier (planned or already there) or
+/// a warp shuffle would sit under control flow that depends on the thread.
 struct BarrierPlan {
   llvm::DenseSet<Operation *> before;
 };
@@ -65,4 +68,4 @@ FailureOr<BarrierPlan> planBarriers(KernelOp kernel);
 
 } // namespace mlir::tile
 
-#endif // TILE_LIB_CONVERSION_TILETOGPU_SHAREDACCESS_H
+#endif // TILE_ANALYSIS_BARRIERS_H

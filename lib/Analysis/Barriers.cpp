@@ -1,6 +1,6 @@
-//===- SharedAccess.cpp - shared-memory accesses and barrier placement ----===//
+//===- Barriers.cpp - memory accesses of tile ops, where barriers go ------===//
 
-#include "SharedAccess.h"
+#include "tile/Analysis/Barriers.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
@@ -119,6 +119,10 @@ public:
     for (Operation *op : plan.before)
       requireUniform(op, "a barrier is needed here (another thread's access "
                          "to the same shared bytes)");
+    kernel.walk([&](BarrierOp barrier) {
+      requireUniform(barrier, "this barrier waits for every thread of the "
+                              "CTA");
+    });
     // Every way of reducing rows has a butterfly of warp shuffles.
     kernel.walk([&](Operation *op) {
       if (hasBarrierAfterWrites(op))
@@ -136,6 +140,10 @@ public:
 private:
   void walk(Block &block, AccessSet &state) {
     for (Operation &op : block) {
+      if (isa<BarrierOp>(op)) {
+        state.clear();
+        continue;
+      }
       AccessSet accesses = getSharedAccesses(&op);
       for (const SharedAccess &access : accesses) {
         bool conflict = llvm::any_of(state, [&](const SharedAccess &earlier) {
