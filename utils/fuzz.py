@@ -13,8 +13,12 @@ the tools a user runs:
          tile-to-gpu one at a time, tile-run --backend=emulate
 
 A finding is a death by signal, an exit code the tool does not document, a
-crash or assertion message, an "internal error", PTX that ptxas rejects, or
-a run past the timeout. Each distinct finding is minimised (delta debugging
+crash or assertion message, an "internal error", PTX that ptxas rejects, a
+run past the timeout, a mismatch of emulate or interp with interp (outputs
+only left unwritten are the mutant's fault, not one), or a kernel fault
+that is the compiler's (a race within a CTA, an out-of-bounds access, a
+barrier or shuffle error; a race between CTAs or undefined arithmetic is
+the mutant's). Each distinct finding is minimised (delta debugging
 over lines) and saved to OUT/NNN-<kind>.{tile,mlir} with the command, the
 output and the unminimised mutant. Iteration I of seed S is the same mutant
 on every machine: `--seed S --only I` replays it.
@@ -253,9 +257,9 @@ def commands(suffix, text, bindir):
             ("ptx", [b + "tile-translate", "--tile-to-ptx", "IN", "-o", "PTX"],
              {0, 1}),
             ("interp", run + ["--backend=interp", "IN"] + dims_for(text),
-             {0, 1, 2}),
+             RUN_EXITS),
             ("emulate", run + ["--backend=emulate", "IN"] + dims_for(text),
-             {0, 1, 2}),
+             RUN_EXITS),
         ]
     opt = b + "tile-opt"
     return [
@@ -267,8 +271,20 @@ def commands(suffix, text, bindir):
          {0, 1}),
         ("opt-ptx", [opt, "IN", "--tile-to-ptx", "-o", "/dev/null"], {0, 1}),
         ("emulate", run + ["--backend=emulate", "IN"] + dims_for(text),
-         {0, 1, 2}),
+         RUN_EXITS),
     ]
+
+
+# tile-run's exit codes: match, mismatch, bad input, kernel fault.
+RUN_EXITS = {0, 1, 2, 4}
+# Faults of a kernel as written, which tile-run rightly reports (exit 4):
+# races between CTAs, undefined arithmetic, reading a var never written, a
+# run that does not end. Any other fault (a race within a CTA, an access
+# out of bounds, a barrier or shuffle error) is the compiler's.
+KERNEL_FAULT = re.compile(
+    r"race between CTAs|division by zero|is undefined for|is out of range "
+    r"for|before anything was written|which never wrote it|step limit|"
+    r"stopped after|step must be positive")
 
 
 def classify(result, allowed, ptxas, ptx_path):
@@ -284,8 +300,11 @@ def classify(result, allowed, ptxas, ptx_path):
         return "crash-text", crash_key(out)
     if result.returncode not in allowed:
         return "exit%d" % result.returncode, crash_key(out)
-    if result.returncode == 1 and allowed == {0, 1, 2}:
-        return "mismatch", crash_key(out)
+    if result.returncode == 1 and allowed == RUN_EXITS and re.search(
+            r"wrong at", out):
+        return "mismatch", crash_key(out)  # not only outputs left unwritten
+    if result.returncode == 4 and not KERNEL_FAULT.search(out):
+        return "fault", crash_key(out)
     if ptx_path and result.returncode == 0 and ptxas and os.path.exists(
             ptx_path):
         check = subprocess.run([ptxas, "-arch=sm_90", ptx_path, "-o",

@@ -37,11 +37,13 @@ public:
       cta.shared.emplace_back(bytes);
       cta.sharedAccesses.emplace_back(launch.options.checkRaces ? bytes : 0);
     }
+    cta.crossCTAAccesses.resize(launch.buffers.size());
   }
 
   LogicalResult run(std::array<int64_t, 3> blockId);
   uint64_t steps = 0;
   unsigned racesFound() const { return cta.racesFound; }
+  bool faulted() const { return cta.faulted; }
 
 private:
   /// Runs the lanes of `warp` until each waits at a barrier or exits.
@@ -78,6 +80,9 @@ std::string CTARunner::whereIs(const Thread &thread) const {
 
 LogicalResult CTARunner::run(std::array<int64_t, 3> blockId) {
   cta.blockId = blockId;
+  const std::array<int64_t, 3> &grid = launch.grid;
+  cta.linearId = static_cast<uint32_t>(
+      blockId[0] + grid[0] * (blockId[1] + grid[1] * blockId[2]));
   ++cta.epoch;
   cta.globalAccesses.clear(); // CTAs are not ordered by barriers
   // Shared memory starts as NaNs (0xff bytes), so a read before any write
@@ -260,6 +265,17 @@ LogicalResult mlir::tile::emulator::emulateKernel(
   for (int64_t size : grid)
     if (size < 1)
       return kernel.emitError("emulate: grid sizes must be positive");
+  // CTAs are numbered in 32 bits; the emulator could not run more anyway.
+  int64_t ctas;
+  if (__builtin_mul_overflow(grid[0], grid[1], &ctas) ||
+      __builtin_mul_overflow(ctas, grid[2], &ctas) ||
+      ctas > (int64_t(1) << 32) - 2)
+    return kernel.emitError("emulate: a grid of ")
+           << grid[0] << " x " << grid[1] << " x " << grid[2]
+           << " CTAs is more than the emulator runs";
+  for (const EmulatedBuffer &buffer : buffers)
+    if (buffer.written)
+      buffer.written->assign(buffer.tensor->numElements(), false);
 
   Launch launch{*program, buffers, symbols, grid, options};
   CTARunner runner(launch);
@@ -277,6 +293,7 @@ LogicalResult mlir::tile::emulator::emulateKernel(
     return success();
   };
   LogicalResult status = runGrid();
+  report.fault = runner.faulted();
   report.steps = runner.steps;
   report.seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start)

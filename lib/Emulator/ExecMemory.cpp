@@ -83,15 +83,46 @@ uint8_t *Interpreter::checkBounds(Operation *op, Address address, int64_t size,
   return nullptr;
 }
 
+const char *mlir::tile::emulator::accessName(AccessKind kind) {
+  switch (kind) {
+  case AccessKind::Read:
+    return "read";
+  case AccessKind::Write:
+    return "write";
+  case AccessKind::Atomic:
+    return "atomic access";
+  }
+  return "access";
+}
+
+/// "wrote", "read", "accessed atomically": what another thread did.
+static const char *accessVerb(AccessKind kind) {
+  switch (kind) {
+  case AccessKind::Read:
+    return "read";
+  case AccessKind::Write:
+    return "wrote";
+  case AccessKind::Atomic:
+    return "accessed atomically";
+  }
+  return "accessed";
+}
+
 uint8_t *Interpreter::access(Operation *op, Address address, int64_t size,
-                             bool write) {
-  uint8_t *bytes = checkBounds(op, address, size, write ? "store" : "load");
-  if (!bytes || !launch.options.checkRaces)
+                             AccessKind kind) {
+  uint8_t *bytes = checkBounds(op, address, size,
+                               kind == AccessKind::Read ? "load" : "store");
+  if (!bytes)
+    return nullptr;
+  if (address.space == MemorySpace::Global && kind != AccessKind::Read)
+    if (std::vector<bool> *written = launch.buffers[address.memory].written)
+      (*written)[address.offset / size] = true;
+  if (!launch.options.checkRaces)
     return bytes;
   if (address.space == MemorySpace::Shared) {
     for (int64_t byte = address.offset; byte < address.offset + size; ++byte)
       if (failed(recordAccess(
-              op, cta.sharedAccesses[address.memory][byte], write, [&] {
+              op, cta.sharedAccesses[address.memory][byte], kind, [&] {
                 return "byte " + std::to_string(byte) + " of shared memory";
               })))
         return nullptr;
@@ -99,64 +130,127 @@ uint8_t *Interpreter::access(Operation *op, Address address, int64_t size,
     // Every access to a tensor element is of the whole element: one entry.
     ByteAccesses &history =
         cta.globalAccesses[{address.memory, address.offset}];
-    if (failed(recordAccess(op, history, write, [&] {
+    if (failed(recordAccess(op, history, kind, [&] {
           const EmulatedBuffer &buffer = launch.buffers[address.memory];
           return "element " + std::to_string(address.offset / size) +
                  " of tensor '" + buffer.name + "'";
         })))
       return nullptr;
+    if (launch.grid[0] * launch.grid[1] * launch.grid[2] > 1 &&
+        failed(recordCrossCTAAccess(op, address.memory, address.offset / size,
+                                    kind)))
+      return nullptr;
   }
   return bytes;
 }
 
+LogicalResult Interpreter::reportRace(Operation *op, Operation *otherOp,
+                                      const Twine &message, const Twine &note) {
+  if (!cta.racesReported.insert({op, otherOp}).second)
+    return success();
+  InFlightDiagnostic diagnostic = report(op, *thread, message);
+  diagnostic.attachNote(otherOp->getLoc()) << note;
+  if (++cta.racesFound >= launch.options.maxRaceReports)
+    return failure();
+  return success();
+}
+
 LogicalResult Interpreter::recordAccess(Operation *op, ByteAccesses &history,
-                                        bool write,
+                                        AccessKind kind,
                                         function_ref<std::string()> where) {
   uint32_t self = thread->linearId, epoch = cta.epoch;
-  // The other side of a race, if any: a write by another thread since the
-  // barrier, or (for a write) a read by another thread.
+  // The other side of a race, if any, since the barrier: another thread's
+  // write, for a write another thread's read, for a plain access another
+  // thread's atomic one, for an atomic one another's plain access.
   uint32_t other = ByteAccesses::kNone;
   Operation *otherOp = nullptr;
-  bool otherWrote = false;
-  if (history.writeEpoch == epoch && history.writer != self) {
-    other = history.writer;
-    otherOp = history.writeOp;
-    otherWrote = true;
-  } else if (write && history.readEpoch == epoch) {
-    unsigned reader = history.readers[0] != self ? 0 : 1;
-    if (history.readers[reader] != ByteAccesses::kNone &&
-        history.readers[reader] != self) {
-      other = history.readers[reader];
-      otherOp = history.readOps[reader];
+  AccessKind otherKind = AccessKind::Read;
+  auto consider = [&](uint32_t otherThread, uint32_t otherEpoch,
+                      Operation *candidate, AccessKind candidateKind) {
+    if (other == ByteAccesses::kNone && otherEpoch == epoch &&
+        otherThread != ByteAccesses::kNone && otherThread != self &&
+        racesWith(kind, candidateKind)) {
+      other = otherThread;
+      otherOp = candidate;
+      otherKind = candidateKind;
     }
-  }
-  if (other != ByteAccesses::kNone &&
-      cta.racesReported.insert({op, otherOp}).second) {
+  };
+  consider(history.writer, history.writeEpoch, history.writeOp,
+           AccessKind::Write);
+  consider(history.atomicThread, history.atomicEpoch, history.atomicOp,
+           AccessKind::Atomic);
+  for (unsigned reader = 0; reader < 2; ++reader)
+    consider(history.readers[reader], history.readEpoch,
+             history.readOps[reader], AccessKind::Read);
+  if (other != ByteAccesses::kNone) {
     std::string peerName = describeThread(other);
-    InFlightDiagnostic diagnostic = report(
-        op, *thread,
-        Twine(StringRef(where()).contains("shared") ? "shared" : "global") +
-            "-memory race: " + (write ? "write" : "read") + " of " + where() +
-            ", which " + peerName + (otherWrote ? " wrote" : " read") +
-            " with no barrier between,");
-    diagnostic.attachNote(otherOp->getLoc())
-        << "the " << (otherWrote ? "write" : "read") << " of " << peerName;
-    if (++cta.racesFound >= launch.options.maxRaceReports)
+    std::string place = where();
+    if (failed(reportRace(
+            op, otherOp,
+            Twine(StringRef(place).contains("shared") ? "shared" : "global") +
+                "-memory race: " + accessName(kind) + " of " + place +
+                ", which " + peerName + " " + accessVerb(otherKind) +
+                " with no barrier between,",
+            "the " + Twine(accessName(otherKind)) + " of " + peerName)))
       return failure();
   }
-  if (write) {
+  switch (kind) {
+  case AccessKind::Write:
     history.writeEpoch = epoch;
     history.writer = self;
     history.writeOp = op;
-  } else if (history.readEpoch != epoch) {
-    history.readEpoch = epoch;
-    history.readers[0] = self;
-    history.readOps[0] = op;
-    history.readers[1] = ByteAccesses::kNone;
-  } else if (history.readers[0] != self &&
-             history.readers[1] == ByteAccesses::kNone) {
-    history.readers[1] = self;
-    history.readOps[1] = op;
+    break;
+  case AccessKind::Atomic:
+    history.atomicEpoch = epoch;
+    history.atomicThread = self;
+    history.atomicOp = op;
+    break;
+  case AccessKind::Read:
+    if (history.readEpoch != epoch) {
+      history.readEpoch = epoch;
+      history.readers[0] = self;
+      history.readOps[0] = op;
+      history.readers[1] = ByteAccesses::kNone;
+    } else if (history.readers[0] != self &&
+               history.readers[1] == ByteAccesses::kNone) {
+      history.readers[1] = self;
+      history.readOps[1] = op;
+    }
+    break;
+  }
+  return success();
+}
+
+LogicalResult Interpreter::recordCrossCTAAccess(Operation *op, uint32_t buffer,
+                                                int64_t element,
+                                                AccessKind kind) {
+  std::vector<CrossCTAAccesses> &elements = cta.crossCTAAccesses[buffer];
+  if (elements.empty())
+    elements.resize(launch.buffers[buffer].tensor->numElements());
+  CrossCTAAccesses &history = elements[element];
+  for (AccessKind earlier :
+       {AccessKind::Write, AccessKind::Atomic, AccessKind::Read}) {
+    uint32_t otherCTA = history.cta[static_cast<int>(earlier)];
+    if (otherCTA == CrossCTAAccesses::kNone || otherCTA == cta.linearId ||
+        !racesWith(kind, earlier))
+      continue;
+    Operation *otherOp =
+        launch.program.globalAccessOps[history.op[static_cast<int>(earlier)]];
+    std::string otherBlock = describeBlock(otherCTA);
+    if (failed(reportRace(
+            op, otherOp,
+            Twine("global-memory race between CTAs: ") + accessName(kind) +
+                " of element " + Twine(element) + " of tensor '" +
+                launch.buffers[buffer].name + "', which " + otherBlock + " " +
+                accessVerb(earlier) + ", and nothing orders two CTAs,",
+            "the " + Twine(accessName(earlier)) + " of " + otherBlock)))
+      return failure();
+    break;
+  }
+  if (history.cta[static_cast<int>(kind)] == CrossCTAAccesses::kNone) {
+    history.cta[static_cast<int>(kind)] = cta.linearId;
+    history.op[static_cast<int>(kind)] =
+        launch.program.globalAccessIds.lookup(op);
   }
   return success();
 }
@@ -165,8 +259,8 @@ std::optional<Address> Interpreter::memrefElement(Operation *op, Value memref,
                                                   ValueRange indices) {
   auto type = cast<MemRefType>(memref.getType());
   if (!type.hasStaticShape() || !type.getLayout().isIdentity()) {
-    (void)fail(op, "memref of dynamic shape or non-identity layout is not "
-                   "supported");
+    (void)unsupported(op, "memref of dynamic shape or non-identity layout is "
+                          "not supported");
     return std::nullopt;
   }
   int64_t linear = 0;
@@ -219,7 +313,8 @@ LogicalResult Interpreter::executeMemRef(Operation *op) {
         if (!address)
           return failure();
         Type type = load.getType();
-        const uint8_t *bytes = access(op, *address, storageBytes(type), false);
+        const uint8_t *bytes =
+            access(op, *address, storageBytes(type), AccessKind::Read);
         if (!bytes)
           return failure();
         readSlots(bytes, type, set(load.getResult()));
@@ -231,7 +326,8 @@ LogicalResult Interpreter::executeMemRef(Operation *op) {
         if (!address)
           return failure();
         Type type = store.getValueToStore().getType();
-        uint8_t *bytes = access(op, *address, storageBytes(type), true);
+        uint8_t *bytes =
+            access(op, *address, storageBytes(type), AccessKind::Write);
         if (!bytes)
           return failure();
         writeSlots(bytes, type, get(store.getValueToStore()));
@@ -253,8 +349,8 @@ LogicalResult Interpreter::executeLLVM(Operation *op) {
       .Case([&](LLVM::GEPOp gep) -> LogicalResult {
         auto indices = gep.getIndices();
         if (indices.size() != 1)
-          return fail(op, "getelementptr with more than one index is not "
-                          "supported");
+          return unsupported(op, "getelementptr with more than one index is "
+                                 "not supported");
         int64_t index;
         if (auto constant = dyn_cast<IntegerAttr>(indices[0]))
           index = constant.getInt();
@@ -271,7 +367,7 @@ LogicalResult Interpreter::executeLLVM(Operation *op) {
         Type type = load.getType();
         const uint8_t *bytes =
             access(op, Address::fromSlots(get(load.getAddr())),
-                   storageBytes(type), false);
+                   storageBytes(type), AccessKind::Read);
         if (!bytes)
           return failure();
         readSlots(bytes, type, set(load.getResult()));
@@ -280,7 +376,7 @@ LogicalResult Interpreter::executeLLVM(Operation *op) {
       .Case([&](LLVM::StoreOp store) {
         Type type = store.getValue().getType();
         uint8_t *bytes = access(op, Address::fromSlots(get(store.getAddr())),
-                                storageBytes(type), true);
+                                storageBytes(type), AccessKind::Write);
         if (!bytes)
           return failure();
         writeSlots(bytes, type, get(store.getValue()));

@@ -128,6 +128,9 @@ FailureOr<Program> Program::prepare(gpu::GPUFuncOp func,
                                     slotCount(type.getElementType()));
     } else if (isa<gpu::DynamicSharedMemoryOp>(op)) {
       usesDynamicShared = true;
+    } else if (isa<LLVM::LoadOp, LLVM::StoreOp>(op)) {
+      program.globalAccessIds[op] = program.globalAccessOps.size();
+      program.globalAccessOps.push_back(op);
     }
     return WalkResult::advance();
   });
@@ -153,17 +156,34 @@ std::string Interpreter::describeThread(unsigned linearId) const {
                        linearId / (size[0] * size[1]));
 }
 
-InFlightDiagnostic Interpreter::report(Operation *op, const Thread &t,
-                                       const Twine &message) const {
-  // At the op's location, without the op printed after it: the location
-  // points into the .tile source, which is what the user reads.
-  return mlir::emitError(op->getLoc(), "emulate: ")
-         << message << " in block (" << cta.blockId[0] << ", " << cta.blockId[1]
-         << ", " << cta.blockId[2] << "), " << describeThread(t.linearId);
+std::string Interpreter::describeBlock(uint32_t linearId) const {
+  const std::array<int64_t, 3> &grid = launch.grid;
+  return llvm::formatv("block ({0}, {1}, {2})", linearId % grid[0],
+                       (linearId / grid[0]) % grid[1],
+                       linearId / (grid[0] * grid[1]));
 }
 
-LogicalResult Interpreter::unsupported(Operation *op) {
-  return fail(op, "unsupported op '" + op->getName().getStringRef() + "'");
+/// At the op's location, without the op printed after it: the location
+/// points into the .tile source, which is what the user reads.
+static InFlightDiagnostic diagnose(Operation *op, const CTA &cta,
+                                   const std::string &thread,
+                                   const Twine &message) {
+  return mlir::emitError(op->getLoc(), "emulate: ")
+         << message << " in block (" << cta.blockId[0] << ", " << cta.blockId[1]
+         << ", " << cta.blockId[2] << "), " << thread;
+}
+
+InFlightDiagnostic Interpreter::report(Operation *op, const Thread &t,
+                                       const Twine &message) const {
+  cta.faulted = true;
+  return diagnose(op, cta, describeThread(t.linearId), message);
+}
+
+LogicalResult Interpreter::unsupported(Operation *op, const Twine &what) {
+  if (what.isTriviallyEmpty())
+    return diagnose(op, cta, describeThread(thread->linearId),
+                    "unsupported op '" + op->getName().getStringRef() + "'");
+  return diagnose(op, cta, describeThread(thread->linearId), what);
 }
 
 void Interpreter::start(Thread &t) {
@@ -296,7 +316,7 @@ LogicalResult Interpreter::yield(Operation *op, ValueRange yielded) {
   }
   if (isa<scf::IfOp, scf::ExecuteRegionOp>(owner))
     return finish(copyValues(yielded, getValue));
-  return fail(op, "yield from an unsupported region");
+  return unsupported(op, "yield from an unsupported region");
 }
 
 LogicalResult Interpreter::executeSCF(Operation *op) {

@@ -44,6 +44,9 @@ struct Program {
   /// dynamic shared memory when the kernel uses it.
   SmallVector<int64_t> sharedBytes;
   unsigned numPointers = 0, numSymbols = 0;
+  /// The ops that access global memory, numbered for CrossCTAAccesses.
+  DenseMap<Operation *, uint32_t> globalAccessIds;
+  SmallVector<Operation *> globalAccessOps;
 
   /// Checks the kernel's signature and decodes what it can up front; errors
   /// at the kernel or at an op it cannot run.
@@ -77,29 +80,61 @@ struct Thread {
   std::vector<std::vector<uint8_t>> privateMemory;
 };
 
+/// How a thread touches memory. Two accesses from different threads (with
+/// no barrier between) or from different CTAs race unless both only read
+/// or both are atomic.
+enum class AccessKind : uint8_t { Read, Write, Atomic };
+inline bool racesWith(AccessKind a, AccessKind b) {
+  return !(a == AccessKind::Read && b == AccessKind::Read) &&
+         !(a == AccessKind::Atomic && b == AccessKind::Atomic);
+}
+const char *accessName(AccessKind kind);
+
 /// Who last wrote a shared byte, and who read it, since the last barrier
 /// (an epoch): enough to name both sides of a race. Two distinct readers
-/// are kept, so a writer always finds a reader other than itself.
+/// are kept, so a writer always finds a reader other than itself; the last
+/// atomic access likewise.
 struct ByteAccesses {
   static constexpr uint32_t kNone = ~0u;
   uint32_t writeEpoch = 0, writer = kNone;
   uint32_t readEpoch = 0, readers[2] = {kNone, kNone};
-  Operation *writeOp = nullptr, *readOps[2] = {nullptr, nullptr};
+  uint32_t atomicEpoch = 0, atomicThread = kNone;
+  Operation *writeOp = nullptr, *readOps[2] = {nullptr, nullptr},
+            *atomicOp = nullptr;
 };
 
-/// The state of the CTA being run.
+/// The first CTA that made each kind of access to one element of a global
+/// tensor, and the op (numbered by Program::globalAccessIds). CTAs run one
+/// after another, so when CTA c finds another CTA's access of a kind, it is
+/// this first one, and when the first is c itself, no other CTA made one.
+struct CrossCTAAccesses {
+  static constexpr uint32_t kNone = ~0u;
+  uint32_t cta[3] = {kNone, kNone, kNone};
+  uint32_t op[3] = {0, 0, 0};
+};
+
+/// The state of the CTA being run, and what outlives it: the accesses of
+/// CTAs to global memory, the races found, whether the kernel faulted.
 struct CTA {
   std::array<int64_t, 3> blockId = {0, 0, 0};
+  /// The CTA's linear number in the grid (x fastest).
+  uint32_t linearId = 0;
   std::vector<std::vector<uint8_t>> shared;
   std::vector<std::vector<ByteAccesses>> sharedAccesses;
   /// The elements of global tensors this CTA touched, by (buffer, byte
   /// offset): a barrier orders global memory within a CTA too.
   llvm::DenseMap<std::pair<uint32_t, int64_t>, ByteAccesses> globalAccesses;
+  /// Per buffer and element, the accesses of all CTAs so far (empty for a
+  /// grid of one CTA, or a buffer none touched yet).
+  std::vector<std::vector<CrossCTAAccesses>> crossCTAAccesses;
   /// Advanced at every barrier and every new CTA.
   uint32_t epoch = 0;
   /// Races reported, by the pair of ops, so each is reported once.
   llvm::DenseSet<std::pair<Operation *, Operation *>> racesReported;
   unsigned racesFound = 0;
+  /// A check of the kernel failed (as opposed to an op the emulator does
+  /// not support).
+  bool faulted = false;
 };
 
 /// Everything a launch runs on.
@@ -122,9 +157,12 @@ public:
   LogicalResult run(Thread &thread);
 
   /// An error at `op` that names the thread: "emulate: <message> (block
-  /// (x, y, z), thread (x, y, z))"; notes may be attached.
+  /// (x, y, z), thread (x, y, z))"; notes may be attached. It is a fault of
+  /// the kernel: a check failed.
   InFlightDiagnostic report(Operation *op, const Thread &thread,
                             const Twine &message) const;
+  /// "block (x, y, z)" of the CTA numbered `linearId` in the grid.
+  std::string describeBlock(uint32_t linearId) const;
   /// "thread (x, y, z)" of the thread numbered `linearId` in its CTA.
   std::string describeThread(unsigned linearId) const;
 
@@ -144,23 +182,35 @@ private:
   LogicalResult executeLLVM(Operation *op);
   LogicalResult executeVector(Operation *op);
   /// The `size` bytes at `address`, or null after an error at `op` when
-  /// they are not all inside their memory; records shared accesses for the
-  /// race check.
-  uint8_t *access(Operation *op, Address address, int64_t size, bool write);
+  /// they are not all inside their memory; records the access for the race
+  /// checks, and a global write in its buffer's `written`.
+  uint8_t *access(Operation *op, Address address, int64_t size,
+                  AccessKind kind);
   /// The same without recording an access; `what` names it in the error.
   uint8_t *checkBounds(Operation *op, Address address, int64_t size,
                        StringRef what);
   /// Records an access to the memory `history` tracks and reports a race
   /// with another thread's access since the last barrier; `where` names
   /// the memory. Fails when the run must stop: too many races.
-  LogicalResult recordAccess(Operation *op, ByteAccesses &history, bool write,
+  LogicalResult recordAccess(Operation *op, ByteAccesses &history,
+                             AccessKind kind,
                              function_ref<std::string()> where);
+  /// Records an access of this CTA to element `element` of global buffer
+  /// `buffer` and reports a race with another CTA's.
+  LogicalResult recordCrossCTAAccess(Operation *op, uint32_t buffer,
+                                     int64_t element, AccessKind kind);
+  /// Reports a race of `op` with `otherOp` of `other` (a thread of this
+  /// CTA, or a CTA); fails when the run must stop: too many races.
+  LogicalResult reportRace(Operation *op, Operation *otherOp,
+                           const Twine &message, const Twine &note);
   /// The address of element `indices` of a memref, or none after an error
   /// when an index is outside its dimension.
   std::optional<Address> memrefElement(Operation *op, Value memref,
                                        ValueRange indices);
 
-  LogicalResult unsupported(Operation *op);
+  /// An error at `op` for something the emulator does not support: not a
+  /// fault of the kernel.
+  LogicalResult unsupported(Operation *op, const Twine &what = {});
   LogicalResult fail(Operation *op, const Twine &message) {
     (void)report(op, *thread, message);
     return failure();

@@ -1,99 +1,27 @@
 //===- Interpreter.cpp - the interp backend -------------------------------===//
 //
-// Plain loops over plain arrays. A tile value is a Val: its shape and its
-// elements as double (float types) or int64 (integer and index types). An
-// integer is kept as the sign-extended value of its low `width` bits, the
-// way APInt's getSExtValue reads it (an i1 `true` is -1); ops that read
-// their operands as unsigned zero-extend first.
+// Plain loops over plain arrays (Value.h). Control flow that depends on
+// ctx.thread runs its regions with a mask of the threads that take them, as
+// the lowered code does: pure ops compute every element, while var writes,
+// stores, and undefined results count only for the active threads (a tile
+// element for its thread, e % threads).
 //
 //===----------------------------------------------------------------------===//
 
 #include "tile/Reference/Interpreter.h"
-#include "tile/Runtime/Half.h"
+#include "Value.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
-#include "llvm/ADT/StringSwitch.h"
+#include "mlir/Interfaces/LoopLikeInterface.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 #include <cmath>
 
 using namespace mlir;
 using namespace mlir::tile;
+using namespace mlir::tile::reference;
 namespace rt = ::tile::runtime;
-
-//===----------------------------------------------------------------------===//
-// Values and element types
-//===----------------------------------------------------------------------===//
-
-namespace {
-/// A scalar (empty shape) or a tile.
-struct Val {
-  SmallVector<int64_t, 2> shape;
-  bool isFloat = false;
-  std::vector<double> floats;
-  std::vector<int64_t> ints;
-
-  size_t size() const { return isFloat ? floats.size() : ints.size(); }
-  int64_t scalarInt() const { return ints.empty() ? 0 : ints.front(); }
-};
-} // namespace
-
-static Type elementTypeOf(Type type) {
-  if (auto shaped = dyn_cast<ShapedType>(type))
-    return shaped.getElementType();
-  return type;
-}
-
-/// Zeros of `type`: a tensor type gives a tile, anything else a scalar.
-static Val makeVal(Type type) {
-  Val val;
-  size_t count = 1;
-  if (auto tensor = dyn_cast<RankedTensorType>(type)) {
-    val.shape.assign(tensor.getShape().begin(), tensor.getShape().end());
-    count = tensor.getNumElements();
-  }
-  val.isFloat = isa<FloatType>(elementTypeOf(type));
-  if (val.isFloat)
-    val.floats.assign(count, 0.0);
-  else
-    val.ints.assign(count, 0);
-  return val;
-}
-
-static unsigned intWidth(Type type) {
-  Type element = elementTypeOf(type);
-  if (auto integer = dyn_cast<IntegerType>(element))
-    return integer.getWidth();
-  return 64; // index
-}
-
-static uint64_t zeroExtend(int64_t value, unsigned width) {
-  if (width >= 64)
-    return static_cast<uint64_t>(value);
-  return static_cast<uint64_t>(value) & ((uint64_t(1) << width) - 1);
-}
-
-/// The canonical form: the low `width` bits, sign-extended.
-static int64_t wrap(uint64_t value, unsigned width) {
-  if (width >= 64)
-    return static_cast<int64_t>(value);
-  uint64_t low = value & ((uint64_t(1) << width) - 1);
-  uint64_t signBit = uint64_t(1) << (width - 1);
-  return static_cast<int64_t>((low ^ signBit) - signBit);
-}
-
-/// `value` rounded to float type `type` (to nearest, ties to even).
-static double roundToType(double value, Type type) {
-  if (type.isF32())
-    return static_cast<float>(value);
-  if (type.isF16())
-    return rt::fromHalfBits(rt::toHalfBits(value));
-  if (type.isBF16())
-    return rt::fromBFloat16Bits(rt::toBFloat16Bits(value));
-  return value;
-}
 
 static double toDouble(APFloat value) {
   bool losesInfo;
@@ -116,281 +44,21 @@ static std::optional<rt::DType> toDType(Type type) {
   return std::nullopt;
 }
 
-//===----------------------------------------------------------------------===//
-// Elementwise operations
-//===----------------------------------------------------------------------===//
-
-using FloatUnaryFn = double (*)(double);
-using FloatBinaryFn = double (*)(double, double);
-
-template <typename Fn> struct NamedFn {
-  const char *name;
-  Fn fn;
-};
-
-/// The entry of `table` named `name`, or null.
-template <typename Fn, size_t N>
-static Fn lookup(const NamedFn<Fn> (&table)[N], StringRef name) {
-  for (const NamedFn<Fn> &entry : table)
-    if (name == entry.name)
-      return entry.fn;
-  return nullptr;
-}
-
-static FloatUnaryFn getFloatUnary(StringRef name) {
-  static const NamedFn<FloatUnaryFn> table[] = {
-      {"arith.negf", [](double x) { return -x; }},
-      {"math.absf", [](double x) { return std::fabs(x); }},
-      {"math.exp", [](double x) { return std::exp(x); }},
-      {"math.exp2", [](double x) { return std::exp2(x); }},
-      {"math.expm1", [](double x) { return std::expm1(x); }},
-      {"math.log", [](double x) { return std::log(x); }},
-      {"math.log2", [](double x) { return std::log2(x); }},
-      {"math.log10", [](double x) { return std::log10(x); }},
-      {"math.log1p", [](double x) { return std::log1p(x); }},
-      {"math.sqrt", [](double x) { return std::sqrt(x); }},
-      {"math.rsqrt", [](double x) { return 1.0 / std::sqrt(x); }},
-      {"math.cbrt", [](double x) { return std::cbrt(x); }},
-      {"math.tanh", [](double x) { return std::tanh(x); }},
-      {"math.sinh", [](double x) { return std::sinh(x); }},
-      {"math.cosh", [](double x) { return std::cosh(x); }},
-      {"math.sin", [](double x) { return std::sin(x); }},
-      {"math.cos", [](double x) { return std::cos(x); }},
-      {"math.tan", [](double x) { return std::tan(x); }},
-      {"math.asin", [](double x) { return std::asin(x); }},
-      {"math.acos", [](double x) { return std::acos(x); }},
-      {"math.atan", [](double x) { return std::atan(x); }},
-      {"math.asinh", [](double x) { return std::asinh(x); }},
-      {"math.acosh", [](double x) { return std::acosh(x); }},
-      {"math.atanh", [](double x) { return std::atanh(x); }},
-      {"math.erf", [](double x) { return std::erf(x); }},
-      {"math.erfc", [](double x) { return std::erfc(x); }},
-      {"math.floor", [](double x) { return std::floor(x); }},
-      {"math.ceil", [](double x) { return std::ceil(x); }},
-      {"math.round", [](double x) { return std::round(x); }},
-      {"math.roundeven", [](double x) { return std::nearbyint(x); }},
-      {"math.trunc", [](double x) { return std::trunc(x); }},
-  };
-  return lookup(table, name);
-}
-
-/// arith.maximumf/minimumf: NaN propagates and -0 orders below +0
-/// (maxnumf/minnumf, fmax/fmin, return the other operand of a NaN).
-static double maximumf(double a, double b) {
-  if (std::isnan(a) || std::isnan(b))
-    return std::nan("");
-  return a == b ? (std::signbit(a) ? b : a) : std::max(a, b);
-}
-static double minimumf(double a, double b) {
-  if (std::isnan(a) || std::isnan(b))
-    return std::nan("");
-  return a == b ? (std::signbit(a) ? a : b) : std::min(a, b);
-}
-
-static FloatBinaryFn getFloatBinary(StringRef name) {
-  static const NamedFn<FloatBinaryFn> table[] = {
-      {"arith.addf", [](double a, double b) { return a + b; }},
-      {"arith.subf", [](double a, double b) { return a - b; }},
-      {"arith.mulf", [](double a, double b) { return a * b; }},
-      {"arith.divf", [](double a, double b) { return a / b; }},
-      {"arith.remf", [](double a, double b) { return std::fmod(a, b); }},
-      {"arith.maximumf", maximumf},
-      {"arith.minimumf", minimumf},
-      {"arith.maxnumf", [](double a, double b) { return std::fmax(a, b); }},
-      {"arith.minnumf", [](double a, double b) { return std::fmin(a, b); }},
-      {"math.powf", [](double a, double b) { return std::pow(a, b); }},
-      {"math.atan2", [](double a, double b) { return std::atan2(a, b); }},
-      {"math.copysign", [](double a, double b) { return std::copysign(a, b); }},
-  };
-  return lookup(table, name);
-}
-
-namespace {
-enum class IntBinary {
-  Add,
-  Sub,
-  Mul,
-  DivS,
-  DivU,
-  RemS,
-  RemU,
-  CeilDivS,
-  FloorDivS,
-  MaxS,
-  MinS,
-  MaxU,
-  MinU,
-  And,
-  Or,
-  Xor,
-  Shl,
-  ShrS,
-  ShrU,
-  None
-};
-} // namespace
-
-static IntBinary getIntBinary(StringRef name) {
-  return llvm::StringSwitch<IntBinary>(name)
-      .Case("arith.addi", IntBinary::Add)
-      .Case("arith.subi", IntBinary::Sub)
-      .Case("arith.muli", IntBinary::Mul)
-      .Case("arith.divsi", IntBinary::DivS)
-      .Case("arith.divui", IntBinary::DivU)
-      .Case("arith.remsi", IntBinary::RemS)
-      .Case("arith.remui", IntBinary::RemU)
-      .Case("arith.ceildivsi", IntBinary::CeilDivS)
-      .Case("arith.floordivsi", IntBinary::FloorDivS)
-      .Case("arith.maxsi", IntBinary::MaxS)
-      .Case("arith.minsi", IntBinary::MinS)
-      .Case("arith.maxui", IntBinary::MaxU)
-      .Case("arith.minui", IntBinary::MinU)
-      .Case("arith.andi", IntBinary::And)
-      .Case("arith.ori", IntBinary::Or)
-      .Case("arith.xori", IntBinary::Xor)
-      .Case("arith.shli", IntBinary::Shl)
-      .Case("arith.shrsi", IntBinary::ShrS)
-      .Case("arith.shrui", IntBinary::ShrU)
-      .Default(IntBinary::None);
-}
-
-/// `a op b` on `width`-bit integers, or none where arith leaves the result
-/// undefined (division by zero, signed overflow of a division, a shift by
-/// the width or more).
-static std::optional<int64_t> applyIntBinary(IntBinary op, int64_t a, int64_t b,
-                                             unsigned width) {
-  uint64_t ua = zeroExtend(a, width), ub = zeroExtend(b, width);
-  int64_t minSigned = wrap(uint64_t(1) << (width - 1), width);
-  bool signedOverflow = a == minSigned && b == -1;
-  switch (op) {
-  case IntBinary::Add:
-    return wrap(ua + ub, width);
-  case IntBinary::Sub:
-    return wrap(ua - ub, width);
-  case IntBinary::Mul:
-    return wrap(ua * ub, width);
-  case IntBinary::DivS: // truncates toward zero, as C++ does
-    if (b == 0 || signedOverflow)
-      return std::nullopt;
-    return wrap(static_cast<uint64_t>(a / b), width);
-  case IntBinary::CeilDivS:
-  case IntBinary::FloorDivS: {
-    if (b == 0 || signedOverflow)
-      return std::nullopt;
-    rt::Expected<int64_t> result = rt::applyIntOp(
-        op == IntBinary::CeilDivS ? rt::IntOp::CeilDiv : rt::IntOp::FloorDiv, a,
-        b);
-    return wrap(static_cast<uint64_t>(*result), width);
+/// Scalars of the element types Val holds, and static tiles of them.
+static bool isInterpretable(Type type) {
+  if (auto tile = dyn_cast<RankedTensorType>(type)) {
+    if (!tile.hasStaticShape())
+      return false;
+    type = tile.getElementType();
   }
-  case IntBinary::DivU:
-    if (ub == 0)
-      return std::nullopt;
-    return wrap(ua / ub, width);
-  case IntBinary::RemS:
-    if (b == 0)
-      return std::nullopt;
-    return signedOverflow ? 0 : a % b;
-  case IntBinary::RemU:
-    if (ub == 0)
-      return std::nullopt;
-    return wrap(ua % ub, width);
-  case IntBinary::MaxS:
-    return std::max(a, b);
-  case IntBinary::MinS:
-    return std::min(a, b);
-  case IntBinary::MaxU:
-    return ua >= ub ? a : b;
-  case IntBinary::MinU:
-    return ua <= ub ? a : b;
-  case IntBinary::And:
-    return wrap(ua & ub, width);
-  case IntBinary::Or:
-    return wrap(ua | ub, width);
-  case IntBinary::Xor:
-    return wrap(ua ^ ub, width);
-  case IntBinary::Shl:
-  case IntBinary::ShrS:
-  case IntBinary::ShrU:
-    if (ub >= width)
-      return std::nullopt;
-    if (op == IntBinary::Shl)
-      return wrap(ua << ub, width);
-    if (op == IntBinary::ShrS)
-      return a >> ub;
-    return wrap(ua >> ub, width);
-  case IntBinary::None:
-    break;
-  }
-  return std::nullopt;
+  if (auto integer = dyn_cast<IntegerType>(type))
+    return integer.getWidth() <= 64;
+  return type.isIndex() || type.isF16() || type.isBF16() || type.isF32() ||
+         type.isF64();
 }
 
-static bool compareFloats(arith::CmpFPredicate predicate, double a, double b) {
-  using P = arith::CmpFPredicate;
-  bool unordered = std::isnan(a) || std::isnan(b);
-  switch (predicate) {
-  case P::AlwaysFalse:
-    return false;
-  case P::AlwaysTrue:
-    return true;
-  case P::ORD:
-    return !unordered;
-  case P::UNO:
-    return unordered;
-  case P::OEQ:
-    return !unordered && a == b;
-  case P::OGT:
-    return !unordered && a > b;
-  case P::OGE:
-    return !unordered && a >= b;
-  case P::OLT:
-    return !unordered && a < b;
-  case P::OLE:
-    return !unordered && a <= b;
-  case P::ONE:
-    return !unordered && a != b;
-  case P::UEQ:
-    return unordered || a == b;
-  case P::UGT:
-    return unordered || a > b;
-  case P::UGE:
-    return unordered || a >= b;
-  case P::ULT:
-    return unordered || a < b;
-  case P::ULE:
-    return unordered || a <= b;
-  case P::UNE:
-    return unordered || a != b;
-  }
-  return false;
-}
-
-static bool compareInts(arith::CmpIPredicate predicate, int64_t a, int64_t b,
-                        unsigned width) {
-  using P = arith::CmpIPredicate;
-  uint64_t ua = zeroExtend(a, width), ub = zeroExtend(b, width);
-  switch (predicate) {
-  case P::eq:
-    return a == b;
-  case P::ne:
-    return a != b;
-  case P::slt:
-    return a < b;
-  case P::sle:
-    return a <= b;
-  case P::sgt:
-    return a > b;
-  case P::sge:
-    return a >= b;
-  case P::ult:
-    return ua < ub;
-  case P::ule:
-    return ua <= ub;
-  case P::ugt:
-    return ua > ub;
-  case P::uge:
-    return ua >= ub;
-  }
-  return false;
+static bool anyOf(const ThreadMask &mask) {
+  return llvm::any_of(mask, [](uint8_t t) { return t; });
 }
 
 //===----------------------------------------------------------------------===//
@@ -398,41 +66,59 @@ static bool compareInts(arith::CmpIPredicate predicate, int64_t a, int64_t b,
 //===----------------------------------------------------------------------===//
 
 namespace {
+/// A var's content: none until first written; `written` (per thread) while
+/// only some threads have written it.
+struct VarState {
+  std::optional<Val> value;
+  ThreadMask written;
+};
+
 class Interpreter {
 public:
-  Interpreter(KernelOp kernel, const reference::InterpOptions &options)
-      : kernel(kernel), options(options) {}
+  Interpreter(KernelOp kernel, const InterpOptions &options,
+              InterpReport &report)
+      : kernel(kernel), options(options), report(report),
+        threads(kernel.getThreads()) {}
 
   LogicalResult run(ArrayRef<rt::HostTensor *> args,
                     rt::SymbolBindings &symbols);
 
 private:
   FailureOr<SmallVector<Val>> runBlock(Block &block, ArrayRef<Val> args);
+  /// runBlock with the threads of `mask` active (empty: every thread), and
+  /// under a thresholded condition when `thresholded`.
+  FailureOr<SmallVector<Val>> runBlockUnder(Block &block, ArrayRef<Val> args,
+                                            ThreadMask mask, bool thresholded);
   LogicalResult execute(Operation &op);
-  LogicalResult executeElementwise(Operation &op);
-  LogicalResult executeCast(Operation &op);
+  LogicalResult executeElementwise(Operation &op,
+                                   const ElementwiseOp &elementwise);
   LogicalResult executeConstant(arith::ConstantOp op);
   LogicalResult executeSlice(Operation &op, Value tensor, ValueRange offsets,
                              RankedTensorType tileType, const Val *stored);
+  LogicalResult executeIf(scf::IfOp op);
   LogicalResult executeFor(scf::ForOp op);
+  LogicalResult executeForPerThread(scf::ForOp op);
   LogicalResult executeWhile(scf::WhileOp op);
   LogicalResult executeTileOp(Operation &op);
+  LogicalResult writeVar(Value var, Val value);
+  LogicalResult readVar(ReadOp read);
 
   /// Counts one op and the elements it computes; fails once the run has
   /// taken too many of either.
-  LogicalResult tick(Operation *op, int64_t opElements = 1) {
-    elements += opElements;
-    if (++steps <= options.maxSteps && elements <= options.maxElements)
-      return success();
-    if (steps > options.maxSteps)
-      return op->emitError("the interp backend stopped after ")
-             << options.maxSteps
-             << " operations; does a loop never end? "
-                "(InterpOptions::maxSteps)";
-    return op->emitError("the interp backend stopped after computing ")
-           << options.maxElements
-           << " tile elements; does a loop never end? "
-              "(InterpOptions::maxElements)";
+  LogicalResult tick(Operation *op, int64_t opElements = 1);
+  /// An error at `op` about the kernel itself (undefined behaviour on these
+  /// inputs, a run that does not end), not about what the interpreter
+  /// supports: the run is a fault of the kernel.
+  InFlightDiagnostic fault(Operation *op) {
+    report.fault = true;
+    return op->emitError();
+  }
+  bool isActive(int64_t thread) const {
+    return active.empty() || active[thread];
+  }
+  /// The active threads as a mask with an entry per thread.
+  ThreadMask activeMask() const {
+    return active.empty() ? ThreadMask(threads, 1) : active;
   }
   const Val &get(Value value) { return values.find(value)->second; }
   void set(Value value, Val val) { values[value] = std::move(val); }
@@ -445,17 +131,44 @@ private:
   }
 
   KernelOp kernel;
-  const reference::InterpOptions &options;
+  const InterpOptions &options;
+  InterpReport &report;
+  int64_t threads;
   uint64_t steps = 0;
   uint64_t elements = 0;
   std::array<int64_t, 3> grid = {1, 1, 1};
   std::array<int64_t, 3> blockId = {0, 0, 0};
   DenseMap<Value, Val> values;
-  /// The content of each tile.var, none until it is first written.
-  DenseMap<Value, std::optional<Val>> vars;
+  DenseMap<Value, VarState> vars;
   DenseMap<Value, rt::HostTensor *> tensors;
+  DenseMap<Value, unsigned> paramIndex;
+  /// The threads running the current region; empty: all of them.
+  ThreadMask active;
+  /// The current region runs under a thresholded condition: what it writes
+  /// is thresholded.
+  bool controlThresholded = false;
 };
 } // namespace
+
+LogicalResult Interpreter::tick(Operation *op, int64_t opElements) {
+  elements += opElements;
+  if (++steps <= options.maxSteps && elements <= options.maxElements)
+    return success();
+  bool inLoop = isa<LoopLikeOpInterface>(op) ||
+                op->getParentOfType<LoopLikeOpInterface>();
+  InFlightDiagnostic diag = fault(op);
+  if (steps > options.maxSteps)
+    diag << "the interp backend stopped after " << options.maxSteps
+         << " operations (InterpOptions::maxSteps)";
+  else
+    diag << "the interp backend stopped after computing " << options.maxElements
+         << " tile elements (InterpOptions::maxElements)";
+  if (inLoop)
+    diag << ": does a loop never end?";
+  else
+    diag << ": the kernel's tiles are too large for it";
+  return diag;
+}
 
 FailureOr<SmallVector<Val>> Interpreter::runBlock(Block &block,
                                                   ArrayRef<Val> args) {
@@ -467,6 +180,19 @@ FailureOr<SmallVector<Val>> Interpreter::runBlock(Block &block,
   SmallVector<Val> results;
   for (Value operand : block.getTerminator()->getOperands())
     results.push_back(get(operand));
+  return results;
+}
+
+FailureOr<SmallVector<Val>> Interpreter::runBlockUnder(Block &block,
+                                                       ArrayRef<Val> args,
+                                                       ThreadMask mask,
+                                                       bool thresholded) {
+  std::swap(active, mask);
+  bool outerThresholded = controlThresholded;
+  controlThresholded |= thresholded;
+  FailureOr<SmallVector<Val>> results = runBlock(block, args);
+  controlThresholded = outerThresholded;
+  std::swap(active, mask);
   return results;
 }
 
@@ -486,6 +212,11 @@ LogicalResult Interpreter::execute(Operation &op) {
       return op.emitError("the interp backend has no value for an operand "
                           "of '")
              << op.getName() << "'";
+  for (Type type : op.getResultTypes())
+    if (!isa<VarType>(type) && !isInterpretable(type))
+      return op.emitError("the interp backend does not support values of "
+                          "type ")
+             << type;
 
   if (auto constant = dyn_cast<arith::ConstantOp>(op))
     return executeConstant(constant);
@@ -493,37 +224,18 @@ LogicalResult Interpreter::execute(Operation &op) {
     return executeFor(forOp);
   if (auto whileOp = dyn_cast<scf::WhileOp>(op))
     return executeWhile(whileOp);
-  if (auto ifOp = dyn_cast<scf::IfOp>(op)) {
-    Region &region = get(ifOp.getCondition()).scalarInt()
-                         ? ifOp.getThenRegion()
-                         : ifOp.getElseRegion();
-    if (region.empty())
-      return success();
-    FailureOr<SmallVector<Val>> results = runBlock(region.front(), {});
-    if (failed(results))
-      return failure();
-    for (auto [result, val] : llvm::zip(ifOp.getResults(), *results))
-      set(result, std::move(val));
-    return success();
-  }
+  if (auto ifOp = dyn_cast<scf::IfOp>(op))
+    return executeIf(ifOp);
   if (isa<TileDialect>(op.getDialect()))
     return executeTileOp(op);
-  if (isa<arith::CmpFOp, arith::CmpIOp, arith::SelectOp>(op) ||
-      getFloatUnary(op.getName().getStringRef()) ||
-      getFloatBinary(op.getName().getStringRef()) ||
-      getIntBinary(op.getName().getStringRef()) != IntBinary::None ||
-      isa<math::FmaOp, math::AbsIOp>(op))
-    return executeElementwise(op);
-  if (isa<arith::IndexCastOp, arith::IndexCastUIOp, arith::ExtSIOp,
-          arith::ExtUIOp, arith::TruncIOp, arith::SIToFPOp, arith::UIToFPOp,
-          arith::FPToSIOp, arith::FPToUIOp, arith::ExtFOp, arith::TruncFOp>(op))
-    return executeCast(op);
+  if (std::optional<ElementwiseOp> elementwise = ElementwiseOp::get(op))
+    return executeElementwise(op, *elementwise);
   return op.emitError("the interp backend does not support '")
          << op.getName() << "'";
 }
 
 LogicalResult Interpreter::executeConstant(arith::ConstantOp op) {
-  Val val = makeVal(op.getType());
+  Val val = Val::zeros(op.getType());
   Attribute value = op.getValue();
   if (auto dense = dyn_cast<DenseElementsAttr>(value)) {
     if (val.isFloat) {
@@ -532,15 +244,13 @@ LogicalResult Interpreter::executeConstant(arith::ConstantOp op) {
         val.floats[i++] = toDouble(element);
     } else {
       size_t i = 0;
-      unsigned width = intWidth(op.getType());
       for (APInt element : dense.getValues<APInt>())
-        val.ints[i++] = wrap(element.getSExtValue(), width);
+        val.setInt(i++, element.getSExtValue());
     }
   } else if (auto floatAttr = dyn_cast<FloatAttr>(value)) {
     val.floats[0] = toDouble(floatAttr.getValue());
   } else if (auto intAttr = dyn_cast<IntegerAttr>(value)) {
-    val.ints[0] =
-        wrap(intAttr.getValue().getSExtValue(), intWidth(op.getType()));
+    val.setInt(0, intAttr.getValue().getSExtValue());
   } else {
     return op.emitError("the interp backend does not support the constant ")
            << value;
@@ -549,102 +259,124 @@ LogicalResult Interpreter::executeConstant(arith::ConstantOp op) {
   return success();
 }
 
-LogicalResult Interpreter::executeElementwise(Operation &op) {
+LogicalResult
+Interpreter::executeElementwise(Operation &op,
+                                const ElementwiseOp &elementwise) {
   Type resultType = op.getResult(0).getType();
-  Val result = makeVal(resultType);
-  StringRef name = op.getName().getStringRef();
   SmallVector<const Val *, 3> operands;
   for (Value operand : op.getOperands())
     operands.push_back(&get(operand));
-  unsigned width = intWidth(op.getOperand(op.getNumOperands() - 1).getType());
-
-  for (size_t i = 0; i < result.size(); ++i) {
-    auto f = [&](unsigned n) { return operands[n]->floats[i]; };
-    // A scalar operand (select's condition) serves every element.
-    auto n = [&](unsigned k) {
-      return operands[k]->ints[operands[k]->ints.size() == 1 ? 0 : i];
-    };
-    if (auto cmp = dyn_cast<arith::CmpFOp>(op)) {
-      result.ints[i] = compareFloats(cmp.getPredicate(), f(0), f(1)) ? -1 : 0;
-    } else if (auto cmp = dyn_cast<arith::CmpIOp>(op)) {
-      result.ints[i] =
-          compareInts(cmp.getPredicate(), n(0), n(1), width) ? -1 : 0;
-    } else if (isa<arith::SelectOp>(op)) {
-      const Val &chosen = *operands[n(0) ? 1 : 2];
-      if (result.isFloat)
-        result.floats[i] = chosen.floats[i];
-      else
-        result.ints[i] = chosen.ints[i];
-    } else if (isa<math::FmaOp>(op)) {
-      result.floats[i] = std::fma(f(0), f(1), f(2));
-    } else if (isa<math::AbsIOp>(op)) {
-      result.ints[i] = wrap(n(0) < 0 ? -static_cast<uint64_t>(n(0))
-                                     : static_cast<uint64_t>(n(0)),
-                            width);
-    } else if (FloatUnaryFn unary = getFloatUnary(name)) {
-      result.floats[i] = unary(f(0));
-    } else if (FloatBinaryFn binary = getFloatBinary(name)) {
-      result.floats[i] = binary(f(0), f(1));
-    } else {
-      std::optional<int64_t> value =
-          applyIntBinary(getIntBinary(name), n(0), n(1), width);
-      if (!value)
-        return op.emitError("'")
-               << name << "' is undefined for " << n(0) << " and " << n(1)
-               << " (element " << i
-               << "): division by zero, overflow or a shift too far";
-      result.ints[i] = *value;
-    }
+  bool tile = isa<RankedTensorType>(resultType);
+  bool perThread = !tile && llvm::any_of(operands, [](const Val *operand) {
+    return operand->perThread;
+  });
+  Val result = Val::zeros(resultType, perThread ? threads : 0);
+  SmallVector<size_t, 3> indices(operands.size());
+  for (size_t i = 0, e = result.size(); i < e; ++i) {
+    for (auto [index, operand] : llvm::zip(indices, operands))
+      index = operand->indexFor(i, tile, threads);
+    if (elementwise.apply(result, i, operands, indices))
+      continue;
+    // Undefined only matters where a thread that runs the op computes it.
+    if ((tile || perThread) && !isActive(i % threads))
+      continue;
+    InFlightDiagnostic diag = fault(&op);
+    if (isa<arith::FPToSIOp, arith::FPToUIOp>(op))
+      diag << "'" << op.getName() << "' of " << operands[0]->floats[indices[0]]
+           << " (element " << i << ") is out of range for "
+           << result.elementType;
+    else
+      diag << "'" << op.getName() << "' is undefined for "
+           << operands[0]->ints[indices[0]] << " and "
+           << operands[1]->ints[indices[1]] << " (element " << i
+           << "): division by zero, overflow or a shift too far";
+    return diag;
   }
+  // How exactly a backend must reproduce it (Check.h).
+  Accuracy accuracy = Accuracy::Exact;
+  for (const Val *operand : operands) {
+    accuracy = rt::loosest(accuracy, operand->accuracy);
+    result.thresholded |= operand->thresholded;
+  }
+  if (elementwise.getResultAccuracy() == ResultAccuracy::Inexact &&
+      result.isFloat)
+    accuracy = rt::loosest(accuracy, accuracyOfType(result.elementType));
+  if (elementwise.getResultAccuracy() == ResultAccuracy::Threshold &&
+      accuracy != Accuracy::Exact)
+    result.thresholded = true;
+  if (result.isFloat && accuracy != Accuracy::Exact)
+    result.accuracy = rt::loosest(accuracy, accuracyOfType(result.elementType));
   set(op.getResult(0), std::move(result));
   return success();
 }
 
-LogicalResult Interpreter::executeCast(Operation &op) {
-  Type fromType = op.getOperand(0).getType(),
-       toType = op.getResult(0).getType();
-  Type toElement = elementTypeOf(toType);
-  unsigned fromWidth = intWidth(fromType), toWidth = intWidth(toType);
-  const Val &input = get(op.getOperand(0));
-  Val result = makeVal(toType);
-  for (size_t i = 0; i < result.size(); ++i) {
-    if (isa<arith::IndexCastOp, arith::ExtSIOp, arith::TruncIOp>(op)) {
-      result.ints[i] = wrap(input.ints[i], toWidth);
-    } else if (isa<arith::IndexCastUIOp, arith::ExtUIOp>(op)) {
-      result.ints[i] = wrap(zeroExtend(input.ints[i], fromWidth), toWidth);
-    } else if (isa<arith::SIToFPOp>(op)) {
-      result.floats[i] = roundToType(input.ints[i], toElement);
-    } else if (isa<arith::UIToFPOp>(op)) {
-      result.floats[i] =
-          roundToType(zeroExtend(input.ints[i], fromWidth), toElement);
-    } else if (isa<arith::ExtFOp, arith::TruncFOp>(op)) {
-      result.floats[i] = roundToType(input.floats[i], toElement);
-    } else { // fptosi, fptoui: undefined outside the target's range
-      bool isSigned = isa<arith::FPToSIOp>(op);
-      double truncated = std::trunc(input.floats[i]);
-      double low = isSigned ? -std::ldexp(1.0, toWidth - 1) : 0.0;
-      double high = std::ldexp(1.0, isSigned ? toWidth - 1 : toWidth);
-      if (!(truncated >= low && truncated < high))
-        return op.emitError("'")
-               << op.getName() << "' of " << input.floats[i] << " (element "
-               << i << ") is out of range for " << toElement;
-      result.ints[i] =
-          wrap(isSigned ? static_cast<uint64_t>(static_cast<int64_t>(truncated))
-                        : static_cast<uint64_t>(truncated),
-               toWidth);
+//===----------------------------------------------------------------------===//
+// Control flow
+//===----------------------------------------------------------------------===//
+
+LogicalResult Interpreter::executeIf(scf::IfOp op) {
+  const Val &condition = get(op.getCondition());
+  bool thresholded = condition.thresholded;
+  std::optional<SmallVector<Val>> thenValues, elseValues;
+  ThreadMask takesThen;
+  if (condition.isUniform()) {
+    Region &region =
+        condition.scalarInt() ? op.getThenRegion() : op.getElseRegion();
+    if (region.empty())
+      return success();
+    FailureOr<SmallVector<Val>> results =
+        runBlockUnder(region.front(), {}, active, thresholded);
+    if (failed(results))
+      return failure();
+    thenValues = std::move(*results);
+  } else {
+    // Each thread takes its own branch.
+    ThreadMask thenMask(threads), elseMask(threads);
+    takesThen.assign(threads, 0);
+    for (int64_t t = 0; t < threads; ++t) {
+      takesThen[t] = condition.ints[t] != 0;
+      thenMask[t] = isActive(t) && takesThen[t];
+      elseMask[t] = isActive(t) && !takesThen[t];
+    }
+    if (anyOf(thenMask)) {
+      FailureOr<SmallVector<Val>> results = runBlockUnder(
+          op.getThenRegion().front(), {}, std::move(thenMask), thresholded);
+      if (failed(results))
+        return failure();
+      thenValues = std::move(*results);
+    }
+    if (!op.getElseRegion().empty() && anyOf(elseMask)) {
+      FailureOr<SmallVector<Val>> results = runBlockUnder(
+          op.getElseRegion().front(), {}, std::move(elseMask), thresholded);
+      if (failed(results))
+        return failure();
+      elseValues = std::move(*results);
     }
   }
-  set(op.getResult(0), std::move(result));
+  for (auto [index, result] : llvm::enumerate(op.getResults())) {
+    Val value = thenValues && elseValues
+                    ? mergeByThread((*elseValues)[index], (*thenValues)[index],
+                                    takesThen, threads)
+                : thenValues ? (*thenValues)[index]
+                             : (*elseValues)[index];
+    value.thresholded |= thresholded;
+    set(result, std::move(value));
+  }
   return success();
 }
 
 LogicalResult Interpreter::executeFor(scf::ForOp op) {
-  int64_t lower = get(op.getLowerBound()).scalarInt();
-  int64_t upper = get(op.getUpperBound()).scalarInt();
-  int64_t step = get(op.getStep()).scalarInt();
+  const Val &lowerVal = get(op.getLowerBound()),
+            &upperVal = get(op.getUpperBound()), &stepVal = get(op.getStep());
+  if (!lowerVal.isUniform() || !upperVal.isUniform() || !stepVal.isUniform())
+    return executeForPerThread(op);
+  bool thresholded =
+      lowerVal.thresholded || upperVal.thresholded || stepVal.thresholded;
+  int64_t lower = lowerVal.scalarInt(), upper = upperVal.scalarInt(),
+          step = stepVal.scalarInt();
   unsigned width = intWidth(op.getInductionVar().getType());
   if (step <= 0)
-    return op.emitError("scf.for step must be positive, got ") << step;
+    return fault(op) << "scf.for step must be positive, got " << step;
   SmallVector<Val> carried;
   for (Value init : op.getInitArgs())
     carried.push_back(get(init));
@@ -653,11 +385,13 @@ LogicalResult Interpreter::executeFor(scf::ForOp op) {
                            : iv < upper;) {
     if (failed(tick(op)))
       return failure();
-    Val ivVal = makeVal(op.getInductionVar().getType());
+    Val ivVal = Val::zeros(op.getInductionVar().getType());
     ivVal.ints[0] = iv;
+    ivVal.thresholded = thresholded;
     SmallVector<Val> args = {std::move(ivVal)};
     args.append(carried.begin(), carried.end());
-    FailureOr<SmallVector<Val>> yielded = runBlock(*op.getBody(), args);
+    FailureOr<SmallVector<Val>> yielded =
+        runBlockUnder(*op.getBody(), args, active, thresholded);
     if (failed(yielded))
       return failure();
     carried = std::move(*yielded);
@@ -666,8 +400,66 @@ LogicalResult Interpreter::executeFor(scf::ForOp op) {
       break; // the step overflowed past the type's end
     iv = next;
   }
-  for (auto [result, val] : llvm::zip(op.getResults(), carried))
+  for (auto [result, val] : llvm::zip(op.getResults(), carried)) {
+    val.thresholded |= thresholded;
     set(result, std::move(val));
+  }
+  return success();
+}
+
+/// A loop whose bounds differ by thread: each thread runs its own
+/// iterations, the loop as long as one thread does.
+LogicalResult Interpreter::executeForPerThread(scf::ForOp op) {
+  const Val &lowerVal = get(op.getLowerBound()),
+            &upperVal = get(op.getUpperBound()), &stepVal = get(op.getStep());
+  bool thresholded =
+      lowerVal.thresholded || upperVal.thresholded || stepVal.thresholded;
+  unsigned width = intWidth(op.getInductionVar().getType());
+  bool isUnsigned = op.getUnsignedCmp();
+  auto below = [&](int64_t iv, int64_t upper) {
+    return isUnsigned ? zeroExtend(iv, width) < zeroExtend(upper, width)
+                      : iv < upper;
+  };
+  std::vector<int64_t> iv(threads), upper(threads), step(threads);
+  ThreadMask running(threads);
+  for (int64_t t = 0; t < threads; ++t) {
+    iv[t] = lowerVal.ints[lowerVal.indexFor(t, false, threads)];
+    upper[t] = upperVal.ints[upperVal.indexFor(t, false, threads)];
+    step[t] = stepVal.ints[stepVal.indexFor(t, false, threads)];
+    running[t] = isActive(t) && below(iv[t], upper[t]);
+    if (isActive(t) && step[t] <= 0)
+      return fault(op) << "scf.for step must be positive, got " << step[t]
+                       << " (thread " << t << ")";
+  }
+  SmallVector<Val> carried;
+  for (Value init : op.getInitArgs())
+    carried.push_back(get(init));
+  while (anyOf(running)) {
+    if (failed(tick(op)))
+      return failure();
+    Val ivVal = Val::zeros(op.getInductionVar().getType(), threads);
+    ivVal.ints = iv;
+    ivVal.thresholded = thresholded;
+    SmallVector<Val> args = {std::move(ivVal)};
+    args.append(carried.begin(), carried.end());
+    FailureOr<SmallVector<Val>> yielded =
+        runBlockUnder(*op.getBody(), args, running, thresholded);
+    if (failed(yielded))
+      return failure();
+    for (auto [value, next] : llvm::zip(carried, *yielded))
+      value = mergeByThread(value, next, running, threads);
+    for (int64_t t = 0; t < threads; ++t) {
+      if (!running[t])
+        continue;
+      int64_t next = wrap(static_cast<uint64_t>(iv[t]) + step[t], width);
+      running[t] = (next > iv[t] || isUnsigned) && below(next, upper[t]);
+      iv[t] = next;
+    }
+  }
+  for (auto [result, val] : llvm::zip(op.getResults(), carried)) {
+    val.thresholded |= thresholded;
+    set(result, std::move(val));
+  }
   return success();
 }
 
@@ -675,32 +467,58 @@ LogicalResult Interpreter::executeWhile(scf::WhileOp op) {
   SmallVector<Val> carried;
   for (Value init : op.getInits())
     carried.push_back(get(init));
+  // Each thread leaves when its condition fails, with the values it passed.
+  ThreadMask running = activeMask();
+  std::optional<SmallVector<Val>> results;
+  bool thresholded = false;
   while (true) {
     if (failed(tick(op)))
       return failure();
     // scf.condition's operands: the condition, then the values passed on.
     FailureOr<SmallVector<Val>> before =
-        runBlock(op.getBefore().front(), carried);
+        runBlockUnder(op.getBefore().front(), carried, running, thresholded);
     if (failed(before))
       return failure();
-    bool proceed = before->front().scalarInt() != 0;
+    const Val &condition = before->front();
+    thresholded |= condition.thresholded;
     SmallVector<Val> passed(std::make_move_iterator(before->begin() + 1),
                             std::make_move_iterator(before->end()));
-    if (!proceed) {
-      for (auto [result, val] : llvm::zip(op.getResults(), passed))
-        set(result, std::move(val));
-      return success();
+    ThreadMask leaving(threads), staying(threads);
+    for (int64_t t = 0; t < threads; ++t) {
+      bool proceed = condition.ints[condition.indexFor(t, false, threads)] != 0;
+      leaving[t] = running[t] && !proceed;
+      staying[t] = running[t] && proceed;
     }
-    FailureOr<SmallVector<Val>> after = runBlock(op.getAfter().front(), passed);
+    if (anyOf(leaving)) {
+      if (!results)
+        results = passed;
+      else
+        for (auto [result, value] : llvm::zip(*results, passed))
+          result = mergeByThread(result, value, leaving, threads);
+    }
+    if (!anyOf(staying))
+      break;
+    running = std::move(staying);
+    FailureOr<SmallVector<Val>> after =
+        runBlockUnder(op.getAfter().front(), passed, running, thresholded);
     if (failed(after))
       return failure();
     carried = std::move(*after);
   }
+  for (auto [result, val] : llvm::zip(op.getResults(), *results)) {
+    val.thresholded |= thresholded;
+    set(result, std::move(val));
+  }
+  return success();
 }
+
+//===----------------------------------------------------------------------===//
+// Tile ops
+//===----------------------------------------------------------------------===//
 
 /// Loads (`stored` null) or stores the slice of `tensor` at `offsets` with
 /// the tile's shape; elements outside the tensor read 0 and are dropped on
-/// store.
+/// store. Each element uses its thread's offsets.
 LogicalResult Interpreter::executeSlice(Operation &op, Value tensorValue,
                                         ValueRange offsetValues,
                                         RankedTensorType tileType,
@@ -708,21 +526,35 @@ LogicalResult Interpreter::executeSlice(Operation &op, Value tensorValue,
   rt::HostTensor *tensor = getTensor(op, tensorValue);
   if (!tensor)
     return failure();
-  SmallVector<int64_t> offsets;
-  for (Value offset : offsetValues)
-    offsets.push_back(get(offset).scalarInt());
-  Val loaded = makeVal(tileType);
-  unsigned width = intWidth(tileType);
+  SmallVector<const Val *> offsets;
+  bool offsetsThresholded = false;
+  for (Value offset : offsetValues) {
+    offsets.push_back(&get(offset));
+    offsetsThresholded |= offsets.back()->thresholded;
+  }
+  std::vector<rt::ElementMark> *marks = nullptr;
+  if (stored && !report.marks.empty())
+    marks = &report.marks[paramIndex.lookup(tensorValue)];
+  rt::ElementMark mark;
+  if (stored)
+    mark = rt::ElementMark::written(stored->accuracy, stored->thresholded ||
+                                                          offsetsThresholded ||
+                                                          controlThresholded);
+  Val loaded = Val::zeros(tileType);
+  loaded.thresholded = offsetsThresholded;
   ArrayRef<int64_t> tileShape = tileType.getShape();
   int64_t rank = tileShape.size();
   for (int64_t e = 0; e < tileType.getNumElements(); ++e) {
+    if (stored && !isActive(e % threads))
+      continue;
     // Row-major position of element e in the tile, then in the tensor.
     int64_t remaining = e, linear = 0;
     bool inside = true;
     for (int64_t dim = rank - 1, stride = 1; dim >= 0; --dim) {
+      const Val &offset = *offsets[dim];
       int64_t position;
-      if (__builtin_add_overflow(offsets[dim], remaining % tileShape[dim],
-                                 &position) ||
+      if (__builtin_add_overflow(offset.ints[offset.indexFor(e, true, threads)],
+                                 remaining % tileShape[dim], &position) ||
           position < 0 || position >= tensor->shape[dim])
         inside = false;
       else
@@ -732,23 +564,70 @@ LogicalResult Interpreter::executeSlice(Operation &op, Value tensorValue,
     }
     if (!inside)
       continue;
-    if (stored)
+    if (stored) {
       tensor->set(linear, stored->isFloat
                               ? stored->floats[e]
                               : static_cast<double>(stored->ints[e]));
-    else if (loaded.isFloat)
+      if (marks)
+        (*marks)[linear] = mark;
+    } else if (loaded.isFloat) {
       loaded.floats[e] = tensor->get(linear);
-    else
-      loaded.ints[e] = wrap(static_cast<int64_t>(tensor->get(linear)), width);
+    } else {
+      loaded.setInt(e, static_cast<int64_t>(tensor->get(linear)));
+    }
   }
   if (!stored)
     set(op.getResult(0), std::move(loaded));
   return success();
 }
 
+LogicalResult Interpreter::writeVar(Value var, Val value) {
+  VarState &state = vars[var];
+  value.thresholded |= controlThresholded;
+  if (!state.value) {
+    state.value = std::move(value);
+    state.written = active;
+    return success();
+  }
+  if (active.empty()) {
+    state.value = std::move(value);
+    state.written.clear();
+    return success();
+  }
+  state.value = mergeByThread(*state.value, value, active, threads);
+  if (!state.written.empty())
+    for (int64_t t = 0; t < threads; ++t)
+      state.written[t] |= active[t];
+  return success();
+}
+
+LogicalResult Interpreter::readVar(ReadOp read) {
+  auto found = vars.find(read.getVar());
+  if (found == vars.end())
+    return read.emitError("the interp backend reads only vars made by "
+                          "tile.var");
+  StringRef name = cast<VarOp>(read.getVar().getDefiningOp()).getName();
+  const VarState &state = found->second;
+  if (!state.value)
+    return fault(read) << "reads var '" << name
+                       << "' before anything was written to it";
+  if (!state.written.empty()) {
+    // Only threads that own elements read any.
+    int64_t owners = state.value->isTile
+                         ? std::min<int64_t>(threads, state.value->size())
+                         : threads;
+    for (int64_t t = 0; t < owners; ++t)
+      if (isActive(t) && !state.written[t])
+        return fault(read) << "reads var '" << name << "' in thread " << t
+                           << ", which never wrote it";
+  }
+  set(read.getResult(), *state.value);
+  return success();
+}
+
 LogicalResult Interpreter::executeTileOp(Operation &op) {
   auto setIndex = [&](int64_t value) {
-    Val val = makeVal(op.getResult(0).getType());
+    Val val = Val::zeros(op.getResult(0).getType());
     val.ints[0] = value;
     set(op.getResult(0), std::move(val));
     return success();
@@ -756,12 +635,14 @@ LogicalResult Interpreter::executeTileOp(Operation &op) {
   return llvm::TypeSwitch<Operation *, LogicalResult>(&op)
       // Whole tiles at a time: every thread is always at the same op.
       .Case([&](BarrierOp) { return success(); })
-      .Case([&](ThreadIdOp) {
-        return op.emitError(
-            "tile.thread_id is per-thread; the interp backend evaluates "
-            "whole tiles, use --backend=emulate");
+      .Case([&](ThreadIdOp id) {
+        Val val = Val::zeros(id.getType(), threads);
+        for (int64_t t = 0; t < threads; ++t)
+          val.ints[t] = t;
+        set(id.getResult(), std::move(val));
+        return success();
       })
-      .Case([&](NumThreadsOp) { return setIndex(kernel.getThreads()); })
+      .Case([&](NumThreadsOp) { return setIndex(threads); })
       .Case([&](LanesOp) { return setIndex(kLanes); })
       .Case([&](BlockIdOp id) {
         return setIndex(blockId[static_cast<int>(id.getDim())]);
@@ -775,31 +656,27 @@ LogicalResult Interpreter::executeTileOp(Operation &op) {
           return failure();
         return setIndex(tensor->shape[dim.getIndex()]);
       })
-      .Case([&](VarOp var) {
-        vars[var.getResult()] = var.getInit()
-                                    ? std::optional<Val>(get(var.getInit()))
-                                    : std::nullopt;
+      .Case([&](VarOp var) -> LogicalResult {
+        if (var.getInit())
+          return writeVar(var.getResult(), get(var.getInit()));
+        // Declared again (in a loop): undefined again for its threads.
+        VarState &state = vars[var.getResult()];
+        if (active.empty() || !state.value) {
+          state = VarState();
+          return success();
+        }
+        if (state.written.empty())
+          state.written.assign(threads, 1);
+        for (int64_t t = 0; t < threads; ++t)
+          state.written[t] &= !active[t];
         return success();
       })
-      .Case([&](ReadOp read) -> LogicalResult {
-        auto found = vars.find(read.getVar());
-        if (found == vars.end())
-          return op.emitError("the interp backend reads only vars made by "
-                              "tile.var");
-        if (!found->second)
-          return op.emitError("reads var '")
-                 << cast<VarOp>(read.getVar().getDefiningOp()).getName()
-                 << "' before anything was written to it";
-        set(read.getResult(), *found->second);
-        return success();
-      })
+      .Case([&](ReadOp read) { return readVar(read); })
       .Case([&](WriteOp write) -> LogicalResult {
-        auto found = vars.find(write.getVar());
-        if (found == vars.end())
+        if (!vars.count(write.getVar()))
           return op.emitError("the interp backend writes only vars made by "
                               "tile.var");
-        found->second = get(write.getValue());
-        return success();
+        return writeVar(write.getVar(), get(write.getValue()));
       })
       .Case([&](LoadOp load) {
         return executeSlice(op, load.getSource(), load.getOffsets(),
@@ -811,19 +688,19 @@ LogicalResult Interpreter::executeTileOp(Operation &op) {
       })
       .Case([&](ReductionOpInterface reduce) {
         const Val &input = get(reduce.getInput());
-        Val result = makeVal(reduce.getResult().getType());
+        Val result = Val::zeros(reduce.getResult().getType());
         int64_t rows = input.shape[0], cols = input.shape[1];
         // Over rows (axis 1) or columns (axis 0): `outer` results of
-        // `inner` elements each, `stride` apart.
+        // `inner` elements each.
         bool overRows = reduce.getAxis() == 1;
         int64_t outer = overRows ? rows : cols, inner = overRows ? cols : rows;
         auto at = [&](int64_t o, int64_t i) {
           return overRows ? o * cols + i : i * cols + o;
         };
         ReductionKind kind = reduce.getKind();
-        unsigned width = intWidth(reduce.getResult().getType());
         for (int64_t o = 0; o < outer; ++o) {
           if (input.isFloat) {
+            // Accumulated in double, rounded once.
             double acc = kind == ReductionKind::sum   ? 0.0
                          : kind == ReductionKind::max ? -INFINITY
                                                       : INFINITY;
@@ -833,7 +710,7 @@ LogicalResult Interpreter::executeTileOp(Operation &op) {
                     : kind == ReductionKind::max ? maximumf(acc, x)
                                                  : minimumf(acc, x);
             }
-            result.floats[o] = acc;
+            result.setFloat(o, acc);
           } else {
             int64_t acc = kind == ReductionKind::sum   ? 0
                           : kind == ReductionKind::max ? INT64_MIN
@@ -846,17 +723,22 @@ LogicalResult Interpreter::executeTileOp(Operation &op) {
                     : kind == ReductionKind::max ? std::max(acc, x)
                                                  : std::min(acc, x);
             }
-            result.ints[o] = wrap(static_cast<uint64_t>(acc), width);
+            result.setInt(o, acc);
           }
         }
+        // A float sum depends on its order; a maximum or minimum does not.
+        result.accuracy = kind == ReductionKind::sum && result.isFloat
+                              ? rt::loosest(input.accuracy,
+                                            accuracyOfType(result.elementType))
+                              : input.accuracy;
+        result.thresholded = input.thresholded;
         set(reduce.getResult(), std::move(result));
         return success();
       })
       .Case([&](DotOp dot) {
         const Val &lhs = get(dot.getLhs()), &rhs = get(dot.getRhs());
-        Val result = makeVal(dot.getResult().getType());
+        Val result = Val::zeros(dot.getResult().getType());
         int64_t m = lhs.shape[0], k = lhs.shape[1], n = rhs.shape[1];
-        unsigned width = intWidth(dot.getResult().getType());
         for (int64_t i = 0; i < m; ++i) {
           for (int64_t j = 0; j < n; ++j) {
             double floatAcc = 0;
@@ -869,17 +751,21 @@ LogicalResult Interpreter::executeTileOp(Operation &op) {
                           static_cast<uint64_t>(rhs.ints[p * n + j]);
             }
             if (result.isFloat)
-              result.floats[i * n + j] = floatAcc;
+              result.setFloat(i * n + j, floatAcc);
             else
-              result.ints[i * n + j] = wrap(intAcc, width);
+              result.setInt(i * n + j, intAcc);
           }
         }
+        if (result.isFloat)
+          result.accuracy = rt::loosest(rt::loosest(lhs.accuracy, rhs.accuracy),
+                                        accuracyOfType(result.elementType));
+        result.thresholded = lhs.thresholded || rhs.thresholded;
         set(dot.getResult(), std::move(result));
         return success();
       })
       .Case([&](BroadcastOp broadcast) {
         const Val &input = get(broadcast.getInput());
-        Val result = makeVal(broadcast.getResult().getType());
+        Val result = Val::zeros(broadcast.getResult().getType());
         int64_t rank = result.shape.size();
         for (size_t e = 0; e < result.size(); ++e) {
           // Size-1 input dimensions repeat: their index is always 0.
@@ -891,22 +777,21 @@ LogicalResult Interpreter::executeTileOp(Operation &op) {
               source += position * stride;
             stride *= input.shape[dim];
           }
-          if (result.isFloat)
-            result.floats[e] = input.floats[source];
-          else
-            result.ints[e] = input.ints[source];
+          result.copyElement(e, input, source);
         }
+        result.accuracy = input.accuracy;
+        result.thresholded = input.thresholded;
         set(broadcast.getResult(), std::move(result));
         return success();
       })
       .Case([&](SplatOp splat) {
+        // A per-thread scalar gives each element its thread's value.
         const Val &input = get(splat.getInput());
-        Val result = makeVal(splat.getResult().getType());
-        if (result.isFloat)
-          std::fill(result.floats.begin(), result.floats.end(),
-                    input.floats[0]);
-        else
-          std::fill(result.ints.begin(), result.ints.end(), input.ints[0]);
+        Val result = Val::zeros(splat.getResult().getType());
+        for (size_t e = 0; e < result.size(); ++e)
+          result.copyElement(e, input, input.indexFor(e, true, threads));
+        result.accuracy = input.accuracy;
+        result.thresholded = input.thresholded;
         set(splat.getResult(), std::move(result));
         return success();
       })
@@ -966,9 +851,13 @@ LogicalResult Interpreter::run(ArrayRef<rt::HostTensor *> args,
   std::vector<const rt::HostTensor *> buffers(args.begin(), args.end());
   if (rt::Error error = rt::bindArguments(*params, buffers, symbols))
     return kernel.emitError(error.message());
-  for (auto [arg, tensor] :
-       llvm::zip(kernel.getBodyBlock().getArguments(), args))
+  report.marks.clear();
+  for (auto [index, arg, tensor] :
+       llvm::enumerate(kernel.getBodyBlock().getArguments(), args)) {
     tensors[arg] = tensor;
+    paramIndex[arg] = index;
+    report.marks.emplace_back(tensor->numElements());
+  }
 
   if (std::optional<AffineMap> map = kernel.getGrid()) {
     SmallVector<int64_t> symbolValues;
@@ -1021,6 +910,9 @@ reference::getParamSpecs(KernelOp kernel) {
 LogicalResult reference::interpretKernel(KernelOp kernel,
                                          ArrayRef<rt::HostTensor *> args,
                                          rt::SymbolBindings &symbols,
-                                         const InterpOptions &options) {
-  return Interpreter(kernel, options).run(args, symbols);
+                                         const InterpOptions &options,
+                                         InterpReport *report) {
+  InterpReport local;
+  return Interpreter(kernel, options, report ? *report : local)
+      .run(args, symbols);
 }

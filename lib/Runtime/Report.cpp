@@ -38,27 +38,61 @@ void tile::runtime::printLaunchReport(std::FILE *out,
                r.blocksPerMultiprocessor, r.occupancyPercent, ms);
 }
 
-Expected<bool> tile::runtime::compareOutput(const std::string &name,
-                                            const HostTensor &got,
-                                            const HostTensor &want,
-                                            Tolerance tolerance,
-                                            const std::string &reference) {
-  Expected<std::optional<Mismatch>> mismatch =
-      firstMismatch(got, want, tolerance);
-  if (!mismatch)
-    return mismatch.takeError();
-  if (!*mismatch) {
+Expected<bool> tile::runtime::checkOutput(const std::string &name,
+                                          const OutputComparison &comparison,
+                                          const std::string &backend,
+                                          const std::string &reference) {
+  Expected<std::vector<Mismatch>> mismatches = findMismatches(comparison);
+  if (!mismatches)
+    return mismatches.takeError();
+  const HostTensor &got = *comparison.got;
+  size_t size = got.numElements();
+  if (mismatches->empty()) {
     std::printf("%s matches %s (%zu elements)\n", name.c_str(),
-                reference.c_str(), got.numElements());
+                reference.c_str(), size);
     return true;
   }
-  const Mismatch &bad = **mismatch;
   std::fflush(stdout); // keep the report before the error in a shared pipe
-  std::fprintf(stderr,
-               "%s wrong at %zu %s: got %.9g, want %.9g (%zu of %zu elements "
-               "differ)\n",
-               name.c_str(), bad.index,
-               formatIndex(got.shape, bad.index).c_str(), bad.got, bad.want,
-               bad.count, got.numElements());
+  for (const Mismatch &bad : *mismatches) {
+    std::string at =
+        std::to_string(bad.index) + " " + formatIndex(got.shape, bad.index);
+    switch (bad.kind) {
+    case MismatchKind::NeverWritten:
+      std::fprintf(stderr,
+                   "%s: the kernel never writes element %s (%zu of %zu "
+                   "elements): an output element it does not write has no "
+                   "value\n",
+                   name.c_str(), at.c_str(), bad.count, size);
+      break;
+    case MismatchKind::Value:
+      std::fprintf(stderr,
+                   "%s wrong at %s: got %.9g, want %.9g (%zu of %zu elements "
+                   "differ)\n",
+                   name.c_str(), at.c_str(), bad.got, bad.want, bad.count,
+                   size);
+      break;
+    case MismatchKind::NotWritten:
+      std::fprintf(stderr,
+                   "%s wrong at %s: not written by %s, want %.9g (%zu of %zu "
+                   "elements)\n",
+                   name.c_str(), at.c_str(), backend.c_str(), bad.want,
+                   bad.count, size);
+      break;
+    case MismatchKind::WrittenOutside:
+      std::fprintf(stderr,
+                   "%s wrong at %s: %s wrote %.9g where %s writes nothing "
+                   "(%zu of %zu elements)\n",
+                   name.c_str(), at.c_str(), backend.c_str(), bad.got,
+                   reference.c_str(), bad.count, size);
+      break;
+    }
+    if (bad.thresholded)
+      std::fprintf(stderr,
+                   "note: element %zu depends on a comparison of an inexact "
+                   "value, or on its conversion to an integer: a correct "
+                   "kernel may land on the other side of the threshold, "
+                   "which other inputs avoid\n",
+                   bad.index);
+  }
   return false;
 }

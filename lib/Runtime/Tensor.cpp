@@ -90,6 +90,16 @@ HostTensor HostTensor::poisoned(DType dtype, std::vector<int64_t> shape) {
   return tensor;
 }
 
+bool HostTensor::isPoison(size_t index) const {
+  static const HostTensor poison[] = {
+      poisoned(DType::F32, {1}), poisoned(DType::F16, {1}),
+      poisoned(DType::BF16, {1}), poisoned(DType::I32, {1}),
+      poisoned(DType::I1, {1})};
+  size_t size = dtypeSize(dtype);
+  return std::memcmp(bytes.data() + index * size,
+                     poison[static_cast<int>(dtype)].bytes.data(), size) == 0;
+}
+
 double HostTensor::get(size_t index) const {
   const uint8_t *element = bytes.data() + index * dtypeSize(dtype);
   switch (dtype) {
@@ -144,63 +154,6 @@ void HostTensor::set(size_t index, double value) {
     *element = value != 0;
     return;
   }
-}
-
-Tolerance tile::runtime::defaultTolerance(DType dtype) {
-  switch (dtype) {
-  case DType::F32:
-    return {1e-5, 1e-6};
-  case DType::F16: // 11 significand bits: one ulp is about 1e-3
-    return {4e-3, 1e-3};
-  case DType::BF16: // 8 significand bits: one ulp is about 8e-3
-    return {3e-2, 1e-2};
-  case DType::I32:
-  case DType::I1:
-    return {0, 0};
-  }
-  return {};
-}
-
-Tolerance tile::runtime::toleranceFor(const HostTensor &want) {
-  Tolerance tolerance = defaultTolerance(want.dtype);
-  double largest = 0;
-  for (size_t i = 0, e = want.numElements(); i < e; ++i)
-    if (std::isfinite(want.get(i)))
-      largest = std::max(largest, std::fabs(want.get(i)));
-  tolerance.absolute =
-      std::max(tolerance.absolute, tolerance.relative * largest);
-  return tolerance;
-}
-
-static bool withinTolerance(double got, double want, Tolerance tolerance) {
-  if (std::isnan(want) || std::isnan(got))
-    return std::isnan(want) && std::isnan(got);
-  if (std::isinf(want) || std::isinf(got))
-    return got == want;
-  return std::fabs(got - want) <=
-         tolerance.relative * std::fabs(want) + tolerance.absolute;
-}
-
-Expected<std::optional<Mismatch>>
-tile::runtime::firstMismatch(const HostTensor &got, const HostTensor &want,
-                             Tolerance tolerance) {
-  if (got.dtype != want.dtype || got.shape != want.shape ||
-      got.bytes.size() != want.bytes.size())
-    return Error::input("cannot compare a %s %s tensor with a %s %s one",
-                        dtypeName(got.dtype), formatShape(got.shape).c_str(),
-                        dtypeName(want.dtype), formatShape(want.shape).c_str());
-  std::optional<Mismatch> first;
-  size_t count = 0;
-  for (size_t i = 0; i < got.numElements(); ++i) {
-    if (withinTolerance(got.get(i), want.get(i), tolerance))
-      continue;
-    if (!first)
-      first = Mismatch{i, got.get(i), want.get(i), 0};
-    ++count;
-  }
-  if (first)
-    first->count = count;
-  return first;
 }
 
 std::string tile::runtime::formatIndex(const std::vector<int64_t> &shape,

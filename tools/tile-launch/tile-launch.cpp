@@ -177,7 +177,8 @@ Expected<HostTensor> readTensorFile(const std::string &path,
 /// kernel only writes, so an element it never writes cannot pass.
 Expected<std::vector<HostTensor>> readInputs(const Options &options,
                                              const KernelManifest &manifest,
-                                             const SymbolBindings &symbols) {
+                                             const SymbolBindings &symbols,
+                                             std::vector<bool> &poisoned) {
   std::vector<HostTensor> tensors;
   for (const ParamSpec &param : manifest.params) {
     Expected<std::vector<int64_t>> shape = resolveShape(param, symbols);
@@ -189,8 +190,10 @@ Expected<std::vector<HostTensor>> readInputs(const Options &options,
       if (!tensor)
         return tensor.takeError();
       tensors.push_back(std::move(*tensor));
+      poisoned.push_back(false);
     } else if (!param.isRead()) {
       tensors.push_back(HostTensor::poisoned(param.dtype, *shape));
+      poisoned.push_back(true);
     } else {
       return Error::input("parameter '%s' is read by the kernel, but %s "
                           "does not exist",
@@ -215,11 +218,39 @@ Error writeOutputs(const std::string &dir, const KernelManifest &manifest,
   return Error::success();
 }
 
-/// Compares every written parameter with EXPECT/NAME.bin; prints the first
-/// mismatching element of each. Returns whether all matched.
+/// The reference's marks of an output, EXPECT/NAME.marks (docs/abi.md), or
+/// none when there is no such file.
+Expected<std::optional<std::vector<ElementMark>>>
+readMarks(const std::string &path, size_t elements) {
+  if (!fileExists(path))
+    return std::optional<std::vector<ElementMark>>();
+  Expected<std::string> bytes = readFile(path);
+  if (!bytes)
+    return bytes.takeError();
+  if (bytes->size() != elements)
+    return Error::input("%s has %zu bytes, one per element of a tensor of "
+                        "%zu",
+                        path.c_str(), bytes->size(), elements);
+  std::vector<ElementMark> marks;
+  for (char byte : *bytes) {
+    std::optional<ElementMark> mark =
+        ElementMark::fromByte(static_cast<uint8_t>(byte));
+    if (!mark)
+      return Error::input("%s: byte %zu, 0x%02x, is not an element mark",
+                          path.c_str(), marks.size(),
+                          static_cast<unsigned>(static_cast<uint8_t>(byte)));
+    marks.push_back(*mark);
+  }
+  return std::optional<std::vector<ElementMark>>(std::move(marks));
+}
+
+/// Checks every written parameter against EXPECT/NAME.bin (and its marks,
+/// where EXPECT/NAME.marks exists); prints the first problem of each kind.
+/// Returns whether all matched.
 Expected<bool> checkOutputs(const Options &options,
                             const KernelManifest &manifest,
-                            const std::vector<HostTensor> &tensors) {
+                            const std::vector<HostTensor> &tensors,
+                            const std::vector<bool> &poisoned) {
   bool allMatch = true;
   for (size_t i = 0; i < tensors.size(); ++i) {
     const ParamSpec &param = manifest.params[i];
@@ -233,11 +264,19 @@ Expected<bool> checkOutputs(const Options &options,
     Expected<HostTensor> want = readTensorFile(path, param, tensors[i].shape);
     if (!want)
       return want.takeError();
-    Tolerance tolerance = toleranceFor(*want);
-    tolerance.relative = options.rtol.value_or(tolerance.relative);
-    tolerance.absolute = options.atol.value_or(tolerance.absolute);
+    Expected<std::optional<std::vector<ElementMark>>> marks = readMarks(
+        options.expectDir + "/" + param.name + ".marks", want->numElements());
+    if (!marks)
+      return marks.takeError();
+    OutputComparison comparison;
+    comparison.got = &tensors[i];
+    comparison.want = &*want;
+    comparison.wantMarks = *marks ? &**marks : nullptr;
+    comparison.poisoned = poisoned[i];
+    comparison.relative = options.rtol;
+    comparison.absolute = options.atol;
     Expected<bool> matched =
-        compareOutput(param.name, tensors[i], *want, tolerance, path);
+        checkOutput(param.name, comparison, "the kernel", path);
     if (!matched)
       return matched.takeError();
     allMatch &= *matched;
@@ -259,8 +298,9 @@ int main(int argc, char **argv) {
   Expected<SymbolBindings> symbols = readSymbols(*options, *manifest);
   if (!symbols)
     return report(symbols.getError());
+  std::vector<bool> poisoned;
   Expected<std::vector<HostTensor>> tensors =
-      readInputs(*options, *manifest, *symbols);
+      readInputs(*options, *manifest, *symbols, poisoned);
   if (!tensors)
     return report(tensors.getError());
 
@@ -278,7 +318,8 @@ int main(int argc, char **argv) {
       return report(error);
   if (options->expectDir.empty())
     return kMatch;
-  Expected<bool> matched = checkOutputs(*options, *manifest, *tensors);
+  Expected<bool> matched =
+      checkOutputs(*options, *manifest, *tensors, poisoned);
   if (!matched)
     return report(matched.getError());
   return *matched ? kMatch : kMismatch;

@@ -32,32 +32,37 @@ static FailureOr<OwningOpRef<ModuleOp>> lowerForEmulation(ModuleOp placed,
   return lowered;
 }
 
-LogicalResult mlir::tile::runOnEmulator(const RunRequest &request,
-                                        std::vector<rt::HostTensor> &buffers) {
+int mlir::tile::runOnEmulator(const RunRequest &request,
+                              std::vector<rt::HostTensor> &buffers,
+                              std::vector<std::vector<bool>> &written) {
   FailureOr<OwningOpRef<ModuleOp>> lowered =
       lowerForEmulation(request.placed, request.manifest.chip);
   if (failed(lowered))
-    return failure();
+    return kBadInput;
+  written.assign(buffers.size(), {});
   std::vector<emulator::EmulatedBuffer> emulated;
-  for (auto [param, buffer] : llvm::zip(request.manifest.params, buffers))
-    emulated.push_back({param.name, &buffer});
+  for (auto [param, buffer, wrote] :
+       llvm::zip(request.manifest.params, buffers, written))
+    emulated.push_back({param.name, &buffer, &wrote});
   SmallVector<int64_t> symbols;
   for (const std::string &symbol : request.manifest.symbols)
     symbols.push_back(request.symbols.at(symbol));
   rt::Expected<std::array<int64_t, 3>> grid =
       rt::evaluateGrid(request.manifest, request.symbols);
-  if (!grid)
-    return request.placed.emitError(grid.getError().message());
+  if (!grid) {
+    request.placed.emitError(grid.getError().message());
+    return kBadInput;
+  }
   emulator::EmulatorOptions options;
   options.dynamicSharedBytes = request.manifest.sharedBytes;
   emulator::EmulatorReport report;
   if (failed(emulator::emulateKernel(**lowered, request.kernel, emulated,
                                      symbols, *grid, options, report)))
-    return failure();
+    return report.fault ? kKernelFault : kBadInput;
   llvm::outs() << llvm::formatv(
       "emulate: '{0}' on the CPU, {1} CTA(s) x {2} threads = {3} threads, "
       "{4} ops, in {5:F3} s\n",
       request.kernel, report.ctas, request.manifest.threads, report.threads,
       report.steps, report.seconds);
-  return success();
+  return kMatch;
 }

@@ -43,54 +43,49 @@ static int runOnCuda(const RunRequest &request,
                        request.symbols, options);
   if (!launch) {
     llvm::errs() << "tile-run: error: " << launch.getError().message() << "\n";
-    switch (launch.getError().getKind()) {
-    case rt::ErrorKind::NoDevice:
-      return 3;
-    case rt::ErrorKind::Input:
-      return 2;
-    default:
-      return 1;
-    }
+    return launch.getError().getKind() == rt::ErrorKind::Input ? kBadInput
+                                                               : kNoBackend;
   }
   rt::printLaunchReport(stdout, request.manifest, *launch, request.timedRuns);
-  return 0;
+  return kMatch;
 }
 
-static LogicalResult runOnInterp(const RunRequest &request,
-                                 std::vector<rt::HostTensor> &buffers) {
+static int runOnInterp(const RunRequest &request,
+                       std::vector<rt::HostTensor> &buffers,
+                       std::vector<std::vector<bool>> &written) {
   auto start = std::chrono::steady_clock::now();
   rt::SymbolBindings symbols = request.symbols;
   auto kernel = request.source.lookupSymbol<KernelOp>(request.kernel);
-  if (failed(reference::interpretKernel(kernel, pointersTo(buffers), symbols)))
-    return failure();
+  reference::InterpReport report;
+  if (failed(reference::interpretKernel(kernel, pointersTo(buffers), symbols,
+                                        {}, &report)))
+    return report.fault ? kKernelFault : kBadInput;
+  for (const std::vector<rt::ElementMark> &marks : report.marks) {
+    written.emplace_back(marks.size());
+    for (auto [wrote, mark] : llvm::zip(written.back(), marks))
+      wrote = mark.isWritten();
+  }
   std::chrono::duration<double> seconds =
       std::chrono::steady_clock::now() - start;
   llvm::outs() << llvm::formatv("interp: '{0}' on the tile-level reference "
                                 "interpreter in {1:F3} s\n",
                                 request.kernel, seconds.count());
-  return success();
+  return kMatch;
 }
 
-FailureOr<int> mlir::tile::runOnBackend(Backend backend,
-                                        const RunRequest &request,
-                                        std::vector<rt::HostTensor> &buffers) {
+int mlir::tile::runOnBackend(Backend backend, const RunRequest &request,
+                             std::vector<rt::HostTensor> &buffers,
+                             std::vector<std::vector<bool>> &written) {
   llvm::outs().flush();
+  written.clear();
   switch (backend) {
-  case Backend::Cuda: {
-    int code = runOnCuda(request, buffers);
-    if (code == 2)
-      return failure();
-    return code;
-  }
+  case Backend::Cuda:
+    return runOnCuda(request, buffers);
   case Backend::Emulate:
-    if (failed(runOnEmulator(request, buffers)))
-      return failure();
-    return 0;
+    return runOnEmulator(request, buffers, written);
   case Backend::Interp:
   case Backend::Auto:
-    if (failed(runOnInterp(request, buffers)))
-      return failure();
-    return 0;
+    return runOnInterp(request, buffers, written);
   }
   llvm_unreachable("unknown backend");
 }

@@ -26,16 +26,31 @@ struct RunRequest {
   int warmupRuns = 3, timedRuns = 10;
 };
 
+/// tile-run's exit codes (docs/spec.md).
+enum ExitCode {
+  kMatch = 0,
+  kMismatch = 1,
+  /// A compile error, bad input or a bad command line.
+  kBadInput = 2,
+  kNoBackend = 3,
+  /// The kernel faulted: the emulator's or the reference's checks found
+  /// undefined behaviour (a race, an out-of-bounds access, a barrier only
+  /// part of the CTA reaches, a division by zero, a loop that does not end).
+  kKernelFault = 4,
+};
+
 /// Runs the kernel on `buffers` (one per parameter) and prints what the
-/// backend measured. Failure: a compile error, already reported; otherwise
-/// the exit code, 0 when it ran, 3 when the backend is unavailable, 1 when
-/// the run itself failed.
-FailureOr<int> runOnBackend(Backend backend, const RunRequest &request,
-                            std::vector<::tile::runtime::HostTensor> &buffers);
+/// backend measured; `written` receives, per parameter, the elements the
+/// backend wrote, or stays empty where the backend cannot say (cuda).
+/// Returns kMatch when it ran, else the exit code (its error reported).
+int runOnBackend(Backend backend, const RunRequest &request,
+                 std::vector<::tile::runtime::HostTensor> &buffers,
+                 std::vector<std::vector<bool>> &written);
 
 /// Lowers the placed kernel and runs it on the emulator (EmulateBackend.cpp).
-LogicalResult runOnEmulator(const RunRequest &request,
-                            std::vector<::tile::runtime::HostTensor> &buffers);
+int runOnEmulator(const RunRequest &request,
+                  std::vector<::tile::runtime::HostTensor> &buffers,
+                  std::vector<std::vector<bool>> &written);
 
 /// The compile-side figures: ptxas -v on the PTX (when ptxas is present)
 /// and the placement decisions of the manifest.

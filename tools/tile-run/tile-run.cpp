@@ -8,8 +8,11 @@
 // against interp, and prints the report of seed 002: what the compiled
 // kernel uses, how long it took, and what the compiler decided.
 //
-// Exit codes: 0 the outputs match, 1 a mismatch, 2 a compile error (or bad
-// input), 3 the requested backend is unavailable.
+// Exit codes: 0 the outputs match, 1 a mismatch, 2 a compile error, bad
+// input or a bad command line, 3 the requested backend is unavailable (or
+// the driver failed), 4 the kernel faulted (a race, an out-of-bounds access,
+// a barrier only part of the CTA reaches, undefined arithmetic, a loop that
+// does not end).
 //
 //===----------------------------------------------------------------------===//
 
@@ -37,7 +40,6 @@ using namespace mlir::tile;
 namespace rt = ::tile::runtime;
 
 namespace {
-enum ExitCode { kMatch = 0, kMismatch = 1, kCompileError = 2, kNoBackend = 3 };
 enum class Emit { None, MLIR, PTX, Manifest };
 
 llvm::cl::opt<std::string> inputFile(llvm::cl::Positional,
@@ -76,9 +78,9 @@ llvm::cl::opt<int> timedRuns("runs", llvm::cl::desc("cuda timed runs"),
                              llvm::cl::init(10));
 llvm::cl::opt<std::string> writeIO(
     "write-io",
-    llvm::cl::desc("also write the inputs (DIR/NAME.bin, DIR/dims.txt) and "
-                   "interp's outputs (DIR/expect/NAME.bin), as tile-launch "
-                   "reads them"),
+    llvm::cl::desc("also write the inputs (DIR/NAME.bin, DIR/dims.txt), "
+                   "interp's outputs and their marks (DIR/expect/NAME.bin, "
+                   "NAME.marks), as tile-launch reads them"),
     llvm::cl::value_desc("DIR"));
 llvm::cl::opt<bool> ptxFigures(
     "ptx-figures",
@@ -142,28 +144,52 @@ FailureOr<KernelOp> selectKernel(ModuleOp module) {
   return failure();
 }
 
+/// Writes DIR/NAME with `write`; a file that cannot be created or written
+/// (a full disk) is an error naming it, not raw_fd_ostream's abort.
+LogicalResult writeFile(StringRef dir, const Twine &name,
+                        function_ref<void(llvm::raw_ostream &)> write) {
+  SmallString<128> path(dir);
+  llvm::sys::path::append(path, name);
+  std::error_code error;
+  llvm::raw_fd_ostream out(path, error);
+  if (!error) {
+    write(out);
+    out.close();
+    error = out.error();
+    out.clear_error();
+  }
+  if (!error)
+    return success();
+  llvm::errs() << "tile-run: error: cannot write " << path << ": "
+               << error.message() << "\n";
+  return failure();
+}
+
 /// Writes `tensor` as DIR/NAME.bin (docs/abi.md, "Files for tile-launch").
 LogicalResult writeTensor(StringRef dir, StringRef name,
                           const rt::HostTensor &tensor) {
-  SmallString<128> path(dir);
-  llvm::sys::path::append(path, name + ".bin");
-  std::error_code error;
-  llvm::raw_fd_ostream out(path, error);
-  if (error) {
-    llvm::errs() << "tile-run: error: cannot write " << path << ": "
-                 << error.message() << "\n";
-    return failure();
-  }
-  out.write(reinterpret_cast<const char *>(tensor.bytes.data()),
-            tensor.bytes.size());
-  return success();
+  return writeFile(dir, name + ".bin", [&](llvm::raw_ostream &out) {
+    out.write(reinterpret_cast<const char *>(tensor.bytes.data()),
+              tensor.bytes.size());
+  });
+}
+
+/// Writes the reference's marks of an output as DIR/NAME.marks, a byte per
+/// element (docs/abi.md).
+LogicalResult writeMarks(StringRef dir, StringRef name,
+                         ArrayRef<rt::ElementMark> marks) {
+  return writeFile(dir, name + ".marks", [&](llvm::raw_ostream &out) {
+    for (rt::ElementMark mark : marks)
+      out << static_cast<char>(mark.toByte());
+  });
 }
 
 /// The files a runtime-only tile-launch needs to run and check the kernel.
 LogicalResult writeRunFiles(StringRef dir, const rt::KernelManifest &manifest,
                             const rt::SymbolBindings &symbols,
                             ArrayRef<rt::HostTensor> inputs,
-                            ArrayRef<rt::HostTensor> expected) {
+                            ArrayRef<rt::HostTensor> expected,
+                            const reference::InterpReport &reference) {
   SmallString<128> expectDir(dir);
   llvm::sys::path::append(expectDir, "expect");
   if (std::error_code error = llvm::sys::fs::create_directories(expectDir)) {
@@ -171,22 +197,19 @@ LogicalResult writeRunFiles(StringRef dir, const rt::KernelManifest &manifest,
                  << error.message() << "\n";
     return failure();
   }
-  for (auto [param, input, want] :
-       llvm::zip(manifest.params, inputs, expected)) {
+  for (auto [param, input, want, marks] :
+       llvm::zip(manifest.params, inputs, expected, reference.marks)) {
     if (param.isRead() && failed(writeTensor(dir, param.name, input)))
       return failure();
-    if (param.isWritten() && failed(writeTensor(expectDir, param.name, want)))
+    if (param.isWritten() &&
+        (failed(writeTensor(expectDir, param.name, want)) ||
+         failed(writeMarks(expectDir, param.name, marks))))
       return failure();
   }
-  SmallString<128> dimsPath(dir);
-  llvm::sys::path::append(dimsPath, "dims.txt");
-  std::error_code error;
-  llvm::raw_fd_ostream dimsFile(dimsPath, error);
-  if (error)
-    return failure();
-  for (const auto &[symbol, value] : symbols)
-    dimsFile << symbol << "=" << value << "\n";
-  return success();
+  return writeFile(dir, "dims.txt", [&](llvm::raw_ostream &out) {
+    for (const auto &[symbol, value] : symbols)
+      out << symbol << "=" << value << "\n";
+  });
 }
 
 /// The placed copy of `module` (register promotion and the shared plan)
@@ -214,14 +237,13 @@ placeKernel(ModuleOp module, StringRef name, const TileToPTXOptions &options,
   return module.emitError("internal error: no manifest for '") << name << "'";
 }
 
-} // namespace
-
-int main(int argc, char **argv) {
-  llvm::InitLLVM init(argc, argv);
-  llvm::cl::ParseCommandLineOptions(
-      argc, argv,
-      "tile-run: compile a tile kernel, run it and check it against the "
-      "reference interpreter\n");
+int run(int argc, char **argv) {
+  if (!llvm::cl::ParseCommandLineOptions(
+          argc, argv,
+          "tile-run: compile a tile kernel, run it and check it against the "
+          "reference interpreter\n",
+          &llvm::errs()))
+    return kBadInput;
 
   DialectRegistry registry;
   registerAllTileDialects(registry);
@@ -233,7 +255,7 @@ int main(int argc, char **argv) {
       openInputFile(inputFile, &errorMessage);
   if (!file) {
     llvm::errs() << "tile-run: error: " << errorMessage << "\n";
-    return kCompileError;
+    return kBadInput;
   }
   llvm::SourceMgr sourceMgr;
   sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
@@ -241,10 +263,10 @@ int main(int argc, char **argv) {
 
   OwningOpRef<ModuleOp> module = parseKernelSource(sourceMgr, &context);
   if (!module)
-    return kCompileError;
+    return kBadInput;
   FailureOr<KernelOp> kernel = selectKernel(*module);
   if (failed(kernel))
-    return kCompileError;
+    return kBadInput;
   std::string name = kernel->getSymName().str();
 
   TileToPTXOptions options;
@@ -258,7 +280,7 @@ int main(int argc, char **argv) {
   std::string manifestJSON;
   auto placed = placeKernel(*module, name, options, manifestJSON);
   if (failed(placed))
-    return kCompileError;
+    return kBadInput;
   rt::KernelManifest &manifest = placed->second;
   if (emit == Emit::Manifest) {
     llvm::outs() << manifestJSON << "\n";
@@ -274,7 +296,7 @@ int main(int argc, char **argv) {
     options.remarks = false; // reported once, by the placement above
     FailureOr<std::string> compiled = compileToPTX(*forPTX, options);
     if (failed(compiled))
-      return kCompileError;
+      return kBadInput;
     ptx = std::move(*compiled);
   }
   if (emit == Emit::PTX) {
@@ -286,21 +308,21 @@ int main(int argc, char **argv) {
   rt::SymbolBindings symbols;
   for (const std::string &dim : dims)
     if (rt::Error error = rt::parseSymbolAssignment(dim, symbols))
-      return fail(error.prefix("--dim: "), kCompileError);
+      return fail(error.prefix("--dim: "), kBadInput);
   for (const std::string &symbol : manifest.symbols)
     symbols.emplace(symbol, kDefaultSymbolValue);
   for (const auto &[symbol, value] : symbols)
     if (!llvm::is_contained(manifest.symbols, symbol))
       return fail(rt::Error::input("kernel '%s' has no symbol '%s'",
                                    name.c_str(), symbol.c_str()),
-                  kCompileError);
+                  kBadInput);
   InputGenerator generator(seed);
   std::vector<rt::HostTensor> inputs;
   int64_t totalBytes = 0;
   for (const rt::ParamSpec &param : manifest.params) {
     rt::Expected<std::vector<int64_t>> shape = rt::resolveShape(param, symbols);
     if (!shape)
-      return fail(shape.getError(), kCompileError);
+      return fail(shape.getError(), kBadInput);
     int64_t bytes = *rt::countElements(*shape) * rt::dtypeSize(param.dtype);
     if (bytes > kMaxTensorBytes - totalBytes)
       return fail(rt::Error::input(
@@ -310,7 +332,7 @@ int main(int argc, char **argv) {
                       param.name.c_str(), rt::formatShape(*shape).c_str(),
                       rt::dtypeName(param.dtype),
                       static_cast<long long>(kMaxTensorBytes)),
-                  kCompileError);
+                  kBadInput);
     totalBytes += bytes;
     inputs.push_back(param.isRead()
                          ? rt::HostTensor::zeros(param.dtype, *shape)
@@ -321,40 +343,68 @@ int main(int argc, char **argv) {
 
   // The reference: the tile-level interpreter on the kernel as written.
   std::vector<rt::HostTensor> expected = inputs;
+  reference::InterpReport reference;
   {
     std::vector<rt::HostTensor *> args;
     for (rt::HostTensor &tensor : expected)
       args.push_back(&tensor);
     rt::SymbolBindings bound = symbols;
-    if (failed(reference::interpretKernel(*kernel, args, bound)))
-      return kCompileError;
+    if (failed(
+            reference::interpretKernel(*kernel, args, bound, {}, &reference)))
+      return reference.fault ? kKernelFault : kBadInput;
   }
 
-  if (!writeIO.empty() &&
-      failed(writeRunFiles(writeIO, manifest, symbols, inputs, expected)))
-    return kCompileError;
+  if (!writeIO.empty() && failed(writeRunFiles(writeIO, manifest, symbols,
+                                               inputs, expected, reference)))
+    return kBadInput;
 
   RunRequest request{*module, *placed->first, name, manifest, ptx, symbols};
   request.warmupRuns = warmupRuns;
   request.timedRuns = timedRuns;
   std::vector<rt::HostTensor> outputs = inputs;
-  FailureOr<int> ran = runOnBackend(backend, request, outputs);
-  if (failed(ran))
-    return kCompileError;
-  if (*ran != kMatch)
-    return *ran;
+  std::vector<std::vector<bool>> written;
+  if (int code = runOnBackend(backend, request, outputs, written))
+    return code;
 
   printCompileReport(ptx, manifest, manifestJSON, chip);
+  const char *backendName = backend == Backend::Cuda      ? "cuda"
+                            : backend == Backend::Emulate ? "emulate"
+                                                          : "interp";
   bool allMatch = true;
-  for (auto [param, got, want] :
-       llvm::zip(manifest.params, outputs, expected)) {
+  for (auto [index, param] : llvm::enumerate(manifest.params)) {
     if (!param.isWritten())
       continue;
-    rt::Expected<bool> matched = rt::compareOutput(
-        param.name, got, want, rt::toleranceFor(want), "interp");
+    rt::OutputComparison comparison;
+    comparison.got = &outputs[index];
+    comparison.gotWritten = written.empty() ? nullptr : &written[index];
+    comparison.want = &expected[index];
+    comparison.wantMarks = &reference.marks[index];
+    comparison.poisoned = !param.isRead();
+    rt::Expected<bool> matched =
+        rt::checkOutput(param.name, comparison, backendName, "interp");
     if (!matched)
-      return fail(matched.getError(), kCompileError);
+      return fail(matched.getError(), kBadInput);
     allMatch &= *matched;
   }
   return allMatch ? kMatch : kMismatch;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM init(argc, argv);
+  int code = run(argc, argv);
+  // A failed write of what was printed (a full disk, a closed pipe) is an
+  // error like any other, not raw_fd_ostream's abort at exit.
+  llvm::outs().flush();
+  std::fflush(stdout);
+  if (llvm::outs().has_error() || std::ferror(stdout)) {
+    llvm::errs() << "tile-run: error: cannot write the standard output: "
+                 << (llvm::outs().has_error() ? llvm::outs().error().message()
+                                              : std::string("write error"))
+                 << "\n";
+    llvm::outs().clear_error();
+    return kBadInput;
+  }
+  return code;
 }

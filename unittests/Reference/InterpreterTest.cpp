@@ -42,8 +42,8 @@ protected:
                         scf::SCFDialect>();
   }
 
-  /// Runs the one kernel of `source`; "" on success, else every diagnostic
-  /// as "line:col: message".
+  /// Runs the one kernel of `source` (its report in `report`); "" on
+  /// success, else every diagnostic as "line:col: message".
   std::string run(const char *source, std::vector<HostTensor *> args,
                   SymbolBindings symbols = {},
                   reference::InterpOptions options = {}) {
@@ -59,7 +59,9 @@ protected:
     if (!module)
       return "parse error: " + diagnostics;
     auto kernel = cast<KernelOp>(module->getBody()->front());
-    if (failed(reference::interpretKernel(kernel, args, symbols, options)))
+    report = reference::InterpReport();
+    if (failed(reference::interpretKernel(kernel, args, symbols, options,
+                                          &report)))
       return diagnostics.empty() ? "failed without a diagnostic" : diagnostics;
     boundSymbols = symbols;
     return diagnostics;
@@ -68,6 +70,7 @@ protected:
   MLIRContext context;
   OwningOpRef<ModuleOp> module;
   SymbolBindings boundSymbols;
+  reference::InterpReport report;
 };
 
 TEST_F(InterpreterTest, ElementwiseArithmeticAndStore) {
@@ -413,18 +416,114 @@ TEST_F(InterpreterTest, StoresRoundToTheTensorType) {
   EXPECT_EQ(elements(h), (std::vector<double>{1, 3}));
 }
 
-TEST_F(InterpreterTest, ThreadIdIsRejectedAtItsLocation) {
-  HostTensor o = HostTensor::zeros(DType::F32, {1, 1});
+TEST_F(InterpreterTest, ThreadIdHasAValuePerThread) {
+  // 4 threads: each element of an [8] tile gets its thread's id (e % 4);
+  // a loop, a while and an if on the id run each thread's own way.
+  HostTensor o = HostTensor::poisoned(DType::I32, {8});
+  HostTensor c = HostTensor::poisoned(DType::I32, {4});
   EXPECT_EQ(run(R"mlir(
-    tile.kernel @k(%O: !tile.tensor<[1, 1], f32>) attributes {threads = 32 : i64} {
+    tile.kernel @k(%O: !tile.tensor<[8], i32>, %C: !tile.tensor<[4], i32>)
+        attributes {threads = 32 : i64} {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c4 = arith.constant 4 : index
       %t = tile.thread_id
+      %m = arith.remui %t, %c4 : index
+      %i = arith.index_cast %m : index to i32
+      %tile = tile.splat %i : tensor<8xi32>
+      tile.store %tile, %O[%c0] : tensor<8xi32> -> !tile.tensor<[8], i32>
+      // count = sum over j < t % 4 of 10, then + 1 where t is odd.
+      %zero = arith.constant 0 : i32
+      %ten = arith.constant 10 : i32
+      %one = arith.constant 1 : i32
+      %sum = scf.for %j = %c0 to %m step %c1 iter_args(%s = %zero) -> (i32) {
+        %n = arith.addi %s, %ten : i32
+        scf.yield %n : i32
+      }
+      %count = tile.var "count" = %sum : !tile.var<i32>
+      %odd = arith.andi %m, %c1 : index
+      %isOdd = arith.cmpi ne, %odd, %c0 : index
+      scf.if %isOdd {
+        %v = tile.read %count : !tile.var<i32>
+        %w = arith.addi %v, %one : i32
+        tile.write %w, %count : !tile.var<i32>
+      }
+      %r = tile.read %count : !tile.var<i32>
+      %rt = tile.splat %r : tensor<4xi32>
+      tile.store %rt, %C[%c0] : tensor<4xi32> -> !tile.tensor<[4], i32>
+      tile.return
+    })mlir",
+                {&o, &c}),
+            "");
+  EXPECT_EQ(elements(o), (std::vector<double>{0, 1, 2, 3, 0, 1, 2, 3}));
+  EXPECT_EQ(elements(c), (std::vector<double>{0, 11, 20, 31}));
+}
+
+TEST_F(InterpreterTest, PerThreadControlMasksEffectsAndErrors) {
+  // Only threads 0 and 1 store; a division by zero in the threads that
+  // skip it is no error; a while runs each thread to its own exit.
+  HostTensor o = HostTensor::poisoned(DType::I32, {4});
+  HostTensor w = HostTensor::poisoned(DType::I32, {4});
+  EXPECT_EQ(run(R"mlir(
+    tile.kernel @k(%O: !tile.tensor<[4], i32>, %W: !tile.tensor<[4], i32>)
+        attributes {threads = 32 : i64} {
+      %c0 = arith.constant 0 : index
+      %c2 = arith.constant 2 : index
+      %t = tile.thread_id
+      %low = arith.cmpi ult, %t, %c2 : index
+      %d = arith.subi %c2, %t : index
+      scf.if %low {
+        %q = arith.divui %c2, %d : index
+        %i = arith.index_cast %q : index to i32
+        %v = tile.splat %i : tensor<4xi32>
+        tile.store %v, %O[%c0] : tensor<4xi32> -> !tile.tensor<[4], i32>
+      }
+      %n = scf.while (%x = %t) : (index) -> index {
+        %more = arith.cmpi ult, %x, %c2 : index
+        scf.condition(%more) %x : index
+      } do {
+      ^bb0(%x: index):
+        %y = arith.addi %x, %c2 : index
+        scf.yield %y : index
+      }
+      %ni = arith.index_cast %n : index to i32
+      %nv = tile.splat %ni : tensor<4xi32>
+      tile.store %nv, %W[%c0] : tensor<4xi32> -> !tile.tensor<[4], i32>
+      tile.return
+    })mlir",
+                {&o, &w}),
+            "");
+  // 2 / (2 - 0) = 1, 2 / (2 - 1) = 2; threads 2 and 3 store nothing.
+  EXPECT_EQ(elements(o)[0], 1);
+  EXPECT_EQ(elements(o)[1], 2);
+  EXPECT_TRUE(o.isPoison(2) && o.isPoison(3));
+  EXPECT_TRUE(report.marks[0][1].isWritten());
+  EXPECT_FALSE(report.marks[0][2].isWritten());
+  // 0 -> 2, 1 -> 3, 2 and 3 stay.
+  EXPECT_EQ(elements(w), (std::vector<double>{2, 3, 2, 3}));
+}
+
+TEST_F(InterpreterTest, ReadingWhatAThreadNeverWroteIsAFault) {
+  HostTensor o = HostTensor::zeros(DType::F32, {4});
+  EXPECT_EQ(run(R"mlir(
+    tile.kernel @k(%O: !tile.tensor<[4], f32>) attributes {threads = 32 : i64} {
+      %c0 = arith.constant 0 : index
+      %c2 = arith.constant 2 : index
+      %t = tile.thread_id
+      %low = arith.cmpi ult, %t, %c2 : index
+      %v = tile.var "v" : !tile.var<4xf32>
+      scf.if %low {
+        %one = arith.constant dense<1.0> : tensor<4xf32>
+        tile.write %one, %v : !tile.var<4xf32>
+      }
+      %r = tile.read %v : !tile.var<4xf32>
+      tile.store %r, %O[%c0] : tensor<4xf32> -> !tile.tensor<[4], f32>
       tile.return
     })mlir",
                 {&o}),
-            "3:12: tile.thread_id is per-thread; the interp backend evaluates "
-            "whole tiles, use --backend=emulate\n");
+            "12:12: reads var 'v' in thread 2, which never wrote it\n");
+  EXPECT_TRUE(report.fault);
 }
-
 TEST_F(InterpreterTest, UnsupportedOpsAreNamed) {
   HostTensor o = HostTensor::zeros(DType::F32, {1, 1});
   EXPECT_EQ(run(R"mlir(
@@ -482,7 +581,8 @@ TEST_F(InterpreterTest, EndlessLoopsOverTilesHitTheElementLimit) {
     })mlir",
                 {&o}, {}, options),
             "11:9: the interp backend stopped after computing 100000 tile "
-            "elements; does a loop never end? (InterpOptions::maxElements)\n");
+            "elements (InterpOptions::maxElements): does a loop never end?\n");
+  EXPECT_TRUE(report.fault);
 }
 
 TEST_F(InterpreterTest, EndlessLoopsHitTheStepLimit) {
@@ -500,8 +600,8 @@ TEST_F(InterpreterTest, EndlessLoopsHitTheStepLimit) {
       tile.return
     })mlir",
                 {&o}, {}, options),
-            "4:7: the interp backend stopped after 1000 operations; does a "
-            "loop never end? (InterpOptions::maxSteps)\n");
+            "4:7: the interp backend stopped after 1000 operations "
+            "(InterpOptions::maxSteps): does a loop never end?\n");
 }
 
 TEST_F(InterpreterTest, ArgumentsAreCheckedByName) {
@@ -537,3 +637,115 @@ TEST_F(InterpreterTest, GridMustBePositive) {
 }
 
 } // namespace
+
+TEST_F(InterpreterTest, EachFloatOpRoundsToItsType) {
+  // An f16 product overflows to inf, an f32 one too, as on the GPU; the
+  // same in double would not.
+  HostTensor h = HostTensor::poisoned(DType::F16, {1, 2});
+  HostTensor f = HostTensor::poisoned(DType::F32, {1, 2});
+  EXPECT_EQ(run(R"mlir(
+    tile.kernel @k(%H: !tile.tensor<[1, 2], f16>, %F: !tile.tensor<[1, 2], f32>)
+        attributes {threads = 32 : i64} {
+      %c0 = arith.constant 0 : index
+      %a = arith.constant dense<[[300.0, 0.5]]> : tensor<1x2xf16>
+      %p = arith.mulf %a, %a : tensor<1x2xf16>
+      %q = arith.divf %p, %a : tensor<1x2xf16>
+      tile.store %q, %H[%c0, %c0] : tensor<1x2xf16> -> !tile.tensor<[1, 2], f16>
+      %b = arith.constant dense<[[1.0e31, 3.0]]> : tensor<1x2xf32>
+      %s = arith.mulf %b, %b : tensor<1x2xf32>
+      %third = arith.divf %b, %b : tensor<1x2xf32>
+      %r = arith.mulf %s, %third : tensor<1x2xf32>
+      tile.store %r, %F[%c0, %c0] : tensor<1x2xf32> -> !tile.tensor<[1, 2], f32>
+      tile.return
+    })mlir",
+                {&h, &f}),
+            "");
+  EXPECT_TRUE(std::isinf(h.get(0)));
+  EXPECT_EQ(h.get(1), 0.5);
+  EXPECT_TRUE(std::isinf(f.get(0)));
+  EXPECT_EQ(f.get(1), 9.0);
+}
+
+TEST_F(InterpreterTest, MarksSayHowExactlyEachElementIsKnown) {
+  // Correctly rounded ops: exact. A sum: f32. The sum narrowed to f16 and
+  // widened again: f16. A comparison of the sum: thresholded.
+  HostTensor x = makeTensor(DType::F32, {2, 4}, {1, 2, 3, 4, 5, 6, 7, 8});
+  HostTensor e = HostTensor::poisoned(DType::F32, {2, 4});
+  HostTensor s = HostTensor::poisoned(DType::F32, {2, 1});
+  HostTensor n = HostTensor::poisoned(DType::F32, {2, 1});
+  HostTensor c = HostTensor::poisoned(DType::I32, {2, 1});
+  EXPECT_EQ(run(R"mlir(
+    tile.kernel @k(%X: !tile.tensor<[2, 4], f32>, %E: !tile.tensor<[2, 4], f32>,
+                   %S: !tile.tensor<[2, 1], f32>, %N: !tile.tensor<[2, 1], f32>,
+                   %C: !tile.tensor<[2, 1], i32>)
+        attributes {threads = 32 : i64} {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %x = tile.load %X[%c0, %c0] : !tile.tensor<[2, 4], f32> -> tensor<2x4xf32>
+      %sq = arith.mulf %x, %x : tensor<2x4xf32>
+      %d = arith.divf %sq, %x : tensor<2x4xf32>
+      tile.store %d, %E[%c0, %c0] : tensor<2x4xf32> -> !tile.tensor<[2, 4], f32>
+      %s = tile.rowsum %x : tensor<2x4xf32> -> tensor<2x1xf32>
+      tile.store %s, %S[%c0, %c0] : tensor<2x1xf32> -> !tile.tensor<[2, 1], f32>
+      %h = arith.truncf %s : tensor<2x1xf32> to tensor<2x1xf16>
+      %w = arith.extf %h : tensor<2x1xf16> to tensor<2x1xf32>
+      // Only row 1 of N.
+      %w1 = tile.broadcast %w : tensor<2x1xf32> -> tensor<2x1xf32>
+      tile.store %w1, %N[%c1, %c0] : tensor<2x1xf32> -> !tile.tensor<[2, 1], f32>
+      %ten = arith.constant dense<10.0> : tensor<2x1xf32>
+      %big = arith.cmpf ogt, %s, %ten : tensor<2x1xf32>
+      %one = arith.constant dense<1> : tensor<2x1xi32>
+      %zero = arith.constant dense<0> : tensor<2x1xi32>
+      %sel = arith.select %big, %one, %zero : tensor<2x1xi1>, tensor<2x1xi32>
+      tile.store %sel, %C[%c0, %c0] : tensor<2x1xi32> -> !tile.tensor<[2, 1], i32>
+      tile.return
+    })mlir",
+                {&x, &e, &s, &n, &c}),
+            "");
+  using ::tile::runtime::Accuracy;
+  ASSERT_EQ(report.marks.size(), 5u);
+  EXPECT_FALSE(report.marks[0][0].isWritten()); // X is only read
+  EXPECT_EQ(report.marks[1][3].getAccuracy(), Accuracy::Exact);
+  EXPECT_FALSE(report.marks[1][3].isThresholded());
+  EXPECT_EQ(report.marks[2][0].getAccuracy(), Accuracy::F32);
+  EXPECT_FALSE(report.marks[3][0].isWritten());
+  EXPECT_TRUE(report.marks[3][1].isWritten());
+  EXPECT_EQ(report.marks[3][1].getAccuracy(), Accuracy::F16);
+  EXPECT_TRUE(report.marks[4][0].isThresholded());
+  EXPECT_EQ(elements(c), (std::vector<double>{0, 1}));
+  EXPECT_FALSE(report.fault);
+}
+
+// Found in issue 17: a vector constant overran the interpreter's buffers.
+TEST_F(InterpreterTest, VectorValuesAreAnErrorNotACorruption) {
+  HostTensor o = HostTensor::zeros(DType::F32, {1});
+  EXPECT_EQ(run(R"mlir(
+    tile.kernel @k(%O: !tile.tensor<[1], f32>) attributes {threads = 32 : i64} {
+      %v = arith.constant dense<1.0> : vector<4xf32>
+      tile.return
+    })mlir",
+                {&o}),
+            "3:12: the interp backend does not support values of type "
+            "'vector<4xf32>'\n");
+  EXPECT_FALSE(report.fault);
+}
+
+// Found in issue 17: the budget's message asked about loops in kernels
+// without any.
+TEST_F(InterpreterTest, TheElementBudgetOutsideLoopsBlamesTheTiles) {
+  HostTensor o = HostTensor::zeros(DType::F32, {64, 64});
+  reference::InterpOptions options;
+  options.maxElements = 5000;
+  EXPECT_EQ(run(R"mlir(
+    tile.kernel @k(%O: !tile.tensor<[64, 64], f32>) attributes {threads = 32 : i64} {
+      %c0 = arith.constant 0 : index
+      %one = arith.constant dense<1.0> : tensor<64x64xf32>
+      %two = arith.addf %one, %one : tensor<64x64xf32>
+      tile.store %two, %O[%c0, %c0] : tensor<64x64xf32> -> !tile.tensor<[64, 64], f32>
+      tile.return
+    })mlir",
+                {&o}, {}, options),
+            "5:14: the interp backend stopped after computing 5000 tile "
+            "elements (InterpOptions::maxElements): the kernel's tiles are "
+            "too large for it\n");
+}

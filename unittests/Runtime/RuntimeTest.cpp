@@ -1,5 +1,6 @@
 //===- RuntimeTest.cpp - manifest, grid, argument checks, driver loading --===//
 
+#include "tile/Runtime/Check.h"
 #include "tile/Runtime/Cuda.h"
 #include "tile/Runtime/Json.h"
 #include "tile/Runtime/tile_runtime.h"
@@ -363,6 +364,108 @@ TEST(TensorTest, ToleranceHasAnAbsoluteFloor) {
   result = firstMismatch(got, want, defaultTolerance(DType::F32));
   ASSERT_TRUE(result && *result);
   EXPECT_EQ((*result)->index, 1u);
+}
+
+/// The kinds and first indices of what findMismatches reports.
+std::vector<std::pair<MismatchKind, size_t>>
+problems(const OutputComparison &comparison) {
+  Expected<std::vector<Mismatch>> found = findMismatches(comparison);
+  EXPECT_TRUE(found);
+  std::vector<std::pair<MismatchKind, size_t>> kinds;
+  if (found)
+    for (const Mismatch &mismatch : *found)
+      kinds.push_back({mismatch.kind, mismatch.index});
+  return kinds;
+}
+
+TEST(CheckTest, ToleranceFollowsTheAccuracy) {
+  // 4 elements of 1.0 (and one of 64, for the absolute part).
+  HostTensor want = HostTensor::zeros(DType::F32, {5});
+  for (size_t i = 0; i < 4; ++i)
+    want.set(i, 1.0);
+  want.set(4, 64.0);
+  HostTensor got = want;
+  got.set(0, std::nextafter(1.0f, 2.0f));     // one ulp of f32
+  got.set(1, 1.0 + std::ldexp(1.0, -10));     // one ulp of f16
+  got.set(2, 1.0 + 3 * std::ldexp(1.0, -10)); // three
+  std::vector<ElementMark> marks(5,
+                                 ElementMark::written(Accuracy::Exact, false));
+  OutputComparison comparison;
+  comparison.got = &got;
+  comparison.want = &want;
+  comparison.wantMarks = &marks;
+  // Exact: every difference counts, one ulp of f32 too.
+  Expected<std::vector<Mismatch>> exact = findMismatches(comparison);
+  ASSERT_TRUE(exact);
+  ASSERT_EQ(exact->size(), 1u);
+  EXPECT_EQ((*exact)[0].index, 0u);
+  EXPECT_EQ((*exact)[0].count, 3u);
+  // Passed through an inexact op in f32: one ulp of f32 is fine, one of
+  // f16 (a narrowing that did not happen) is not.
+  marks.assign(5, ElementMark::written(Accuracy::F32, false));
+  Expected<std::vector<Mismatch>> f32 = findMismatches(comparison);
+  ASSERT_TRUE(f32);
+  ASSERT_EQ(f32->size(), 1u);
+  EXPECT_EQ((*f32)[0].index, 1u);
+  EXPECT_EQ((*f32)[0].count, 2u);
+  // Narrowed to f16 after it: an ulp or three of f16 pass (4e-3 of 64
+  // absolute).
+  marks.assign(5, ElementMark::written(Accuracy::F16, false));
+  EXPECT_TRUE(problems(comparison).empty());
+}
+
+TEST(CheckTest, TheWrittenElementsMustAgree) {
+  HostTensor want = HostTensor::poisoned(DType::F32, {4});
+  want.set(0, 1.0);
+  want.set(1, 2.0);
+  HostTensor got = HostTensor::poisoned(DType::F32, {4});
+  got.set(0, 1.0);
+  got.set(2, 5.0);
+  std::vector<ElementMark> marks(4);
+  marks[0] = marks[1] = ElementMark::written(Accuracy::Exact, false);
+  OutputComparison comparison;
+  comparison.got = &got;
+  comparison.want = &want;
+  comparison.wantMarks = &marks;
+  comparison.poisoned = true;
+  // From the poison's bits: 1 not written, 2 written outside; 2 and 3 are
+  // never written by the kernel as the reference runs it.
+  EXPECT_EQ(problems(comparison), (std::vector<std::pair<MismatchKind, size_t>>{
+                                      {MismatchKind::NeverWritten, 2},
+                                      {MismatchKind::NotWritten, 1},
+                                      {MismatchKind::WrittenOutside, 2}}));
+  // What the backend says it wrote wins over the bits.
+  std::vector<bool> written = {true, true, false, false};
+  comparison.gotWritten = &written;
+  EXPECT_EQ(problems(comparison),
+            (std::vector<std::pair<MismatchKind, size_t>>{
+                {MismatchKind::NeverWritten, 2}, {MismatchKind::Value, 1}}));
+  // An output that starts as input data: unwritten elements must keep it.
+  comparison.poisoned = false;
+  comparison.gotWritten = nullptr;
+  want.set(2, 5.0);
+  want.set(3, 7.0);
+  got.set(1, 2.0);
+  got.set(3, 7.0);
+  EXPECT_TRUE(problems(comparison).empty());
+  got.set(3, 8.0);
+  EXPECT_EQ(problems(comparison), (std::vector<std::pair<MismatchKind, size_t>>{
+                                      {MismatchKind::Value, 3}}));
+}
+
+TEST(CheckTest, MarksRoundTripThroughAByte) {
+  for (Accuracy accuracy :
+       {Accuracy::Exact, Accuracy::F32, Accuracy::F16, Accuracy::BF16})
+    for (bool thresholded : {false, true}) {
+      ElementMark mark = ElementMark::written(accuracy, thresholded);
+      std::optional<ElementMark> back = ElementMark::fromByte(mark.toByte());
+      ASSERT_TRUE(back);
+      EXPECT_TRUE(back->isWritten());
+      EXPECT_EQ(back->getAccuracy(), accuracy);
+      EXPECT_EQ(back->isThresholded(), thresholded);
+    }
+  EXPECT_FALSE(ElementMark::fromByte(0).value().isWritten());
+  EXPECT_FALSE(ElementMark::fromByte(0x10));
 }
 
 TEST(DriverTest, MissingDriverIsAClearError) {

@@ -8,7 +8,9 @@
 // shared buffer, shared-memory races between barriers, barriers that only
 // part of a CTA reaches and shuffles that read an inactive lane. Each problem
 // is an MLIR error at the op's location (the .tile line), naming the block
-// and the thread. docs/design.md, "The emulate backend", explains the design.
+// and the thread. Global memory is checked across CTAs too: a write and
+// another access to one element from two CTAs, not both atomic, race.
+// docs/design.md, "The emulate backend", explains the design.
 //
 //===----------------------------------------------------------------------===//
 
@@ -32,6 +34,9 @@ namespace mlir::tile::emulator {
 struct EmulatedBuffer {
   std::string name;
   ::tile::runtime::HostTensor *tensor = nullptr;
+  /// When given (one entry per element), set for each element a store
+  /// writes.
+  std::vector<bool> *written = nullptr;
 };
 
 struct EmulatorOptions {
@@ -48,6 +53,10 @@ struct EmulatorOptions {
 };
 
 struct EmulatorReport {
+  /// The run failed at a check of the kernel (an out-of-bounds access, a
+  /// race, a barrier or shuffle error, division by zero, the step limit),
+  /// not at something the emulator does not support.
+  bool fault = false;
   int64_t ctas = 0;
   /// Threads emulated over all CTAs.
   int64_t threads = 0;

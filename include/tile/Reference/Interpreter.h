@@ -3,9 +3,12 @@
 // A tile-level interpreter of the tile dialect before promotion and
 // lowering: the golden model every other backend is checked against.
 // Written for obvious correctness, not speed: tiles are arrays of double
-// (floats) or int64 (integers, wrapped to their width after each op), every
-// CTA of the grid runs in turn, reductions and dot accumulate in double,
-// and only a store to a tensor rounds to the tensor's element type.
+// (floats) or int64 (integers, wrapped to their width after each op); each
+// float op rounds to its type, as the GPU's do, while reductions and dot
+// accumulate in double; values computed from ctx.thread have one value per
+// thread, and control flow on them masks the threads that take it; every
+// CTA of the grid runs in turn. For every output element it says whether
+// the kernel wrote it and how exactly a backend must reproduce it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -13,6 +16,7 @@
 #define TILE_REFERENCE_INTERPRETER_H
 
 #include "tile/Dialect/Tile/IR/TileDialect.h"
+#include "tile/Runtime/Check.h"
 #include "tile/Runtime/Manifest.h"
 
 namespace mlir::tile::reference {
@@ -27,6 +31,16 @@ struct InterpOptions {
   uint64_t maxElements = 250'000'000;
 };
 
+/// What a run found besides the buffers' contents.
+struct InterpReport {
+  /// Per parameter, per element: written, and how exactly (Check.h).
+  std::vector<std::vector<::tile::runtime::ElementMark>> marks;
+  /// The run failed at a fault of the kernel (undefined behaviour on these
+  /// inputs, a read of a var never written, a loop that does not end), not
+  /// at something the interpreter does not support.
+  bool fault = false;
+};
+
 /// The kernel's parameters as the runtime describes them (names, dtypes,
 /// shapes with symbols), in order.
 FailureOr<std::vector<::tile::runtime::ParamSpec>>
@@ -35,11 +49,13 @@ getParamSpecs(KernelOp kernel);
 /// Runs every CTA of `kernel` on `args` (one per parameter, in order),
 /// which are checked against the parameters first; `symbols` may fix
 /// symbol values beforehand and receives those the buffers bind. Errors
-/// are emitted at the failing op's location.
+/// are emitted at the failing op's location; `report`, when given,
+/// receives the marks and whether a failure is the kernel's fault.
 LogicalResult interpretKernel(KernelOp kernel,
                               ArrayRef<::tile::runtime::HostTensor *> args,
                               ::tile::runtime::SymbolBindings &symbols,
-                              const InterpOptions &options = {});
+                              const InterpOptions &options = {},
+                              InterpReport *report = nullptr);
 
 } // namespace mlir::tile::reference
 

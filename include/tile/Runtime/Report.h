@@ -8,6 +8,7 @@
 #ifndef TILE_RUNTIME_REPORT_H
 #define TILE_RUNTIME_REPORT_H
 
+#include "tile/Runtime/Check.h"
 #include "tile/Runtime/Cuda.h"
 
 #include <cstdio>
@@ -19,12 +20,15 @@ namespace tile::runtime {
 void printLaunchReport(std::FILE *out, const KernelManifest &manifest,
                        const LaunchReport &launch, int timedRuns);
 
-/// Compares an output with its reference; prints "NAME matches ..." to
-/// stdout, or "NAME wrong at INDEX [i, j]: got X, want Y" to stderr as the
-/// seed's check does. Returns whether it matched.
-Expected<bool> compareOutput(const std::string &name, const HostTensor &got,
-                             const HostTensor &want, Tolerance tolerance,
-                             const std::string &reference);
+/// Checks an output against its reference (Check.h); prints "NAME matches
+/// REFERENCE (N elements)" to stdout, or each problem to stderr as the
+/// seed's check does ("NAME wrong at INDEX [i, j]: got X, want Y", "...: not
+/// written by BACKEND", "NAME: the kernel never writes ..."). Returns whether
+/// it matched.
+Expected<bool> checkOutput(const std::string &name,
+                           const OutputComparison &comparison,
+                           const std::string &backend,
+                           const std::string &reference);
 
 } // namespace tile::runtime
 

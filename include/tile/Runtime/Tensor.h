@@ -48,40 +48,14 @@ struct HostTensor {
   static HostTensor poisoned(DType dtype, std::vector<int64_t> shape);
 
   size_t numElements() const { return bytes.size() / dtypeSize(dtype); }
+  /// Whether element `index` holds exactly the bits poisoned() puts there.
+  bool isPoison(size_t index) const;
   double get(size_t index) const;
   /// Stores `value` rounded to the dtype: to nearest even for floats,
   /// wrapped to 32 bits for i32, `value != 0` for i1.
   void set(size_t index, double value);
 };
 
-/// How far an element may be from the expected one:
-/// |got - want| <= relative * |want| + absolute.
-struct Tolerance {
-  double relative = 0;
-  double absolute = 0;
-};
-/// f32 1e-5 relative (1e-6 absolute, for values near 0); f16 and bf16
-/// looser, by their precision; integers exact.
-Tolerance defaultTolerance(DType dtype);
-/// The tolerance to check an output against `want` with: the dtype's, with
-/// the absolute part raised to `relative * max |want|`. A sum whose terms
-/// cancel carries the rounding error of its terms, not of its result, so an
-/// element near 0 of a tensor of large elements may differ by that much.
-Tolerance toleranceFor(const HostTensor &want);
-
-struct Mismatch {
-  size_t index = 0;
-  double got = 0, want = 0;
-  /// How many elements differ in all.
-  size_t count = 0;
-};
-/// The first element where `got` and `want` differ beyond `tolerance` (NaN
-/// matches only NaN, infinity only itself), or none when all agree. The
-/// index, not a bool, is the point: "wrong at 512" names the block. Both
-/// tensors must have one dtype and shape (an Input error otherwise).
-Expected<std::optional<Mismatch>> firstMismatch(const HostTensor &got,
-                                                const HostTensor &want,
-                                                Tolerance tolerance);
 /// "[0, 37]": the row-major position of element `index` in `shape`.
 std::string formatIndex(const std::vector<int64_t> &shape, size_t index);
 

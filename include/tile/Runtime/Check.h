@@ -1,0 +1,142 @@
+//===- Check.h - comparing a kernel's outputs with the reference -*- C++
+//-*-===//
+//
+// The checker's rule (docs/spec.md, "Running and checking kernels"): every
+// element of an output is compared with the reference's, with a tolerance
+// that follows how the reference computed it, and the elements each side
+// wrote must be the same ones. tile-run and tile-launch both check with it.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_RUNTIME_CHECK_H
+#define TILE_RUNTIME_CHECK_H
+
+#include "tile/Runtime/Tensor.h"
+
+namespace tile::runtime {
+
+/// How closely a backend must reproduce an element of the reference.
+enum class Accuracy : uint8_t {
+  /// Every op that made it rounds correctly (+ - * /, conversions, max,
+  /// loads, ...) and in the kernel's order: the GPU computes the same bits.
+  Exact,
+  /// It passed through an op whose result depends on the implementation (a
+  /// sum or a dot, accumulated wider or in another order; exp, sqrt and the
+  /// other math functions, approximated on the GPU) and, afterwards, through
+  /// no type narrower than f32 / f16 / bf16: that type's tolerance.
+  F32,
+  F16,
+  BF16,
+};
+const char *accuracyName(Accuracy accuracy);
+/// The looser of two.
+inline Accuracy loosest(Accuracy a, Accuracy b) { return a < b ? b : a; }
+
+/// What a run knows of one element of an output besides its value.
+class ElementMark {
+public:
+  /// Not written.
+  ElementMark() = default;
+  static ElementMark written(Accuracy accuracy, bool thresholded) {
+    return ElementMark(
+        static_cast<uint8_t>(kWritten | static_cast<unsigned>(accuracy) << 1 |
+                             (thresholded ? kThresholded : 0)));
+  }
+  bool isWritten() const { return bits & kWritten; }
+  Accuracy getAccuracy() const {
+    return static_cast<Accuracy>((bits >> 1) & 3);
+  }
+  /// The element depends on a comparison of an inexact value, or on its
+  /// conversion to an integer: near the threshold, a correct kernel may land
+  /// on the other side.
+  bool isThresholded() const { return bits & kThresholded; }
+
+  /// One byte, as the `.marks` files of docs/abi.md hold it: bit 0 written,
+  /// bits 1-2 the Accuracy, bit 3 thresholded. None for a byte with other
+  /// bits set.
+  uint8_t toByte() const { return bits; }
+  static std::optional<ElementMark> fromByte(uint8_t byte) {
+    if (byte & ~(kWritten | 6u | kThresholded))
+      return std::nullopt;
+    return ElementMark(byte);
+  }
+
+private:
+  static constexpr uint8_t kWritten = 1, kThresholded = 8;
+  explicit ElementMark(uint8_t bits) : bits(bits) {}
+  uint8_t bits = 0;
+};
+
+/// How far an element may be from the expected one:
+/// |got - want| <= relative * |want| + absolute.
+struct Tolerance {
+  double relative = 0;
+  double absolute = 0;
+};
+/// f32 1e-5 relative (1e-6 absolute, for values near 0); f16 and bf16
+/// looser, by their precision; integers exact.
+Tolerance defaultTolerance(DType dtype);
+/// The tolerance of an element of `accuracy` in an output of `dtype` whose
+/// largest finite magnitude is `largest`: none for Exact elements and
+/// integers, else the accuracy's type's, with the absolute part raised to
+/// `relative * largest` (a sum whose terms cancel carries the rounding
+/// error of its terms, not of its result).
+Tolerance toleranceFor(DType dtype, Accuracy accuracy, double largest);
+/// The tolerance of every element of `want` as f32/f16/bf16 of its own
+/// dtype would be (no marks known): toleranceFor(dtype, that, max |want|).
+Tolerance toleranceFor(const HostTensor &want);
+
+enum class MismatchKind {
+  /// Both wrote the element; the values differ beyond the tolerance.
+  Value,
+  /// The reference never wrote an element of an output that starts as
+  /// poison: the kernel leaves it undefined.
+  NeverWritten,
+  /// The reference wrote it; the backend did not.
+  NotWritten,
+  /// The backend wrote it; the reference did not.
+  WrittenOutside,
+};
+
+struct Mismatch {
+  size_t index = 0;
+  double got = 0, want = 0;
+  /// How many elements have this problem in all.
+  size_t count = 0;
+  MismatchKind kind = MismatchKind::Value;
+  bool thresholded = false;
+};
+
+/// The first element where `got` and `want` differ beyond `tolerance` (NaN
+/// matches only NaN, infinity only itself), or none when all agree. The
+/// index, not a bool, is the point: "wrong at 512" names the block. Both
+/// tensors must have one dtype and shape (an Input error otherwise).
+Expected<std::optional<Mismatch>> firstMismatch(const HostTensor &got,
+                                                const HostTensor &want,
+                                                Tolerance tolerance);
+
+/// One output and what each side knows of it.
+struct OutputComparison {
+  const HostTensor *got = nullptr;
+  /// Which elements the backend wrote, or null when it cannot say: then an
+  /// element of a poisoned output that still holds the poison's bits was not
+  /// written (unless the reference wrote those very bits).
+  const std::vector<bool> *gotWritten = nullptr;
+  const HostTensor *want = nullptr;
+  /// The reference's marks, or null when none are known: then every element
+  /// of `want` is written (but those of a poisoned output still holding the
+  /// poison), at the accuracy of its dtype (F32 for an f32 output).
+  const std::vector<ElementMark> *wantMarks = nullptr;
+  /// The output starts as poison (the kernel only writes it), not as input.
+  bool poisoned = false;
+  /// Replace every element's relative or absolute tolerance.
+  std::optional<double> relative, absolute;
+};
+
+/// Every problem of the output, the first element of each kind present
+/// (NeverWritten first, then by index).
+Expected<std::vector<Mismatch>> findMismatches(const OutputComparison &check);
+
+} // namespace tile::runtime
+
+#endif // TILE_RUNTIME_CHECK_H

@@ -1,0 +1,140 @@
+//===- Value.h - the reference interpreter's values -------------*- C++ -*-===//
+//
+// A value of the kernel is a Val: a scalar the whole CTA shares, a
+// per-thread scalar (ctx.thread and what is computed from it: one value per
+// thread of the CTA), or a tile (its elements in row-major order; element e
+// belongs to thread e % threads, the seed's distribution). Elements are
+// double (float types) or int64 (integer and index types, kept as the
+// sign-extended value of their low `width` bits, the way APInt's
+// getSExtValue reads them: an i1 `true` is -1). Each Val also carries how
+// exactly a backend must reproduce it (Check.h's Accuracy) and whether it
+// depends on a threshold of an inexact value.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_LIB_REFERENCE_VALUE_H
+#define TILE_LIB_REFERENCE_VALUE_H
+
+#include "tile/Runtime/Check.h"
+
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Operation.h"
+#include "llvm/ADT/SmallVector.h"
+
+#include <vector>
+
+namespace mlir::tile::reference {
+
+using ::tile::runtime::Accuracy;
+
+/// Bits of an integer or index type (index: 64).
+unsigned intWidth(Type element);
+/// The canonical form: the low `width` bits, sign-extended.
+int64_t wrap(uint64_t value, unsigned width);
+uint64_t zeroExtend(int64_t value, unsigned width);
+/// `value` rounded to float type `type` (to nearest, ties to even): the one
+/// rounding of every float result the interpreter computes.
+double roundToType(double value, Type type);
+/// The accuracy of a value of float type `type` that an inexact op made.
+Accuracy accuracyOfType(Type type);
+/// arith.maximumf/minimumf: NaN propagates and -0 orders below +0.
+double maximumf(double a, double b);
+double minimumf(double a, double b);
+
+struct Val {
+  /// Zeros of `type` (a ranked tensor: a tile; anything else a scalar);
+  /// `threads` elements for a per-thread scalar.
+  static Val zeros(Type type, int64_t threads = 0);
+
+  Type elementType;
+  SmallVector<int64_t, 2> shape; // a tile's
+  bool isTile = false;
+  bool perThread = false; // a scalar with one value per thread
+  bool isFloat = false;
+  std::vector<double> floats;
+  std::vector<int64_t> ints;
+  Accuracy accuracy = Accuracy::Exact;
+  bool thresholded = false;
+
+  size_t size() const { return isFloat ? floats.size() : ints.size(); }
+  bool isUniform() const { return !isTile && !perThread; }
+  /// A uniform scalar's value (element 0).
+  int64_t scalarInt() const { return ints.empty() ? 0 : ints.front(); }
+
+  /// Element `i` of a value of `size` elements (a tile or per-thread
+  /// scalar result) of which this is an operand: a tile's own element, a
+  /// per-thread scalar's value for the element's thread, a uniform value's
+  /// only one.
+  size_t indexFor(size_t i, bool forTile, int64_t threads) const {
+    if (isTile)
+      return i;
+    if (perThread)
+      return forTile ? i % threads : i;
+    return 0;
+  }
+  double floatAt(size_t i) const { return floats[i]; }
+  int64_t intAt(size_t i) const { return ints[i]; }
+  /// Sets element `i`, rounded (floats) or wrapped (integers) to the type.
+  void setFloat(size_t i, double value) {
+    floats[i] = roundToType(value, elementType);
+  }
+  void setInt(size_t i, uint64_t value) {
+    ints[i] = wrap(value, intWidth(elementType));
+  }
+  void copyElement(size_t to, const Val &from, size_t index) {
+    if (isFloat)
+      floats[to] = from.floats[index];
+    else
+      ints[to] = from.ints[index];
+  }
+};
+
+/// Which threads of the CTA run the ops at hand: every one, or those whose
+/// entry is set (under control flow that depends on ctx.thread).
+using ThreadMask = std::vector<uint8_t>;
+
+/// `now` for the threads `take` sets, `earlier` for the others: a tile's
+/// element goes with its thread, a scalar becomes per-thread where they
+/// differ.
+Val mergeByThread(const Val &earlier, const Val &now, const ThreadMask &take,
+                  int64_t threads);
+
+//===----------------------------------------------------------------------===//
+// Elementwise arithmetic (Arith.cpp)
+//===----------------------------------------------------------------------===//
+
+/// How an elementwise op's result relates to its operands' accuracy.
+enum class ResultAccuracy {
+  /// Correctly rounded (+ - * /, max, conversions, select): exact operands
+  /// give an exact result.
+  Exact,
+  /// A step function of its operands (comparisons, floor, conversion to an
+  /// integer): an inexact operand makes the result thresholded.
+  Threshold,
+  /// Depends on the implementation (math functions, remf, fma).
+  Inexact,
+};
+
+/// The elementwise ops the interpreter knows: one element of the result
+/// from the elements of the operands.
+class ElementwiseOp {
+public:
+  /// The op's evaluation, or none when the interpreter does not know it.
+  static std::optional<ElementwiseOp> get(Operation &op);
+
+  ResultAccuracy getResultAccuracy() const { return accuracy; }
+  /// Computes element `i` of `result` from element `indices[k]` of each
+  /// operand `k`;
+  /// false where arith leaves the result undefined (division by zero,
+  /// overflow of a division, a shift too far, fptosi out of range).
+  bool apply(Val &result, size_t i, ArrayRef<const Val *> operands,
+             ArrayRef<size_t> indices) const;
+
+private:
+  Operation *op = nullptr;
+  ResultAccuracy accuracy = ResultAccuracy::Exact;
+};
+
+} // namespace mlir::tile::reference
+
+#endif // TILE_LIB_REFERENCE_VALUE_H
