@@ -14,8 +14,8 @@
 // MODES-NEXT: Idx f32[32]: sum 96, first 3 3 3 3 3 3 3 3 3 3 3 3 3 3 3 3 3 3 3 3 3 3 3 3 3 3 3 3 3 3 3 3{{$}}
 // MODES-NEXT: Xor f32[32]: sum 496, first 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15{{$}}
 
-// RUN: not tile-emulate %s --kernel inactive_lane --arg 'Out=f32[32]' 2>&1 | FileCheck %s --check-prefix=INACTIVE
-// RUN: not tile-emulate %s --kernel partial_barrier --arg 'Out=f32[32]' 2>&1 | FileCheck %s --check-prefix=PARTIAL
+// RUN: %expect_exit 4 tile-emulate %s --kernel inactive_lane --arg 'Out=f32[32]' 2>&1 | FileCheck %s --check-prefix=INACTIVE
+// RUN: %expect_exit 4 tile-emulate %s --kernel partial_barrier --arg 'Out=f32[32]' 2>&1 | FileCheck %s --check-prefix=PARTIAL
 // RUN: not tile-emulate %s --kernel divergent_barriers --arg 'Out=f32[32]' 2>&1 | FileCheck %s --check-prefix=DIVERGENT
 // RUN: not tile-emulate %s --kernel shared_index --arg 'Out=f32[32]' 2>&1 | FileCheck %s --check-prefix=SHARED-INDEX
 // RUN: not tile-emulate %s --kernel shared_view --arg 'Out=f32[32]' 2>&1 | FileCheck %s --check-prefix=SHARED-VIEW

@@ -1,5 +1,5 @@
 // A correct lowering runs clean; each bug a test pass plants in it is
-// caught, at the .tile-level op it comes from.
+// caught, at the .tile-level op it comes from, as a kernel fault (exit 4).
 //
 // RUN: tile-opt %s --mlir-print-debuginfo --pass-pipeline='builtin.module(tile.kernel(tile-promote-registers,tile-plan-shared,tile-insert-barriers),tile-to-gpu,gpu.module(canonicalize,cse))' -o %t.mlir
 
@@ -9,7 +9,7 @@
 // with both threads. (The emulator runs thread 0 to the barrier first, so,
 // with the barrier gone, thread 1 reads a partial only thread 0 has written.)
 // RUN: tile-emulate %t.mlir --kernel squares_shared --arg 'X=f32[16,K]' --arg 'S=f32[16,1]' --dim K=128 --output S --fill index | FileCheck %s --check-prefix=SQUARES
-// RUN: tile-opt %t.mlir --mlir-print-debuginfo --tile-test-drop-barriers | not tile-emulate --kernel squares_shared --arg 'X=f32[16,K]' --arg 'S=f32[16,1]' --dim K=128 --output S 2>&1 | FileCheck %s --check-prefix=RACE
+// RUN: tile-opt %t.mlir --mlir-print-debuginfo --tile-test-drop-barriers | %expect_exit 4 tile-emulate --kernel squares_shared --arg 'X=f32[16,K]' --arg 'S=f32[16,1]' --dim K=128 --output S 2>&1 | FileCheck %s --check-prefix=RACE
 // SQUARES: S f32[16, 1]: sum {{.*}}, first 690880 4.8688e+06
 tile.kernel @squares_shared(%X: !tile.tensor<[16, K], f32>, %S: !tile.tensor<[16, 1], f32>) attributes {threads = 256 : i64} {
   %c0 = arith.constant 0 : index
@@ -51,7 +51,7 @@ tile.kernel @rowsum32(%A: !tile.tensor<[8, 32], f32>, %S: !tile.tensor<[8, 1], f
 // and its mask keeps the loads inside. Without the mask, a load reads past
 // the end of X.
 // RUN: tile-emulate %t.mlir --kernel edge --arg 'X=f32[16,K]' --arg 'O=f32[16,64]' --dim K=100 --output O --fill ones | FileCheck %s --check-prefix=EDGE
-// RUN: tile-opt %t.mlir --mlir-print-debuginfo --tile-test-drop-bound-masks | not tile-emulate --kernel edge --arg 'X=f32[16,K]' --arg 'O=f32[16,64]' --dim K=100 --output O 2>&1 | FileCheck %s --check-prefix=BOUNDS
+// RUN: tile-opt %t.mlir --mlir-print-debuginfo --tile-test-drop-bound-masks | %expect_exit 4 tile-emulate --kernel edge --arg 'X=f32[16,K]' --arg 'O=f32[16,64]' --dim K=100 --output O 2>&1 | FileCheck %s --check-prefix=BOUNDS
 // EDGE: O f32[16, 64]: sum 1600, first 2 2 2
 tile.kernel @edge(%X: !tile.tensor<[16, K], f32>, %O: !tile.tensor<[16, 64], f32>) attributes {threads = 256 : i64} {
   %c0 = arith.constant 0 : index

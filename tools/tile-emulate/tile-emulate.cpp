@@ -8,8 +8,9 @@
 // the emulated thread count and the wall time. The lowered IR carries no
 // tensor shapes, so each `!llvm.ptr<1>` parameter is described by an --arg,
 // in order; the symbols are the shapes' names in order of first appearance
-// (docs/abi.md). Exit codes: 0 ran cleanly, 1 the emulator reported an
-// error, 2 bad input.
+// (docs/abi.md). Exit codes, as tile-run's: 0 ran cleanly, 2 bad input (or
+// an op the emulator does not support), 4 a check of the kernel failed (a
+// race, an out-of-bounds access, a barrier or shuffle error, ...).
 //
 //===----------------------------------------------------------------------===//
 
@@ -35,7 +36,7 @@ namespace cl = llvm::cl;
 namespace rt = ::tile::runtime;
 
 namespace {
-enum ExitCode { kSuccess = 0, kEmulationFailed = 1, kBadInput = 2 };
+enum ExitCode { kSuccess = 0, kBadInput = 2, kKernelFault = 4 };
 
 cl::opt<std::string> inputFile(cl::Positional, cl::desc("<lowered .mlir>"),
                                cl::init("-"));
@@ -134,8 +135,10 @@ void printTensor(const rt::ParamSpec &param, const rt::HostTensor &tensor) {
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
-  cl::ParseCommandLineOptions(argc, argv,
-                              "run a lowered tile kernel on the emulator\n");
+  if (!cl::ParseCommandLineOptions(
+          argc, argv, "run a lowered tile kernel on the emulator\n",
+          &llvm::errs()))
+    return kBadInput;
 
   // The parameters and the symbols their shapes bind.
   std::vector<rt::ParamSpec> params;
@@ -233,7 +236,7 @@ int main(int argc, char **argv) {
                << " CTAs: " << report.steps << " ops, "
                << llvm::format("%.3f", report.seconds) << " s\n";
   if (failed(status))
-    return kEmulationFailed;
+    return report.fault ? kKernelFault : kBadInput;
   for (auto [param, tensor] : llvm::zip_equal(params, tensors))
     if (outputs.empty() || llvm::is_contained(outputs, param.name))
       printTensor(param, tensor);
