@@ -37,7 +37,6 @@ public:
       cta.shared.emplace_back(bytes);
       cta.sharedAccesses.emplace_back(launch.options.checkRaces ? bytes : 0);
     }
-    cta.crossCTAAccesses.resize(launch.buffers.size());
   }
 
   LogicalResult run(std::array<int64_t, 3> blockId);

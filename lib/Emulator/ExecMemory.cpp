@@ -56,7 +56,7 @@ uint8_t *Interpreter::checkBounds(Operation *op, Address address, int64_t size,
   else
     memory = &thread->privateMemory[address.memory];
   auto limit = static_cast<int64_t>(memory->size());
-  if (address.offset >= 0 && address.offset + size <= limit)
+  if (address.offset >= 0 && address.offset <= limit - size)
     return memory->data() + address.offset;
 
   std::string message;
@@ -224,10 +224,7 @@ LogicalResult Interpreter::recordAccess(Operation *op, ByteAccesses &history,
 LogicalResult Interpreter::recordCrossCTAAccess(Operation *op, uint32_t buffer,
                                                 int64_t element,
                                                 AccessKind kind) {
-  std::vector<CrossCTAAccesses> &elements = cta.crossCTAAccesses[buffer];
-  if (elements.empty())
-    elements.resize(launch.buffers[buffer].tensor->numElements());
-  CrossCTAAccesses &history = elements[element];
+  CrossCTAAccesses &history = cta.crossCTAAccesses[{buffer, element}];
   for (AccessKind earlier :
        {AccessKind::Write, AccessKind::Atomic, AccessKind::Read}) {
     uint32_t otherCTA = history.cta[static_cast<int>(earlier)];
@@ -298,7 +295,9 @@ LogicalResult Interpreter::executeMemRef(Operation *op) {
         if (!type.hasStaticShape())
           return unsupported(op);
         Address address = Address::fromSlots(get(view.getSource()));
-        address.offset += static_cast<int64_t>(get(view.getByteShift())[0]);
+        address.offset =
+            static_cast<int64_t>(static_cast<uint64_t>(address.offset) +
+                                 get(view.getByteShift())[0]);
         // The whole view must lie in its buffer, not just what is accessed.
         int64_t bytes =
             type.getNumElements() * storageBytes(type.getElementType());
@@ -358,8 +357,13 @@ LogicalResult Interpreter::executeLLVM(Operation *op) {
           Value value = cast<Value>(indices[0]);
           index = signExtend(get(value)[0], classify(value.getType()).bits);
         }
+        // Wrapping, as the GPU's address arithmetic: a wild index is
+        // caught by the bounds check of the access, not undefined here.
         Address address = Address::fromSlots(get(gep.getBase()));
-        address.offset += index * storageBytes(gep.getElemType());
+        address.offset = static_cast<int64_t>(
+            static_cast<uint64_t>(address.offset) +
+            static_cast<uint64_t>(index) *
+                static_cast<uint64_t>(storageBytes(gep.getElemType())));
         address.toSlots(set(gep.getResult()));
         return success();
       })

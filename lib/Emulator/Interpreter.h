@@ -124,9 +124,10 @@ struct CTA {
   /// The elements of global tensors this CTA touched, by (buffer, byte
   /// offset): a barrier orders global memory within a CTA too.
   llvm::DenseMap<std::pair<uint32_t, int64_t>, ByteAccesses> globalAccesses;
-  /// Per buffer and element, the accesses of all CTAs so far (empty for a
-  /// grid of one CTA, or a buffer none touched yet).
-  std::vector<std::vector<CrossCTAAccesses>> crossCTAAccesses;
+  /// By (buffer, element), the accesses of all CTAs so far to the
+  /// elements any touched (none for a grid of one CTA).
+  llvm::DenseMap<std::pair<uint32_t, int64_t>, CrossCTAAccesses>
+      crossCTAAccesses;
   /// Advanced at every barrier and every new CTA.
   uint32_t epoch = 0;
   /// Races reported, by the pair of ops, so each is reported once.

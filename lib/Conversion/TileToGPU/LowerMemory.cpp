@@ -81,10 +81,11 @@ Value KernelLowering::globalAddress(const GlobalTensor &tensor,
 /// static dimension of `size`.
 static bool isStaticallyInside(Value offset, Value size, int64_t extent) {
   APInt constantOffset, constantSize;
+  // offset <= size - extent: offset + extent could overflow.
   return matchPattern(offset, m_ConstantInt(&constantOffset)) &&
          matchPattern(size, m_ConstantInt(&constantSize)) &&
          constantOffset.getSExtValue() >= 0 &&
-         constantOffset.getSExtValue() + extent <= constantSize.getSExtValue();
+         constantOffset.getSExtValue() <= constantSize.getSExtValue() - extent;
 }
 
 /// The condition for `index` to fall inside a dimension of `size`.
@@ -106,13 +107,16 @@ Value KernelLowering::sliceInside(ValueRange offsets, RankedTensorType type,
     int64_t extent = type.getDimSize(dim);
     if (isStaticallyInside(offset, size, extent))
       continue;
+    // 0 <= first <= size - extent, which cannot overflow (a size is at
+    // least 0, an extent positive) where first + extent <= size could: a
+    // start near 2^63 would wrap and pass.
     Value first = lookupScalar(offset);
     Value notBelow = arith::CmpIOp::create(
         builder, loc, arith::CmpIPredicate::sge, first, constantIndex(0));
-    Value end =
-        arith::AddIOp::create(builder, loc, first, constantIndex(extent));
+    Value lastStart =
+        arith::SubIOp::create(builder, loc, size, constantIndex(extent));
     Value notAbove = arith::CmpIOp::create(
-        builder, loc, arith::CmpIPredicate::sle, end, size);
+        builder, loc, arith::CmpIPredicate::sle, first, lastStart);
     whole = both(whole, both(notBelow, notAbove));
   }
   return whole;

@@ -3,14 +3,16 @@
 // The ABI: one global pointer per tensor, then one i64 per symbol. Slices
 // are checked where the compiler cannot prove them inside the tensor: here
 // the columns (K is dynamic), not the rows (offset 0, 16 of 16 rows). A
-// slice wholly inside (64 + 64 <= K) loads with no check per element;
-// otherwise each element is checked.
+// slice wholly inside (64 <= K - 64, which cannot overflow as 64 + 64 <= K
+// could) loads with no check per element; otherwise each element is
+// checked.
 // CHECK-LABEL: gpu.func @masked_load(
 // CHECK-SAME: %[[X:.*]]: !llvm.ptr<1>, %[[O:.*]]: !llvm.ptr<1>, %[[K:.*]]: i64)
 // CHECK-SAME: kernel attributes {known_block_size = array<i32: 256, 1, 1>}
 // CHECK: %[[TID:.*]] = gpu.thread_id x
 // CHECK: %[[KI:.*]] = arith.index_cast %[[K]] : i64 to index
-// CHECK: %[[WHOLE:.*]] = arith.cmpi sge, %[[KI]], %c128 : index
+// CHECK: %[[LAST:.*]] = arith.subi %[[KI]], %c64 : index
+// CHECK: %[[WHOLE:.*]] = arith.cmpi sge, %[[LAST]], %c64 : index
 // CHECK: scf.if %[[WHOLE]] -> (vector<4xf32>) {
 // CHECK-NOT: scf.if
 // CHECK-COUNT-4: llvm.load
@@ -99,5 +101,27 @@ tile.kernel @vars(%A: !tile.tensor<[16, 48], f32>, %M: !tile.tensor<[16, 1], f32
   %nv = tile.read %n : !tile.var<i32>
   %nt = tile.splat %nv : tensor<1xi32>
   tile.store %nt, %C[%c0] : tensor<1xi32> -> !tile.tensor<[1], i32>
+  tile.return
+}
+
+// -----
+
+// The whole-slice check at a start the kernel computes: 0 <= start and
+// start <= size - extent, in 64 bits (a start near 2^63 fails it instead of
+// wrapping past the end), for a symbolic size and for a static one.
+// CHECK-LABEL: gpu.func @whole_slice_check(
+// CHECK-SAME: %[[X:.*]]: !llvm.ptr<1>, %[[O:.*]]: !llvm.ptr<1>, %[[K:.*]]: i64)
+// CHECK: %[[KI:.*]] = arith.index_cast %[[K]] : i64 to index
+// CHECK: %[[START:.*]] = gpu.block_id x
+// CHECK-DAG: %[[ROWS:.*]] = arith.cmpi sle, %[[START]], %c0 : index
+// CHECK-DAG: %[[LAST:.*]] = arith.subi %[[KI]], %c64 : index
+// CHECK-DAG: %[[COLS:.*]] = arith.cmpi sle, %[[START]], %[[LAST]] : index
+// CHECK-DAG: %[[NOTBELOW:.*]] = arith.cmpi sge, %[[START]], %c0 : index
+// CHECK: scf.if %{{.*}} -> (vector<8xf32>)
+tile.kernel @whole_slice_check(%X: !tile.tensor<[16, K], f32>, %O: !tile.tensor<[16, 64], f32>) attributes {threads = 128 : i64} {
+  %c0 = arith.constant 0 : index
+  %start = tile.block_id x
+  %x = tile.load %X[%start, %start] : !tile.tensor<[16, K], f32> -> tensor<16x64xf32>
+  tile.store %x, %O[%c0, %c0] : tensor<16x64xf32> -> !tile.tensor<[16, 64], f32>
   tile.return
 }
