@@ -15,7 +15,9 @@ the nvdisasm it runs), a second table compares the SASS of the hot loops
 """
 
 import argparse
+import json
 import pathlib
+import re
 import shutil
 import statistics
 import subprocess
@@ -40,6 +42,138 @@ KERNELS = {
     "bench/pipelined/matmul_pipelined.tile": ("matmul_pipelined", "matmul.cu"),
     "bench/pipelined/rowscale_pipelined.tile": ("rowscale_pipelined", "rowscale.cu"),
 }
+
+
+# The Triton comparison (bench/triton_examples.py): each example's kernel
+# name, and what one iteration of its source loop loads from global memory
+# (a loop's loaded bytes over this is the source iterations it runs: ptxas
+# and Triton unroll); softmax has no loop, and counts the whole kernel for
+# its CTA's 16 rows.
+TRITON_EXAMPLES = {
+    "squares": 16 * 64 * 4,
+    "softmax": None,
+    "matmul": (32 * 32 + 32 * 64) * 2,
+    "rowscale": 16 * 128 * 4,
+    "rowmean": 16 * 64 * 4,
+}
+TILE_ROWS = 16  # rows of one tile CTA, for kernels with no loop
+
+
+def run_times(command, runs, env=None):
+    """Wall seconds of `runs` runs of `command`, each a fresh process."""
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        subprocess.run(command, check=True, capture_output=True, env=env)
+        times.append(time.perf_counter() - start)
+    return times
+
+
+def per_source_iteration(stats, loop_bytes, warps, rows):
+    """SASS instructions the whole CTA issues per iteration of the tile
+    example's source loop: a warp's loop instructions times the warps, over
+    the source iterations one loop iteration runs (its loaded bytes over a
+    source iteration's); for a kernel with no loop, the whole kernel's
+    instructions times the warps, per TILE_ROWS rows."""
+    if loop_bytes and stats["loop_load_bytes"]:
+        iterations = stats["loop_load_bytes"] * warps * 32 / loop_bytes
+        return stats["loop_instructions"] * warps / iterations
+    return stats["instructions"] * warps * TILE_ROWS / (rows or TILE_ROWS)
+
+
+def triton_table(args, out, translate):
+    """tile against Triton (three configurations, triton_examples.py) and the
+    hand-written CUDA, in sm_90 SASS: the rows, for print_triton_table."""
+    import sass_stats as sass
+    rows = []
+    for name, loop_bytes in TRITON_EXAMPLES.items():
+        example = next(k for k, v in KERNELS.items() if v[0] == name)
+        threads = int(re.search(r"@launch\((\d+)",
+                                (ROOT / example).read_text()).group(1))
+        entries = [("tile", out / f"{name}.tile.cubin", name, threads // 32,
+                    None, None)]
+        for config in ("same", "div16", "pref"):
+            cubin = out / f"{name}.triton-{config}.cubin"
+            cold = run_times([args.triton_python, str(ROOT / "bench" /
+                              "triton_examples.py"), name, config, str(cubin),
+                              str(args.runs)], 1)[0]
+            report = json.loads(subprocess.run(
+                [args.triton_python, str(ROOT / "bench" / "triton_examples.py"),
+                 name, config, str(cubin), str(args.runs)],
+                check=True, capture_output=True, text=True).stdout)
+            entries.append((f"triton/{config}", cubin, f"{name}_kernel",
+                            report["warps"], report["rows"],
+                            (cold, statistics.median(report["warm"]))))
+        entries.append(("cuda", out / f"{name}.cuda.cubin", name,
+                         threads // 32, None, None))
+        for who, cubin, function, warps, program_rows, seconds in entries:
+            usage = sass.resource_usage(args.cuobjdump, cubin)[function]
+            parsed = sass.functions(sass.disassemble(args.cuobjdump, cubin))
+            stats = sass.counts(*parsed[function])
+            stats.update(usage)
+            stats["cta_per_iteration"] = round(per_source_iteration(
+                stats, loop_bytes, warps, program_rows))
+            stats["warps"] = warps
+            prefix = "loop_" if loop_bytes else "function_"
+            stats["vector_bytes"] = stats[prefix + "max_load_bytes"]
+            stats["fma"] = stats[prefix + "fma_share"]
+            if who == "tile":
+                command = [str(translate), "--tile-to-ptx",
+                           f"--chip={args.chip}", str(ROOT / example), "-o",
+                           str(out / f"{name}.again.ptx")]
+                times = run_times(command, args.runs + 1)
+                seconds = (times[0], statistics.median(times[1:]))
+            stats["cold_s"], stats["warm_s"] = seconds or ("-", "-")
+            rows.append((name, who, stats))
+    return rows
+
+
+def print_triton_table(rows):
+    columns = [("warps", "warps"), ("registers", "regs"), ("local", "local B"),
+               ("shared", "smem B"), ("cta_per_iteration", "CTA instr/it"),
+               ("loop_instructions", "loop instr"),
+               ("vector_bytes", "load B"), ("fma", "FMA share"),
+               ("cold_s", "cold s"), ("warm_s", "warm s")]
+    print("sm_90 SASS, tile against Triton 3.9 and the hand-written CUDA. "
+          "CTA instr/it: the\ninstructions the whole CTA issues per iteration "
+          "of the tile example's source loop\n(a warp's hot-loop instructions "
+          "x warps / source iterations a loop iteration runs;\nsoftmax, which "
+          "has no loop: the whole kernel per 16 rows). triton/same: tile's "
+          "shapes\nand threads, told what tile knows; /div16: and the "
+          "launcher's divisibility by 16;\n/pref: Triton's own block sizes. "
+          "load B: the widest global load of a thread.\nFMA share: FFMA/HFMA2 "
+          "of the float arithmetic. local B: local memory (spills).\nCompile: "
+          "tile-translate --tile-to-ptx (cold: first run); Triton in a fresh "
+          "process\n(cold: import and compile) and again in that process "
+          "(warm), no cache.")
+    header = f"{'kernel':9} {'who':13} " + " ".join(
+        f"{title:>12}" for _, title in columns)
+    print(header)
+    print("-" * len(header))
+
+    def cell(value):
+        if isinstance(value, float):
+            return f"{value:>12.3f}"
+        return f"{value:>12}"
+    for name, who, stats in rows:
+        print(f"{name:9} {who:13} " +
+              " ".join(cell(stats[key]) for key, _ in columns))
+    print("\ntargets (tile / triton): CTA instructions per iteration against "
+          "triton/same and\ntriton/div16 (<= 1), registers against "
+          "triton/same (<= 1.10), cold compile (< 0.5):")
+    by = {}
+    for name, who, stats in rows:
+        by.setdefault(name, {})[who] = stats
+    for name, kinds in by.items():
+        ours, same, div = kinds["tile"], kinds["triton/same"], \
+            kinds["triton/div16"]
+
+        def ratio(a, b):
+            return f"{a / b:.2f}" if b else "n/a"
+        print(f"  {name:9} instr {ratio(ours['cta_per_iteration'], same['cta_per_iteration'])}"
+              f"  instr/div16 {ratio(ours['cta_per_iteration'], div['cta_per_iteration'])}"
+              f"  registers {ratio(ours['registers'], same['registers'])}"
+              f"  compile {ratio(ours['cold_s'], same['cold_s'])}")
 
 
 def timed(command, runs):
@@ -67,6 +201,10 @@ def main():
     parser.add_argument("--cuobjdump", default=sass_stats.find_cuobjdump(),
                         help="for the SASS table (default: found as "
                              "sass_stats.find_cuobjdump says)")
+    parser.add_argument("--triton-python", default=find_triton_python(),
+                        help="a Python with Triton 3.9 (bench/requirements."
+                             "txt), for the Triton table; default: this one, "
+                             "if it imports triton")
     args = parser.parse_args()
     translate = pathlib.Path(args.build) / "bin" / "tile-translate"
     nvcc = shutil.which("nvcc") or "/usr/local/cuda/bin/nvcc"
@@ -93,11 +231,25 @@ def main():
                                 str(out / f"{entry}.cuda.cubin")], check=True)
         print_table(rows)
         print()
-        if args.cuobjdump:
-            return sass_stats.compare_table(args.cuobjdump, out)
-        print("SASS: skipped, no cuobjdump (pip install -r "
-              "bench/requirements.txt, or --cuobjdump BIN)")
-        return 0
+        if not args.cuobjdump:
+            print("SASS: skipped, no cuobjdump (pip install -r "
+                  "bench/requirements.txt, or --cuobjdump BIN)")
+            return 0
+        status = sass_stats.compare_table(args.cuobjdump, out)
+        print()
+        if not args.triton_python:
+            print("Triton: skipped, no Python with triton (pip install -r "
+                  "bench/requirements.txt, or --triton-python PY)")
+            return status
+        print_triton_table(triton_table(args, out, translate))
+        return status
+
+
+def find_triton_python():
+    """This Python when it imports triton, else None."""
+    result = subprocess.run([sys.executable, "-c", "import triton"],
+                            capture_output=True)
+    return sys.executable if result.returncode == 0 else None
 
 
 def print_table(rows):

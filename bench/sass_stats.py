@@ -143,21 +143,69 @@ def on_edge(bodies, graph):
     return run
 
 
+GLOBAL_LOADS = ("LDG", "LDGSTS")  # LDGSTS: cp.async, global to shared
+FMAS = ("FFMA", "HFMA2", "DFMA")
+FLOAT_ARITHMETIC = FMAS + ("FMUL", "FADD", "HMUL2", "HADD2", "DMUL", "DADD")
+
+
+def load_bytes(instr):
+    """Bytes one thread's global load moves (LDG.E.128: 16, LDG.E: 4)."""
+    parts = instr.opcode.split(".")
+    for width, size in (("128", 16), ("64", 8), ("U16", 2), ("S16", 2),
+                        ("U8", 1), ("S8", 1)):
+        if width in parts:
+            return size
+    return 4
+
+
+def arithmetic(code):
+    """Global bytes loaded a thread, the widest load, and the share of the
+    float arithmetic that is fused multiply-add, of `code`."""
+    loads = [load_bytes(i) for i in code if i.base in GLOBAL_LOADS]
+    floats = [i.base for i in code if i.base in FLOAT_ARITHMETIC]
+    return {"load_bytes": sum(loads), "max_load_bytes": max(loads, default=0),
+            "fma_share": round(sum(op in FMAS for op in floats) /
+                               len(floats), 2) if floats else 0}
+
+
 def counts(code, labels):
     bodies, graph = basic_blocks(code, labels)
     loop = ptx_stats.smallest_loop(
-        bodies, graph, lambda loop: sum(i.base == "LDG" for i in loop),
+        bodies, graph, lambda loop: sum(i.base in GLOBAL_LOADS for i in loop),
         lambda loop: len(executed(loop)), on_edge(bodies, graph))
     ops = [instr.base for instr in executed(loop)]
-    return {
+    result = {
         "loop_instructions": len(ops),
-        "loop_global_loads": ops.count("LDG"),
+        "loop_global_loads": sum(op in GLOBAL_LOADS for op in ops),
         "loop_global_stores": ops.count("STG"),
         "loop_shared": sum(op in ("LDS", "STS", "LDSM") for op in ops),
         "loop_shuffles": ops.count("SHFL"),
         "loop_mma": sum(op.endswith("MMA") for op in ops),
         "instructions": len(executed(code)),
     }
+    result.update({"loop_" + key: value
+                   for key, value in arithmetic(executed(loop)).items()})
+    result.update({"function_" + key: value
+                   for key, value in arithmetic(executed(code)).items()})
+    return result
+
+
+def resource_usage(cuobjdump, cubin):
+    """{function: {registers, shared, local}} from cuobjdump -res-usage."""
+    result = subprocess.run([cuobjdump, "-res-usage", str(cubin)],
+                            capture_output=True, text=True, timeout=60)
+    usage, current = {}, None
+    for line in result.stdout.splitlines():
+        header = re.match(r"\s*Function\s+([\w$.]+):", line)
+        if header:
+            current = header.group(1)
+            continue
+        fields = dict(re.findall(r"(\w+):(\d+)", line))
+        if current and "REG" in fields:
+            usage[current] = {"registers": int(fields["REG"]),
+                              "shared": int(fields.get("SHARED", 0)),
+                              "local": int(fields.get("LOCAL", 0))}
+    return usage
 
 
 def find_cuobjdump():
