@@ -40,6 +40,11 @@ struct CompileOptions {
       "tile-remarks",
       llvm::cl::desc("report register promotion and the shared-memory plan"),
       llvm::cl::init(false)};
+  llvm::cl::opt<bool> fpContract{
+      "fp-contract",
+      llvm::cl::desc("fuse float multiplies and adds into FMAs (default; "
+                     "--fp-contract=false rounds every op on its own)"),
+      llvm::cl::init(true)};
 
   TileToPTXOptions get() const {
     TileToPTXOptions options;
@@ -47,6 +52,7 @@ struct CompileOptions {
     options.optLevel = optLevel;
     options.remarks = remarks;
     options.cudaPath = cudaPath;
+    options.fpContract = fpContract;
     return options;
   }
 };

@@ -82,6 +82,11 @@ llvm::cl::opt<std::string> writeIO(
                    "interp's outputs and their marks (DIR/expect/NAME.bin, "
                    "NAME.marks), as tile-launch reads them"),
     llvm::cl::value_desc("DIR"));
+llvm::cl::opt<bool> fpContract(
+    "fp-contract",
+    llvm::cl::desc("fuse float multiplies and adds into FMAs (default; "
+                   "--fp-contract=false rounds every op on its own)"),
+    llvm::cl::init(true));
 llvm::cl::opt<bool> ptxFigures(
     "ptx-figures",
     llvm::cl::desc("compile to PTX and report ptxas's figures even when the "
@@ -272,6 +277,7 @@ int run(int argc, char **argv) {
   TileToPTXOptions options;
   options.chip = chip;
   options.remarks = remarks;
+  options.fpContract = fpContract;
   if (emit == Emit::MLIR) {
     module->print(llvm::outs());
     llvm::outs() << "\n";

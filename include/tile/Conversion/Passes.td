@@ -26,11 +26,12 @@ def ConvertTileToGPU : Pass<"tile-to-gpu", "::mlir::ModuleOp"> {
     are runs of lanes become butterflies of `gpu.shuffle xor`; other
     reductions, `dot` and broadcasts read shared memory.
 
-    `gpu.barrier` is placed before an access to shared memory that
-    conflicts with an access since the last barrier: bytes in common, one
-    of them a write, and not both by the owner of each element of the same
-    var. Loops are analysed across iterations. A barrier or a shuffle under
-    control flow that depends on `ctx.thread` is an error.
+    Each `tile.barrier` (placed by `tile-insert-barriers`, which the kernel
+    must have run: `tile.synchronized`) becomes a `gpu.barrier`.
+
+    Float ops carry fastmath `contract` unless `fp-contract=false`, so a
+    multiply feeding an add becomes one fused multiply-add (rounded once),
+    as nvcc and Triton compile them by default.
   }];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::gpu::GPUDialect",
@@ -43,6 +44,9 @@ def ConvertTileToGPU : Pass<"tile-to-gpu", "::mlir::ModuleOp"> {
            "the target GPU, sm_70 to sm_100">,
     Option<"optLevel", "O", "unsigned", /*default=*/"3",
            "optimization level of the NVPTX back end">,
+    Option<"fpContract", "fp-contract", "bool", /*default=*/"true",
+           "let a float multiply and add fuse into one FMA (fastmath "
+           "contract); false keeps each op's own IEEE rounding">,
   ];
 }
 

@@ -53,8 +53,24 @@ static gpu::GPUModuleOp getOrCreateGPUModule(ModuleOp module, StringRef chip,
                                   builder.getArrayAttr({target}));
 }
 
+/// Lets LLVM fuse the float multiplies, adds and subtracts of `func`
+/// (fastmath `contract`): NVPTX then emits fma.rn for a multiply feeding an
+/// add.
+static void allowContraction(gpu::GPUFuncOp func) {
+  func.walk([](arith::ArithFastMathInterface op) {
+    if (!isa<arith::AddFOp, arith::SubFOp, arith::MulFOp>(op))
+      return;
+    arith::FastMathFlags flags = arith::FastMathFlags::contract;
+    if (arith::FastMathFlagsAttr given = op.getFastMathFlagsAttr())
+      flags = flags | given.getValue();
+    op->setAttr(op.getFastMathAttrName(),
+                arith::FastMathFlagsAttr::get(op->getContext(), flags));
+  });
+}
+
 LogicalResult mlir::tile::lowerKernelToGPU(KernelOp kernel,
-                                           gpu::GPUModuleOp gpuModule) {
+                                           gpu::GPUModuleOp gpuModule,
+                                           bool fpContract) {
   // Barriers are tile.barrier ops, placed by tile-insert-barriers.
   if (!kernel->hasAttr(kSynchronizedAttr))
     return kernel.emitError("kernel '")
@@ -88,6 +104,8 @@ LogicalResult mlir::tile::lowerKernelToGPU(KernelOp kernel,
     func.erase();
     return failure();
   }
+  if (fpContract)
+    allowContraction(func);
   return success();
 }
 
@@ -107,7 +125,7 @@ struct ConvertTileToGPU : tile::impl::ConvertTileToGPUBase<ConvertTileToGPU> {
       return;
     gpu::GPUModuleOp gpuModule = getOrCreateGPUModule(module, chip, optLevel);
     for (KernelOp kernel : kernels) {
-      if (failed(lowerKernelToGPU(kernel, gpuModule)))
+      if (failed(lowerKernelToGPU(kernel, gpuModule, fpContract)))
         return signalPassFailure();
       kernel.erase();
     }

@@ -60,6 +60,7 @@ void mlir::tile::buildTileToPTXPipeline(OpPassManager &pm,
   ConvertTileToGPUOptions toGPU;
   toGPU.chip = options.chip;
   toGPU.optLevel = options.optLevel;
+  toGPU.fpContract = options.fpContract;
   pm.addPass(createConvertTileToGPU(toGPU));
 
   OpPassManager &gpu = pm.nest<gpu::GPUModuleOp>();
@@ -90,6 +91,10 @@ struct PipelineOptions : public PassPipelineOptions<PipelineOptions> {
   Option<bool> remarks{*this, "remarks",
                        llvm::cl::desc("report placement decisions"),
                        llvm::cl::init(false)};
+  Option<bool> fpContract{
+      *this, "fp-contract",
+      llvm::cl::desc("fuse float multiplies and adds into FMAs"),
+      llvm::cl::init(true)};
 };
 } // namespace
 
@@ -103,6 +108,7 @@ void mlir::tile::registerTileToPTXPipeline() {
         options.chip = cli.chip;
         options.optLevel = cli.optLevel;
         options.remarks = cli.remarks;
+        options.fpContract = cli.fpContract;
         buildTileToPTXPipeline(pm, options);
       });
 }

@@ -6,7 +6,7 @@
 // CHECK: %[[LOOP:.*]] = scf.for %{{.*}} = %c0 to %{{.*}} step %c64 iter_args(%[[ACC:.*]] = %{{.*}}) -> (vector<4xf32>)
 // CHECK-NOT: memref.
 // CHECK: %[[SQ:.*]] = arith.mulf
-// CHECK: %[[NEXT:.*]] = arith.addf %[[ACC]], %[[SQ]] : vector<4xf32>
+// CHECK: %[[NEXT:.*]] = arith.addf %[[ACC]], %[[SQ]] fastmath<contract> : vector<4xf32>
 // CHECK: scf.yield %[[NEXT]] : vector<4xf32>
 // CHECK: vector.extract %[[LOOP]][0]
 tile.kernel @carried(%X: !tile.tensor<[16, K], f32>, %O: !tile.tensor<[16, 64], f32>) attributes {threads = 256 : i64, registers = ["acc"]} {

@@ -7,9 +7,9 @@
 // CHECK-DAG: %[[HALF:.*]] = arith.constant dense<5.000000e-01> : vector<4xf32>
 // CHECK: %[[X:.*]] = vector.from_elements %{{.*}} : vector<4xf32>
 // CHECK: %[[Y:.*]] = vector.from_elements %{{.*}} : vector<4xf32>
-// CHECK: %[[M:.*]] = arith.mulf %[[X]], %[[HALF]] : vector<4xf32>
+// CHECK: %[[M:.*]] = arith.mulf %[[X]], %[[HALF]] fastmath<contract> : vector<4xf32>
 // CHECK: %[[E:.*]] = math.exp %[[Y]] : vector<4xf32>
-// CHECK: %[[S:.*]] = arith.addf %[[M]], %[[E]] : vector<4xf32>
+// CHECK: %[[S:.*]] = arith.addf %[[M]], %[[E]] fastmath<contract> : vector<4xf32>
 // CHECK: %[[GT:.*]] = arith.cmpf ogt, %[[S]], %[[T]] : vector<4xf32>
 // CHECK: %[[SEL:.*]] = arith.select %[[GT]], %[[S]], %[[T]] : vector<4xi1>, vector<4xf32>
 // CHECK: vector.extract %[[SEL]][0] : f32 from vector<4xf32>

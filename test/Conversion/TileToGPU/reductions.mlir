@@ -12,7 +12,7 @@
 // CHECK-DAG: %[[C2:.*]] = arith.constant 2 : i32
 // CHECK-DAG: %[[C1:.*]] = arith.constant 1 : i32
 // CHECK: %[[S16:.*]], %{{.*}} = gpu.shuffle  xor %[[V:.*]], %[[C16]], %[[W]] : f32
-// CHECK: %[[A16:.*]] = arith.addf %[[V]], %[[S16]] : f32
+// CHECK: %[[A16:.*]] = arith.addf %[[V]], %[[S16]] fastmath<contract> : f32
 // CHECK: gpu.shuffle  xor %[[A16]], %[[C8]], %[[W]] : f32
 // CHECK: gpu.shuffle  xor %{{.*}}, %[[C4]], %[[W]] : f32
 // CHECK: gpu.shuffle  xor %{{.*}}, %[[C2]], %[[W]] : f32

@@ -21,10 +21,14 @@ FailureOr<int> parseChip(StringRef chip);
 /// The NVVM target features (PTX ISA version) for a chip.
 std::string getPTXFeatures(int chip);
 
-/// Lowers `kernel`, after tile-promote-registers and tile-plan-shared, to a
-/// gpu.func kernel in `gpuModule` that follows docs/abi.md. Leaves the
-/// kernel in place; fails with an error at the offending op.
-LogicalResult lowerKernelToGPU(KernelOp kernel, gpu::GPUModuleOp gpuModule);
+/// Lowers `kernel`, after tile-promote-registers, tile-plan-shared and
+/// tile-insert-barriers, to a gpu.func kernel in `gpuModule` that follows
+/// docs/abi.md. With `fpContract`, every float op may be fused with another
+/// (fastmath `contract`: a multiply and an add become one FMA, rounded
+/// once); without, each rounds on its own, in IEEE order. Leaves the kernel
+/// in place; fails with an error at the offending op.
+LogicalResult lowerKernelToGPU(KernelOp kernel, gpu::GPUModuleOp gpuModule,
+                               bool fpContract = true);
 
 } // namespace mlir::tile
 

@@ -16,6 +16,9 @@ struct TileToPTXOptions {
   unsigned optLevel = 3;
   /// Report register promotion and the shared-memory plan as remarks.
   bool remarks = false;
+  /// Fuse float multiplies and adds into FMAs (tile-to-gpu's fp-contract);
+  /// false keeps every op's own IEEE rounding, bit for bit.
+  bool fpContract = true;
   /// The CUDA toolkit whose libdevice provides math functions (exp, log,
   /// ...); empty: CUDA_ROOT, CUDA_HOME, CUDA_PATH, then /usr/local/cuda.
   std::string cudaPath;
