@@ -35,7 +35,8 @@ public:
     Unary,
     Binary,
     Call,
-    Slice
+    Slice,
+    Value
   };
   Expr(Kind kind, llvm::SMLoc loc) : kind(kind), loc(loc) {}
   virtual ~Expr() = default;
@@ -162,6 +163,14 @@ struct SliceExpr : ExprBase<Expr::Kind::Slice> {
   llvm::StringRef tensor;
   llvm::SMLoc tensorLoc;
   std::vector<Range> ranges;
+};
+
+/// An expression another front end has already evaluated: the operand the
+/// Emitter holds at `index` (KernelBuilder's values). The .tile parser never
+/// makes one.
+struct ValueExpr : ExprBase<Expr::Kind::Value> {
+  ValueExpr(llvm::SMLoc loc, unsigned index) : ExprBase(loc), index(index) {}
+  unsigned index;
 };
 
 //===----------------------------------------------------------------------===//

@@ -46,28 +46,33 @@ enum class Builtin {
 };
 } // namespace
 
+/// Every builtin function by its name: the one list that lookups, the
+/// reserved names and other front ends (KernelBuilder) read.
+static constexpr std::pair<const char *, Builtin> kBuiltins[] = {
+    {"rowsum", Builtin::RowSum}, {"rowmax", Builtin::RowMax},
+    {"dot", Builtin::Dot},       {"abs", Builtin::Abs},
+    {"max", Builtin::Max},       {"min", Builtin::Min},
+    {"where", Builtin::Where},   {"cdiv", Builtin::CeilDiv},
+    {"exp", Builtin::Exp},       {"exp2", Builtin::Exp2},
+    {"log", Builtin::Log},       {"log2", Builtin::Log2},
+    {"sqrt", Builtin::Sqrt},     {"rsqrt", Builtin::Rsqrt},
+    {"tanh", Builtin::Tanh},     {"sin", Builtin::Sin},
+    {"cos", Builtin::Cos},       {"floor", Builtin::Floor},
+    {"ceil", Builtin::Ceil},
+};
+
 static std::optional<Builtin> lookupBuiltin(StringRef name) {
-  return llvm::StringSwitch<std::optional<Builtin>>(name)
-      .Case("rowsum", Builtin::RowSum)
-      .Case("rowmax", Builtin::RowMax)
-      .Case("dot", Builtin::Dot)
-      .Case("abs", Builtin::Abs)
-      .Case("max", Builtin::Max)
-      .Case("min", Builtin::Min)
-      .Case("where", Builtin::Where)
-      .Case("cdiv", Builtin::CeilDiv)
-      .Case("exp", Builtin::Exp)
-      .Case("exp2", Builtin::Exp2)
-      .Case("log", Builtin::Log)
-      .Case("log2", Builtin::Log2)
-      .Case("sqrt", Builtin::Sqrt)
-      .Case("rsqrt", Builtin::Rsqrt)
-      .Case("tanh", Builtin::Tanh)
-      .Case("sin", Builtin::Sin)
-      .Case("cos", Builtin::Cos)
-      .Case("floor", Builtin::Floor)
-      .Case("ceil", Builtin::Ceil)
-      .Default(std::nullopt);
+  for (auto [spelling, builtin] : kBuiltins)
+    if (name == spelling)
+      return builtin;
+  return std::nullopt;
+}
+
+std::vector<StringRef> Emitter::getBuiltinNames() {
+  std::vector<StringRef> names;
+  for (auto [spelling, builtin] : kBuiltins)
+    names.push_back(spelling);
+  return names;
 }
 
 static unsigned arityOf(Builtin builtin) {
@@ -440,6 +445,8 @@ FailureOr<Operand> Emitter::emitExpr(const Expr &expr) {
     return Operand{emitLoad(*slice, expr.getLoc()), std::nullopt,
                    expr.getLoc()};
   }
+  case Expr::Kind::Value:
+    return evaluated[cast<ValueExpr>(expr).index];
   }
   llvm_unreachable("unknown expression kind");
 }

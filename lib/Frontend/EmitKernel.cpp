@@ -329,6 +329,13 @@ LogicalResult Emitter::emitPipeline(const Attribute &attr, KernelOp kernel) {
 }
 
 LogicalResult Emitter::emitKernel(const Kernel &source) {
+  FailureOr<KernelOp> kernel = beginKernel(source);
+  if (failed(kernel) || failed(emitBlock(source.body)))
+    return failure();
+  return endKernel(source, *kernel);
+}
+
+FailureOr<KernelOp> Emitter::beginKernel(const Kernel &source) {
   auto [previous, inserted] = kernelNames.try_emplace(source.name, source.loc);
   if (!inserted) {
     InFlightDiagnostic diag = error(source.loc) << "redefinition of kernel '"
@@ -403,9 +410,10 @@ LogicalResult Emitter::emitKernel(const Kernel &source) {
     if (failed(define(symbol.getValue(), {Symbol::Kind::Dim, loc, dim})))
       return failure();
   }
+  return kernel;
+}
 
-  if (failed(emitBlock(source.body)))
-    return failure();
+LogicalResult Emitter::endKernel(const Kernel &source, KernelOp kernel) {
   ReturnOp::create(builder, getLoc(source.loc));
 
   for (const Attribute &attr : source.attributes) {
@@ -484,6 +492,11 @@ LogicalResult Emitter::emitVar(const VarStmt &var) {
 }
 
 LogicalResult Emitter::emitAssign(const AssignStmt &assign) {
+  return emitAssign(assign, std::nullopt);
+}
+
+LogicalResult Emitter::emitAssign(const AssignStmt &assign,
+                                  std::optional<Slice> presliced) {
   Location loc = getLoc(assign.getLoc());
   // Combines the current value with the right-hand side for `op=`.
   auto combine = [&](Value current,
@@ -508,7 +521,8 @@ LogicalResult Emitter::emitAssign(const AssignStmt &assign) {
   };
 
   if (auto *slice = dyn_cast<SliceExpr>(assign.target.get())) {
-    FailureOr<Slice> target = emitSlice(*slice);
+    FailureOr<Slice> target =
+        presliced ? FailureOr<Slice>(*presliced) : emitSlice(*slice);
     if (failed(target))
       return failure();
     Value current = assign.op ? emitLoad(*target, slice->getLoc()) : Value();
@@ -554,10 +568,7 @@ LogicalResult Emitter::emitAssign(const AssignStmt &assign) {
   return success();
 }
 
-/// Puts the builder before the terminator of `block`, creating an
-/// `scf.yield` first if the block has none.
-static void setInsertionBeforeYield(OpBuilder &builder, mlir::Block &block,
-                                    Location loc) {
+void Emitter::setInsertionBeforeYield(mlir::Block &block, Location loc) {
   if (block.empty() || !block.back().hasTrait<OpTrait::IsTerminator>()) {
     builder.setInsertionPointToEnd(&block);
     scf::YieldOp::create(builder, loc);
@@ -565,7 +576,7 @@ static void setInsertionBeforeYield(OpBuilder &builder, mlir::Block &block,
   builder.setInsertionPoint(block.getTerminator());
 }
 
-LogicalResult Emitter::emitFor(const ForStmt &loop) {
+FailureOr<scf::ForOp> Emitter::createFor(const ForStmt &loop) {
   Location loc = getLoc(loop.getLoc());
   FailureOr<Value> lower = emitIndex(*loop.lower, "the range start");
   if (failed(lower))
@@ -594,52 +605,76 @@ LogicalResult Emitter::emitFor(const ForStmt &loop) {
   auto forOp = scf::ForOp::create(builder, loc, *lower, *upper, step);
   // The index's name, for @pipeline.
   forOp->setAttr(kIndexAttr, builder.getStringAttr(loop.name));
+  declaredLoopIndices.insert(loop.name);
+  return forOp;
+}
+
+LogicalResult Emitter::emitFor(const ForStmt &loop) {
+  FailureOr<scf::ForOp> forOp = createFor(loop);
+  if (failed(forOp))
+    return failure();
   OpBuilder::InsertionGuard guard(builder);
-  setInsertionBeforeYield(builder, *forOp.getBody(), loc);
+  setInsertionBeforeYield(*forOp->getBody(), forOp->getLoc());
   ScopeGuard scope(*this);
   if (failed(define(loop.name, {Symbol::Kind::LoopIndex, loop.nameLoc,
-                                forOp.getInductionVar()})))
+                                forOp->getInductionVar()})))
     return failure();
-  declaredLoopIndices.insert(loop.name);
   return emitBlock(loop.body);
 }
 
-LogicalResult Emitter::emitIf(const IfStmt &stmt) {
-  Location loc = getLoc(stmt.getLoc());
+FailureOr<scf::IfOp> Emitter::createIf(const IfStmt &stmt) {
   FailureOr<Value> condition = emitCondition(*stmt.condition, "'if'");
   if (failed(condition))
     return failure();
-  auto ifOp = scf::IfOp::create(builder, loc, *condition, stmt.hasElse);
+  return scf::IfOp::create(builder, getLoc(stmt.getLoc()), *condition,
+                           stmt.hasElse);
+}
+
+LogicalResult Emitter::emitIf(const IfStmt &stmt) {
+  FailureOr<scf::IfOp> ifOp = createIf(stmt);
+  if (failed(ifOp))
+    return failure();
+  Location loc = ifOp->getLoc();
   OpBuilder::InsertionGuard guard(builder);
   {
-    setInsertionBeforeYield(builder, ifOp.getThenRegion().front(), loc);
+    setInsertionBeforeYield(ifOp->getThenRegion().front(), loc);
     ScopeGuard scope(*this);
     if (failed(emitBlock(stmt.thenBody)))
       return failure();
   }
   if (!stmt.hasElse)
     return success();
-  setInsertionBeforeYield(builder, ifOp.getElseRegion().front(), loc);
+  setInsertionBeforeYield(ifOp->getElseRegion().front(), loc);
   ScopeGuard scope(*this);
   return emitBlock(stmt.elseBody);
 }
 
+scf::WhileOp Emitter::createWhile(const WhileStmt &loop) {
+  return scf::WhileOp::create(builder, getLoc(loop.getLoc()), TypeRange(),
+                              ValueRange());
+}
+
+LogicalResult Emitter::emitWhileCondition(const Expr &condition) {
+  FailureOr<Value> value = emitCondition(condition, "'while'");
+  if (failed(value))
+    return failure();
+  scf::ConditionOp::create(builder, getLoc(condition.getLoc()), *value,
+                           ValueRange());
+  return success();
+}
+
 LogicalResult Emitter::emitWhile(const WhileStmt &loop) {
-  Location loc = getLoc(loop.getLoc());
-  auto whileOp = scf::WhileOp::create(builder, loc, TypeRange(), ValueRange());
+  scf::WhileOp whileOp = createWhile(loop);
   OpBuilder::InsertionGuard guard(builder);
   // The condition is evaluated anew before every iteration.
   builder.createBlock(&whileOp.getBefore());
-  FailureOr<Value> condition = emitCondition(*loop.condition, "'while'");
-  if (failed(condition))
+  if (failed(emitWhileCondition(*loop.condition)))
     return failure();
-  scf::ConditionOp::create(builder, getLoc(loop.condition->getLoc()),
-                           *condition, ValueRange());
   builder.createBlock(&whileOp.getAfter());
   ScopeGuard scope(*this);
   if (failed(emitBlock(loop.body)))
     return failure();
-  scf::YieldOp::create(builder, loc);
+  scf::YieldOp::create(builder, whileOp.getLoc());
   return success();
 }
 

@@ -19,6 +19,16 @@
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
 
+namespace mlir::scf {
+class ForOp;
+class IfOp;
+class WhileOp;
+} // namespace mlir::scf
+
+namespace mlir::tile {
+class KernelBuilder;
+} // namespace mlir::tile
+
 namespace mlir::tile::frontend {
 
 /// A constant the source wrote without a type. It takes its type from the
@@ -61,6 +71,9 @@ public:
   LogicalResult emitKernel(const Kernel &kernel);
 
 private:
+  // Statement by statement, with the values it evaluates itself.
+  friend class ::mlir::tile::KernelBuilder;
+
   //===--------------------------------------------------------------------===//
   // Kernels and statements (EmitKernel.cpp)
   //===--------------------------------------------------------------------===//
@@ -77,6 +90,11 @@ private:
                                      ArrayRef<StringAttr> symbols);
   LogicalResult emitRegisters(const Attribute &attr, KernelOp kernel);
   LogicalResult emitPipeline(const Attribute &attr, KernelOp kernel);
+  /// The kernel op with its parameters and symbols defined, the builder at
+  /// the start of its body; then, after the body, its return and the
+  /// attributes that name what the body declares.
+  FailureOr<KernelOp> beginKernel(const Kernel &kernel);
+  LogicalResult endKernel(const Kernel &kernel, KernelOp op);
 
   LogicalResult emitBlock(const Body &block);
   LogicalResult emitStmt(const Stmt &stmt);
@@ -85,6 +103,16 @@ private:
   LogicalResult emitFor(const ForStmt &loop);
   LogicalResult emitIf(const IfStmt &stmt);
   LogicalResult emitWhile(const WhileStmt &loop);
+  /// The control-flow ops of the statements, their bodies still empty (the
+  /// builder stays where it was): a loop's bounds and step, a condition.
+  FailureOr<scf::ForOp> createFor(const ForStmt &loop);
+  FailureOr<scf::IfOp> createIf(const IfStmt &stmt);
+  scf::WhileOp createWhile(const WhileStmt &loop);
+  /// The `scf.condition` of a while's `before` block, at the builder.
+  LogicalResult emitWhileCondition(const Expr &condition);
+  /// Puts the builder before the terminator of `block`, creating an
+  /// `scf.yield` first if the block has none.
+  void setInsertionBeforeYield(mlir::Block &block, Location loc);
 
   //===--------------------------------------------------------------------===//
   // Names
@@ -158,6 +186,10 @@ private:
     RankedTensorType tileType;
   };
   FailureOr<Slice> emitSlice(const SliceExpr &expr);
+  /// An assignment to a slice the caller has emitted (`presliced`, the
+  /// target's own), or as emitAssign(assign).
+  LogicalResult emitAssign(const AssignStmt &assign,
+                           std::optional<Slice> presliced);
   /// A scalar i1 for `if` and `while`.
   FailureOr<Value> emitCondition(const Expr &expr, llvm::StringRef what);
   /// `value` converted elementwise to `elementType` (the casts `f32(x)`...).
@@ -176,10 +208,14 @@ private:
   /// Whether `name` is a builtin function, a cast or a type name: those
   /// cannot be redefined.
   static bool isReservedName(llvm::StringRef name);
+  /// The builtin functions (not the casts), by name.
+  static std::vector<llvm::StringRef> getBuiltinNames();
 
   Diagnoser &diag;
   ModuleOp module;
   OpBuilder builder;
+  /// The operands of ValueExprs.
+  std::vector<Operand> evaluated;
   std::vector<llvm::StringMap<Symbol>> scopes;
   /// The vars and loop indices declared in the current kernel, whatever
   /// their scope, for checking the names attributes refer to.

@@ -1,0 +1,201 @@
+//===- KernelBuilder.h - build tile kernels statement by statement -*- C++ -*-//
+//
+// The .tile front end's semantics as an IR builder, for front ends other
+// than the .tile parser (the Python package, python/tile): each call emits
+// its IR at once, through the same code as the .tile language (names,
+// typing, literals that take their context's type, broadcasting, builtins,
+// every check and message), so a kernel written in another syntax produces
+// the IR of its .tile twin, and errors point into that syntax's source.
+//
+// Positions are 1-based lines and byte columns of the source buffer the
+// builder was given; every op is located there. Errors are emitted as
+// diagnostics (the context's handler prints them) and the call fails.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_FRONTEND_KERNELBUILDER_H
+#define TILE_FRONTEND_KERNELBUILDER_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OwningOpRef.h"
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+namespace llvm {
+class SourceMgr;
+} // namespace llvm
+
+namespace mlir::tile {
+
+class KernelBuilder {
+public:
+  /// A place in the source: 1-based line and byte column.
+  struct Pos {
+    unsigned line = 0, column = 0;
+  };
+  /// An evaluated expression: a value, or a literal whose type its
+  /// context decides.
+  using ValueId = unsigned;
+  /// An unevaluated expression: the arguments of grids and @pipeline.
+  using ExprId = unsigned;
+
+  /// What a value is, as the .tile language writes types.
+  struct ValueInfo {
+    enum class Kind { IntLiteral, FloatLiteral, BoolLiteral, Scalar, Tile };
+    Kind kind = Kind::Scalar;
+    /// "f32", "f16", "bf16", "i32", "i1" or "index"; empty for literals.
+    std::string dtype;
+    std::vector<int64_t> shape; // of a tile
+    int64_t intValue = 0;       // of a literal
+    double floatValue = 0;
+    bool boolValue = false;
+  };
+
+  struct Param {
+    std::string name;
+    Pos pos;
+    std::string dtype;
+    Pos dtypePos;
+    /// Each dimension: a size or a symbol's name.
+    std::vector<std::variant<int64_t, std::string>> dims;
+    std::vector<Pos> dimPos;
+  };
+  struct Kernel {
+    std::string name;
+    Pos pos;
+    std::vector<Param> params;
+    int64_t threads = 0;
+    Pos threadsPos;
+    /// `grid = [...]`, empty for none.
+    std::vector<ExprId> grid;
+    Pos gridPos;
+    /// `@registers(...)`, empty for none.
+    std::vector<std::pair<std::string, Pos>> registers;
+    Pos registersPos;
+    /// `@pipeline(names..., key = value...)`, none when `pipelinePos` is
+    /// unset; an option's value is an expression or a list of them.
+    std::vector<std::pair<std::string, Pos>> pipelineNames;
+    struct Option {
+      std::string key;
+      Pos pos;
+      std::vector<ExprId> values;
+      bool isList = false;
+    };
+    std::vector<Option> pipelineOptions;
+    std::optional<Pos> pipelinePos;
+  };
+  /// One dimension of a slice: `start :+ extent`.
+  struct Range {
+    ValueId start;
+    ValueId extent;
+  };
+
+  /// Builds into a new module; `bufferID` is the source's buffer in
+  /// `sourceMgr`, which must outlive the builder.
+  KernelBuilder(MLIRContext *context, llvm::SourceMgr &sourceMgr,
+                unsigned bufferID);
+  ~KernelBuilder();
+
+  //===--- Kernels --------------------------------------------------------===//
+
+  /// The kernel op, its parameters and symbols (names in the kernel), the
+  /// builder at the start of its body.
+  LogicalResult beginKernel(const Kernel &kernel);
+  /// Ends the body; checks the attributes that name what it declares.
+  LogicalResult endKernel();
+  /// The module of the kernels built, verified; null after an error.
+  OwningOpRef<ModuleOp> takeModule();
+
+  //===--- Expressions ----------------------------------------------------===//
+
+  ValueId intLiteral(int64_t value, Pos pos);
+  ValueId floatLiteral(double value, Pos pos);
+  ValueId boolLiteral(bool value, Pos pos);
+  /// A name of the kernel: a symbol, a loop index, or a var (read).
+  FailureOr<ValueId> name(StringRef name, Pos pos);
+  /// `ctx.FIELD[.x|y|z]`: thread, threads, lanes, block, blocks.
+  FailureOr<ValueId> context(StringRef field, unsigned dim, Pos pos);
+  /// "-" or "not".
+  FailureOr<ValueId> unary(StringRef op, ValueId operand, Pos pos);
+  /// "+ - * / % < <= > >= == != and or".
+  FailureOr<ValueId> binary(StringRef op, ValueId lhs, ValueId rhs, Pos pos);
+  /// A builtin function or a cast (`f16(x)`).
+  FailureOr<ValueId> call(StringRef callee, ArrayRef<ValueId> args, Pos pos);
+  /// The slice `tensor[start :+ extent, ...]` loaded.
+  FailureOr<ValueId> load(StringRef tensor, Pos tensorPos,
+                          ArrayRef<Range> ranges, Pos pos);
+  /// A tile of `shape` (a scalar for none) of `dtype` whose every element
+  /// is `literal`.
+  FailureOr<ValueId> full(ArrayRef<int64_t> shape, StringRef dtype,
+                          ValueId literal, Pos pos);
+  ValueInfo describe(ValueId value) const;
+  /// Whether `callee` is a builtin function of the language.
+  static bool isBuiltin(StringRef callee);
+  /// The builtin functions of the language, by name.
+  static std::vector<std::string> getBuiltinNames();
+
+  //===--- Statements -----------------------------------------------------===//
+
+  /// `var name[: type] [= init]`. `depth` (at most the current depth, the
+  /// blocks open inside the kernel) declares it in an enclosing block,
+  /// before the statement there that holds the current position.
+  LogicalResult
+  declareVar(StringRef name, Pos pos,
+             std::optional<std::pair<std::string, std::vector<int64_t>>> type,
+             std::optional<ValueId> init, Pos typePos, unsigned depth);
+  /// `name [op]= value` ("+", "-", "*", "/" for op=).
+  LogicalResult assign(StringRef name, Pos namePos, StringRef op, Pos opPos,
+                       ValueId value, Pos pos);
+  /// A slice `tensor[ranges]` as an assignment target, emitted (its
+  /// offsets) before the value stored to it, as the .tile front end does;
+  /// then loaded (for `op=`) and stored to.
+  using SliceId = unsigned;
+  FailureOr<SliceId> prepareSlice(StringRef tensor, Pos tensorPos,
+                                  ArrayRef<Range> ranges, Pos pos);
+  FailureOr<ValueId> loadSlice(SliceId slice, Pos pos);
+  /// `slice = value`.
+  LogicalResult storeSlice(SliceId slice, ValueId value, Pos pos);
+
+  //===--- Control flow ---------------------------------------------------===//
+
+  /// `for index in range(lower, upper[, step])`: the builder in the body,
+  /// the index a name there until the body ends.
+  FailureOr<ValueId> beginFor(StringRef index, Pos indexPos, ValueId lower,
+                              ValueId upper, std::optional<ValueId> step,
+                              Pos pos);
+  /// `if condition`: the builder in the then-block.
+  LogicalResult beginIf(ValueId condition, bool hasElse, Pos pos);
+  /// The builder in the else-block of the innermost if.
+  void beginElse();
+  /// `while`: the builder where the condition is evaluated, anew before
+  /// each iteration; then `beginWhileBody` with it.
+  void beginWhile(Pos pos);
+  LogicalResult beginWhileBody(ValueId condition, Pos pos);
+  /// Ends the innermost for, if or while body.
+  void endBlock();
+  /// Blocks open in the kernel body.
+  unsigned getDepth() const;
+
+  //===--- Attribute expressions
+  //-------------------------------------------===//
+
+  ExprId exprInt(int64_t value, Pos pos);
+  ExprId exprFloat(double value, Pos pos);
+  ExprId exprBool(bool value, Pos pos);
+  ExprId exprName(StringRef name, Pos pos);
+  ExprId exprUnary(StringRef op, ExprId operand, Pos pos);
+  ExprId exprBinary(StringRef op, ExprId lhs, ExprId rhs, Pos pos);
+  ExprId exprCall(StringRef callee, ArrayRef<ExprId> args, Pos pos);
+
+private:
+  struct Impl;
+  std::unique_ptr<Impl> impl;
+};
+
+} // namespace mlir::tile
+
+#endif // TILE_FRONTEND_KERNELBUILDER_H
