@@ -16,13 +16,12 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "RunBackends.h"
-
 #include "tile/InitAllTile.h"
 #include "tile/Reference/Interpreter.h"
 #include "tile/Runtime/Report.h"
 #include "tile/Target/PTX/TileToPTX.h"
 #include "tile/Tools/Driver.h"
+#include "tile/Tools/Run.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
@@ -40,6 +39,19 @@ using namespace mlir::tile;
 namespace rt = ::tile::runtime;
 
 namespace {
+/// tile-run's exit codes (docs/spec.md).
+enum ExitCode {
+  kMatch = 0,
+  kMismatch = 1,
+  /// A compile error, bad input or a bad command line.
+  kBadInput = 2,
+  kNoBackend = 3,
+  /// The kernel faulted: the emulator's or the reference's checks found
+  /// undefined behaviour (a race, an out-of-bounds access, a barrier only
+  /// part of the CTA reaches, a division by zero, a loop that does not end).
+  kKernelFault = 4,
+};
+
 enum class Emit { None, MLIR, PTX, Manifest };
 
 llvm::cl::opt<std::string> inputFile(llvm::cl::Positional,
@@ -217,31 +229,6 @@ LogicalResult writeRunFiles(StringRef dir, const rt::KernelManifest &manifest,
   });
 }
 
-/// The placed copy of `module` (register promotion and the shared plan)
-/// and the runtime's manifest of `kernel`, parsed from the compiler's JSON
-/// so that the runtime reads exactly what a deployed kernel ships with.
-FailureOr<std::pair<OwningOpRef<ModuleOp>, rt::KernelManifest>>
-placeKernel(ModuleOp module, StringRef name, const TileToPTXOptions &options,
-            std::string &manifestJSON) {
-  OwningOpRef<ModuleOp> placed = module.clone();
-  PassManager pm(module.getContext());
-  buildTilePlacementPipeline(pm, options);
-  if (failed(pm.run(*placed)))
-    return failure();
-  for (llvm::json::Value &manifest : buildManifests(*placed, options.chip)) {
-    if (manifest.getAsObject()->getString("kernel") != name)
-      continue;
-    manifestJSON = llvm::formatv("{0:2}", manifest).str();
-    rt::Expected<rt::KernelManifest> parsed = rt::parseManifest(manifestJSON);
-    if (!parsed)
-      return module.emitError("internal error: the compiler's manifest does "
-                              "not parse: ")
-             << parsed.getError().message();
-    return std::make_pair(std::move(placed), std::move(*parsed));
-  }
-  return module.emitError("internal error: no manifest for '") << name << "'";
-}
-
 int run(int argc, char **argv) {
   if (!llvm::cl::ParseCommandLineOptions(
           argc, argv,
@@ -283,13 +270,12 @@ int run(int argc, char **argv) {
     llvm::outs() << "\n";
     return kMatch;
   }
-  std::string manifestJSON;
-  auto placed = placeKernel(*module, name, options, manifestJSON);
+  FailureOr<PlacedKernel> placed = placeKernel(*module, name, options);
   if (failed(placed))
     return kBadInput;
-  rt::KernelManifest &manifest = placed->second;
+  rt::KernelManifest &manifest = placed->manifest;
   if (emit == Emit::Manifest) {
-    llvm::outs() << manifestJSON << "\n";
+    llvm::outs() << placed->manifestJSON << "\n";
     return kMatch;
   }
   // PTX for the GPU, for --emit=ptx, and for ptxas's figures where a CUDA
@@ -364,18 +350,35 @@ int run(int argc, char **argv) {
                                                inputs, expected, reference)))
     return kBadInput;
 
-  RunRequest request{*module, *placed->first, name, manifest, ptx, symbols};
+  RunRequest request{*module, *placed->placed, name, manifest, ptx, symbols};
   request.warmupRuns = warmupRuns;
   request.timedRuns = timedRuns;
   std::vector<rt::HostTensor> outputs = inputs;
-  std::vector<std::vector<bool>> written;
-  if (int code = runOnBackend(backend, request, outputs, written))
-    return code;
-
-  printCompileReport(ptx, manifest, manifestJSON, chip);
-  const char *backendName = backend == Backend::Cuda      ? "cuda"
-                            : backend == Backend::Emulate ? "emulate"
-                                                          : "interp";
+  llvm::outs().flush();
+  RunFigures figures;
+  std::string runtimeError;
+  RunStatus status =
+      runOnBackend(backend, request, outputs, figures, runtimeError);
+  if (!runtimeError.empty())
+    llvm::errs() << "tile-run: error: " << runtimeError << "\n";
+  switch (status) {
+  case RunStatus::Ran:
+    break;
+  case RunStatus::BadInput:
+    return kBadInput;
+  case RunStatus::NoBackend:
+    return kNoBackend;
+  case RunStatus::KernelFault:
+    return kKernelFault;
+  }
+  const std::vector<std::vector<bool>> &written = figures.written;
+  llvm::outs() << figures.report;
+  PtxasFigures ptxas;
+  if (!ptx.empty())
+    ptxas = runPtxas(ptx, chip);
+  llvm::outs() << formatCompileReport(ptx, ptxas, *placed, chip);
+  llvm::outs().flush();
+  std::string backendName = getBackendName(backend).str();
   bool allMatch = true;
   for (auto [index, param] : llvm::enumerate(manifest.params)) {
     if (!param.isWritten())

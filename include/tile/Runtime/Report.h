@@ -12,11 +12,14 @@
 #include "tile/Runtime/Cuda.h"
 
 #include <cstdio>
+#include <string>
 
 namespace tile::runtime {
 
 /// The device line and the table: kernel, regs, local B, shared B, maxTPB,
 /// blk/SM, occ %, ms (`-` when `timedRuns` is 0).
+std::string formatLaunchReport(const KernelManifest &manifest,
+                               const LaunchReport &launch, int timedRuns);
 void printLaunchReport(std::FILE *out, const KernelManifest &manifest,
                        const LaunchReport &launch, int timedRuns);
 
@@ -25,6 +28,12 @@ void printLaunchReport(std::FILE *out, const KernelManifest &manifest,
 /// seed's check does ("NAME wrong at INDEX [i, j]: got X, want Y", "...: not
 /// written by BACKEND", "NAME: the kernel never writes ..."). Returns whether
 /// it matched.
+/// One problem of an output as checkOutput prints it ("NAME wrong at INDEX
+/// [i, j]: got X, want Y (N of M elements differ)", ...), with its note.
+std::string formatMismatch(const std::string &name, const HostTensor &got,
+                           const Mismatch &bad, const std::string &backend,
+                           const std::string &reference);
+
 Expected<bool> checkOutput(const std::string &name,
                            const OutputComparison &comparison,
                            const std::string &backend,

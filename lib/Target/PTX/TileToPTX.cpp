@@ -130,10 +130,13 @@ mlir::tile::ScopedSLPVectorizerOff::~ScopedSLPVectorizerOff() {
 }
 
 FailureOr<std::string>
-mlir::tile::compileToPTX(ModuleOp module, const TileToPTXOptions &options) {
+mlir::tile::compileToPTX(ModuleOp module, const TileToPTXOptions &options,
+                         llvm::function_ref<void(PassManager &)> instrument) {
   ScopedSLPVectorizerOff slpOff;
   PassManager pm(module.getContext());
   buildTileToPTXPipeline(pm, options);
+  if (instrument)
+    instrument(pm);
   if (failed(pm.run(module)))
     return failure();
   std::string ptx;

@@ -63,9 +63,11 @@ private:
 
 /// Compiles every kernel of `module` (tile IR) to one PTX module, with the
 /// SLP vectorizer off (ScopedSLPVectorizerOff). Errors go to the context's
-/// diagnostic handler.
-FailureOr<std::string> compileToPTX(ModuleOp module,
-                                    const TileToPTXOptions &options);
+/// diagnostic handler. `instrument` may add instrumentation to the pass
+/// manager first (the IR after each pass, for the Python package).
+FailureOr<std::string>
+compileToPTX(ModuleOp module, const TileToPTXOptions &options,
+             llvm::function_ref<void(PassManager &)> instrument = {});
 
 /// The manifests (docs/abi.md) of the kernels of `module` after
 /// buildTilePlacementPipeline, one object per kernel.

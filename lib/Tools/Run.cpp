@@ -1,0 +1,330 @@
+//===- Run.cpp - compile, run and report a tile kernel --------------------===//
+
+#include "tile/Tools/Run.h"
+
+#include "tile/Conversion/Passes.h"
+#include "tile/Reference/Interpreter.h"
+#include "tile/Runtime/Report.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
+#include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/Regex.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <chrono>
+
+using namespace mlir;
+using namespace mlir::tile;
+namespace rt = ::tile::runtime;
+
+StringRef mlir::tile::getBackendName(Backend backend) {
+  switch (backend) {
+  case Backend::Auto:
+    return "auto";
+  case Backend::Cuda:
+    return "cuda";
+  case Backend::Emulate:
+    return "emulate";
+  case Backend::Interp:
+    return "interp";
+  }
+  llvm_unreachable("unknown backend");
+}
+
+std::optional<Backend> mlir::tile::parseBackend(StringRef name) {
+  return llvm::StringSwitch<std::optional<Backend>>(name)
+      .Case("auto", Backend::Auto)
+      .Case("cuda", Backend::Cuda)
+      .Case("emulate", Backend::Emulate)
+      .Case("interp", Backend::Interp)
+      .Default(std::nullopt);
+}
+
+Backend mlir::tile::chooseBackend(Backend requested) {
+  if (requested != Backend::Auto)
+    return requested;
+  return rt::probeCudaDevice() ? Backend::Cuda : Backend::Emulate;
+}
+
+FailureOr<PlacedKernel>
+mlir::tile::placeKernel(ModuleOp module, StringRef name,
+                        const TileToPTXOptions &options) {
+  OwningOpRef<ModuleOp> placed = module.clone();
+  PassManager pm(module.getContext());
+  buildTilePlacementPipeline(pm, options);
+  if (failed(pm.run(*placed)))
+    return failure();
+  for (llvm::json::Value &manifest : buildManifests(*placed, options.chip)) {
+    if (manifest.getAsObject()->getString("kernel") != name)
+      continue;
+    std::string json = llvm::formatv("{0:2}", manifest).str();
+    rt::Expected<rt::KernelManifest> parsed = rt::parseManifest(json);
+    if (!parsed)
+      return module.emitError("internal error: the compiler's manifest does "
+                              "not parse: ")
+             << parsed.getError().message();
+    return PlacedKernel{std::move(placed), std::move(json), std::move(*parsed)};
+  }
+  return module.emitError("internal error: no manifest for '") << name << "'";
+}
+
+//===----------------------------------------------------------------------===//
+// The compile-side report
+//===----------------------------------------------------------------------===//
+
+PtxasFigures mlir::tile::runPtxas(const std::string &ptx, StringRef chip) {
+  PtxasFigures figures;
+  llvm::ErrorOr<std::string> ptxas =
+      llvm::sys::findProgramByName("ptxas", {"/usr/local/cuda/bin"});
+  if (!ptxas)
+    ptxas = llvm::sys::findProgramByName("ptxas");
+  if (!ptxas)
+    return figures;
+  figures.status = PtxasFigures::Status::Rejected;
+  SmallString<128> input, log;
+  if (llvm::sys::fs::createTemporaryFile("tile-run", "ptx", input) ||
+      llvm::sys::fs::createTemporaryFile("tile-run", "log", log))
+    return figures;
+  {
+    std::error_code error;
+    llvm::raw_fd_ostream out(input, error);
+    out << ptx;
+  }
+  std::string arch = ("-arch=" + chip).str();
+  StringRef args[] = {*ptxas, "-v", arch, input, "-o", "/dev/null"};
+  std::optional<StringRef> redirects[] = {std::nullopt, StringRef(log),
+                                          StringRef(log)};
+  int status = llvm::sys::ExecuteAndWait(*ptxas, args, std::nullopt, redirects);
+  auto text = llvm::MemoryBuffer::getFile(log);
+  llvm::sys::fs::remove(input);
+  llvm::sys::fs::remove(log);
+  if (status != 0 || !text)
+    return figures;
+  StringRef report = (*text)->getBuffer();
+  auto find = [&](StringRef pattern) {
+    SmallVector<StringRef> match;
+    int value = 0;
+    if (llvm::Regex(pattern).match(report, &match))
+      match[1].getAsInteger(10, value);
+    return value;
+  };
+  figures.status = PtxasFigures::Status::Ok;
+  figures.registers = find("Used ([0-9]+) registers");
+  figures.spillStoreBytes = find("([0-9]+) bytes spill stores");
+  figures.spillLoadBytes = find("([0-9]+) bytes spill loads");
+  figures.stackBytes = find("([0-9]+) bytes stack frame");
+  figures.sharedBytes = find("([0-9]+) bytes smem");
+  return figures;
+}
+
+std::string mlir::tile::formatCompileReport(const std::string &ptx,
+                                            const PtxasFigures &ptxas,
+                                            const PlacedKernel &kernel,
+                                            StringRef chip) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << "\ncompile: ";
+  if (ptx.empty())
+    os << "no PTX figures (--ptx-figures=false, or no CUDA toolkit found: "
+          "set CUDA_HOME)";
+  else if (ptxas.status == PtxasFigures::Status::NoPtxas)
+    os << "ptxas not found";
+  else if (ptxas.status == PtxasFigures::Status::Rejected)
+    os << "ptxas rejected the PTX";
+  else
+    os << llvm::formatv("ptxas -arch={0}: {1} registers, {2} B spill stores, "
+                        "{3} B spill loads, {4} B stack, {5} B shared",
+                        chip, ptxas.registers, ptxas.spillStoreBytes,
+                        ptxas.spillLoadBytes, ptxas.stackBytes,
+                        ptxas.sharedBytes);
+  os << "\n";
+  llvm::Expected<llvm::json::Value> json =
+      llvm::json::parse(kernel.manifestJSON);
+  if (!json) {
+    llvm::consumeError(json.takeError());
+    return text;
+  }
+  const llvm::json::Object *object = json->getAsObject();
+  if (const llvm::json::Array *registers = object->getArray("registers")) {
+    for (const llvm::json::Value &var : *registers) {
+      const llvm::json::Object *entry = var.getAsObject();
+      os << llvm::formatv(
+          "registers: '{0}' {1} elements per thread, {2} spill(s), {3} "
+          "reduction(s) folded with shuffles\n",
+          entry->getString("name").value_or("?"),
+          entry->getInteger("slots").value_or(0),
+          entry->getInteger("spills").value_or(0),
+          entry->getInteger("shuffles").value_or(0));
+    }
+  }
+  if (const llvm::json::Array *loops = object->getArray("pipelined")) {
+    for (const llvm::json::Value &loop : *loops) {
+      const llvm::json::Object *entry = loop.getAsObject();
+      os << llvm::formatv(
+          "pipelined: loop '{0}' ({1}): {2} load(s) issued {3} iteration(s) "
+          "ahead, {4} more elements per thread in registers\n",
+          entry->getString("loop").value_or("?"),
+          entry->getString("loc").value_or("?"),
+          entry->getInteger("loads").value_or(0),
+          entry->getInteger("ahead").value_or(0),
+          entry->getInteger("elements_per_thread").value_or(0));
+    }
+  }
+  if (const llvm::json::Array *buffers = object->getArray("shared_buffers")) {
+    os << "shared: " << kernel.manifest.sharedBytes << " B in "
+       << buffers->size() << " buffer(s)\n";
+    for (const llvm::json::Value &buffer : *buffers) {
+      const llvm::json::Object *entry = buffer.getAsObject();
+      os << llvm::formatv(
+          "  '{0}' {1} B at offset {2}, live {3}{4}\n",
+          entry->getString("name").value_or("?"),
+          entry->getInteger("bytes").value_or(0),
+          entry->getInteger("offset").value_or(0),
+          entry->getString("live").value_or("?"),
+          entry->getString("spill_of") ? " (spill of a register tile)" : "");
+    }
+  }
+  return text;
+}
+
+//===----------------------------------------------------------------------===//
+// Backends
+//===----------------------------------------------------------------------===//
+
+static std::vector<rt::HostTensor *>
+pointersTo(std::vector<rt::HostTensor> &buffers) {
+  std::vector<rt::HostTensor *> pointers;
+  for (rt::HostTensor &buffer : buffers)
+    pointers.push_back(&buffer);
+  return pointers;
+}
+
+FailureOr<OwningOpRef<ModuleOp>>
+mlir::tile::lowerForEmulation(ModuleOp placed, StringRef chip,
+                              StringRef plantedBugs) {
+  OwningOpRef<ModuleOp> lowered = placed.clone();
+  PassManager pm(placed.getContext());
+  ConvertTileToGPUOptions toGPU;
+  toGPU.chip = chip.str();
+  pm.addPass(createConvertTileToGPU(toGPU));
+  OpPassManager &gpu = pm.nest<gpu::GPUModuleOp>();
+  gpu.addPass(createCanonicalizerPass());
+  gpu.addPass(createCSEPass());
+  if (failed(pm.run(*lowered)))
+    return failure();
+  if (!plantedBugs.empty()) {
+    PassManager bugs(placed.getContext());
+    if (failed(parsePassPipeline(plantedBugs, bugs)) ||
+        failed(bugs.run(*lowered)))
+      return placed.emitError("cannot plant bugs with '") << plantedBugs << "'";
+  }
+  return lowered;
+}
+
+static RunStatus runOnCuda(const RunRequest &request,
+                           std::vector<rt::HostTensor> &buffers,
+                           RunFigures &figures, std::string &error) {
+  rt::LaunchOptions options;
+  options.warmupRuns = request.warmupRuns;
+  options.timedRuns = request.timedRuns;
+  rt::Expected<rt::LaunchReport> launch =
+      rt::launchKernel(request.manifest, request.ptx, pointersTo(buffers),
+                       request.symbols, options);
+  if (!launch) {
+    error = launch.getError().message();
+    return launch.getError().getKind() == rt::ErrorKind::Input
+               ? RunStatus::BadInput
+               : RunStatus::NoBackend;
+  }
+  figures.report =
+      rt::formatLaunchReport(request.manifest, *launch, request.timedRuns);
+  figures.seconds = launch->medianMs / 1000;
+  figures.launch = std::move(*launch);
+  return RunStatus::Ran;
+}
+
+static RunStatus runOnEmulator(const RunRequest &request,
+                               std::vector<rt::HostTensor> &buffers,
+                               RunFigures &figures) {
+  FailureOr<OwningOpRef<ModuleOp>> lowered = lowerForEmulation(
+      request.placed, request.manifest.chip, request.plantedBugs);
+  if (failed(lowered))
+    return RunStatus::BadInput;
+  figures.written.assign(buffers.size(), {});
+  std::vector<emulator::EmulatedBuffer> emulated;
+  for (auto [param, buffer, wrote] :
+       llvm::zip(request.manifest.params, buffers, figures.written))
+    emulated.push_back({param.name, &buffer, &wrote});
+  SmallVector<int64_t> symbols;
+  for (const std::string &symbol : request.manifest.symbols)
+    symbols.push_back(request.symbols.at(symbol));
+  rt::Expected<std::array<int64_t, 3>> grid =
+      rt::evaluateGrid(request.manifest, request.symbols);
+  if (!grid) {
+    request.placed.emitError(grid.getError().message());
+    return RunStatus::BadInput;
+  }
+  emulator::EmulatorOptions options;
+  options.dynamicSharedBytes = request.manifest.sharedBytes;
+  emulator::EmulatorReport report;
+  if (failed(emulator::emulateKernel(**lowered, request.kernel, emulated,
+                                     symbols, *grid, options, report)))
+    return report.fault ? RunStatus::KernelFault : RunStatus::BadInput;
+  figures.report = llvm::formatv(
+      "emulate: '{0}' on the CPU, {1} CTA(s) x {2} threads = {3} threads, "
+      "{4} ops, in {5:F3} s\n",
+      request.kernel, report.ctas, request.manifest.threads, report.threads,
+      report.steps, report.seconds);
+  figures.seconds = report.seconds;
+  figures.emulation = report;
+  return RunStatus::Ran;
+}
+
+static RunStatus runOnInterp(const RunRequest &request,
+                             std::vector<rt::HostTensor> &buffers,
+                             RunFigures &figures) {
+  auto start = std::chrono::steady_clock::now();
+  rt::SymbolBindings symbols = request.symbols;
+  auto kernel = request.source.lookupSymbol<KernelOp>(request.kernel);
+  reference::InterpReport report;
+  if (failed(reference::interpretKernel(kernel, pointersTo(buffers), symbols,
+                                        {}, &report)))
+    return report.fault ? RunStatus::KernelFault : RunStatus::BadInput;
+  for (const std::vector<rt::ElementMark> &marks : report.marks) {
+    figures.written.emplace_back(marks.size());
+    for (auto [wrote, mark] : llvm::zip(figures.written.back(), marks))
+      wrote = mark.isWritten();
+  }
+  std::chrono::duration<double> seconds =
+      std::chrono::steady_clock::now() - start;
+  figures.seconds = seconds.count();
+  figures.report = llvm::formatv("interp: '{0}' on the tile-level reference "
+                                 "interpreter in {1:F3} s\n",
+                                 request.kernel, seconds.count());
+  return RunStatus::Ran;
+}
+
+RunStatus mlir::tile::runOnBackend(Backend backend, const RunRequest &request,
+                                   std::vector<rt::HostTensor> &buffers,
+                                   RunFigures &figures, std::string &error) {
+  figures = RunFigures();
+  figures.backend = chooseBackend(backend);
+  switch (figures.backend) {
+  case Backend::Cuda:
+    return runOnCuda(request, buffers, figures, error);
+  case Backend::Emulate:
+    return runOnEmulator(request, buffers, figures);
+  case Backend::Interp:
+  case Backend::Auto:
+    return runOnInterp(request, buffers, figures);
+  }
+  llvm_unreachable("unknown backend");
+}
