@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The README's test command: installs what is missing, builds, runs every
-# lit and unit test, and ends with the line `N passed, N failed`.
+# lit and unit test and the Python package's pytest suite, and ends with the
+# line `N passed, N failed`.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${TILE_BUILD_DIR:-$root/build}
@@ -22,7 +23,22 @@ count() {
 passed=$(( $(count Passed) + $(count "Expectedly Failed") ))
 failed=$(( $(count Failed) + $(count Unresolved) + $(count "Timed Out") + $(count "Unexpectedly Passed") ))
 skipped=$(count Unsupported)
-rm -f "$log"
 if [[ $lit_status -ne 0 && $failed -eq 0 ]]; then failed=1; fi
+
+# The Python package (python/test), in the venv utils/setup.sh made; its
+# closing counts ("12 passed, 1 skipped in 3.2s") join lit's.
+pytest_status=0
+if [[ -x $build/venv/bin/python && -d $build/python/tile ]]; then
+  (cd "$root/python" && "$build/venv/bin/python" -m pytest -q -p no:cacheprovider test) | tee "$log"
+  pytest_status=${PIPESTATUS[0]}
+  summary=$(grep -E '^[0-9]+ (passed|failed|skipped|error|errors|deselected|xfailed|xpassed)' "$log" | tail -1)
+  pycount() { echo "$summary" | grep -oE "[0-9]+ $1" | grep -oE '^[0-9]+' || echo 0; }
+  passed=$(( passed + $(pycount passed) + $(pycount xfailed) ))
+  py_failed=$(( $(pycount failed) + $(pycount errors) + $(pycount error) + $(pycount xpassed) ))
+  failed=$(( failed + py_failed ))
+  skipped=$(( skipped + $(pycount skipped) ))
+  if [[ $pytest_status -ne 0 && $py_failed -eq 0 ]]; then failed=$(( failed + 1 )); fi
+fi
+rm -f "$log"
 echo "${passed} passed, ${failed} failed, ${skipped} skipped"
 [[ $failed -eq 0 ]]

@@ -1,0 +1,436 @@
+//===- TileModule.cpp - the `tile._tile` extension ------------------------===//
+//
+// nanobind bindings of Compilation: the IR builder the Python front end
+// drives (python/tile/frontend.py), and compiling and running through the
+// C++ that tile-run uses. Values and expressions cross as integer ids,
+// source positions as (line, column) pairs. Failures raise the package's
+// exceptions, which python/tile/errors.py defines and hands over with
+// set_errors().
+//
+//===----------------------------------------------------------------------===//
+
+#include "Compilation.h"
+
+#ifdef TILE_TEST_PASSES
+#include "TestPasses.h"
+#endif
+
+#include <nanobind/nanobind.h>
+#include <nanobind/ndarray.h>
+#include <nanobind/stl/map.h>
+#include <nanobind/stl/optional.h>
+#include <nanobind/stl/pair.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/tuple.h>
+#include <nanobind/stl/vector.h>
+
+#include <cstring>
+
+namespace nb = nanobind;
+using namespace nb::literals;
+using namespace ::tile::python;
+using mlir::tile::KernelBuilder;
+namespace rt = ::tile::runtime;
+
+namespace {
+using Pos = std::pair<unsigned, unsigned>;
+using Array = nb::ndarray<nb::c_contig, nb::device::cpu>;
+
+/// The package's exception classes, by Failure::Kind.
+struct Errors {
+  nb::object error, compile, noDevice, fault;
+};
+Errors &errors() {
+  static Errors *instance = new Errors;
+  return *instance;
+}
+
+[[noreturn]] void raise(const Failure &failure) {
+  Errors &e = errors();
+  nb::handle type;
+  switch (failure.kind) {
+  case Failure::Kind::Compile:
+    type = e.compile;
+    break;
+  case Failure::Kind::NoDevice:
+    type = e.noDevice;
+    break;
+  case Failure::Kind::Fault:
+    type = e.fault;
+    break;
+  default:
+    type = e.error;
+  }
+  if (!type.is_valid())
+    type = PyExc_RuntimeError;
+  PyErr_SetString(type.ptr(), failure.message.c_str());
+  throw nb::python_error();
+}
+
+KernelBuilder::Pos pos(Pos p) { return {p.first, p.second}; }
+
+template <typename T> T check(Compilation &c, mlir::FailureOr<T> result) {
+  if (mlir::failed(result))
+    raise(Failure{Failure::Kind::Compile, c.takeErrors()});
+  return *result;
+}
+void check(Compilation &c, mlir::LogicalResult result) {
+  if (mlir::failed(result))
+    raise(Failure{Failure::Kind::Compile, c.takeErrors()});
+}
+template <typename T> T value(std::variant<T, Failure> result) {
+  if (auto *failure = std::get_if<Failure>(&result))
+    raise(*failure);
+  return std::get<T>(std::move(result));
+}
+
+KernelBuilder::Kernel kernelFrom(const nb::dict &desc) {
+  KernelBuilder::Kernel kernel;
+  kernel.name = nb::cast<std::string>(desc["name"]);
+  kernel.pos = pos(nb::cast<Pos>(desc["pos"]));
+  for (nb::handle item : nb::cast<nb::list>(desc["params"])) {
+    nb::dict entry = nb::cast<nb::dict>(item);
+    KernelBuilder::Param &param = kernel.params.emplace_back();
+    param.name = nb::cast<std::string>(entry["name"]);
+    param.pos = pos(nb::cast<Pos>(entry["pos"]));
+    param.dtype = nb::cast<std::string>(entry["dtype"]);
+    param.dtypePos = pos(nb::cast<Pos>(entry["dtype_pos"]));
+    for (nb::handle dim : nb::cast<nb::list>(entry["dims"])) {
+      if (nb::isinstance<nb::str>(dim))
+        param.dims.emplace_back(nb::cast<std::string>(dim));
+      else
+        param.dims.emplace_back(nb::cast<int64_t>(dim));
+      param.dimPos.push_back(param.dtypePos);
+    }
+  }
+  kernel.threads = nb::cast<int64_t>(desc["threads"]);
+  kernel.threadsPos = pos(nb::cast<Pos>(desc["threads_pos"]));
+  kernel.grid = nb::cast<std::vector<unsigned>>(desc["grid"]);
+  kernel.gridPos = pos(nb::cast<Pos>(desc["grid_pos"]));
+  for (nb::handle item : nb::cast<nb::list>(desc["registers"]))
+    kernel.registers.emplace_back(nb::cast<std::string>(item[0]),
+                                  pos(nb::cast<Pos>(item[1])));
+  kernel.registersPos = pos(nb::cast<Pos>(desc["registers_pos"]));
+  if (!desc["pipeline_pos"].is_none()) {
+    kernel.pipelinePos = pos(nb::cast<Pos>(desc["pipeline_pos"]));
+    for (nb::handle item : nb::cast<nb::list>(desc["pipeline_names"]))
+      kernel.pipelineNames.emplace_back(nb::cast<std::string>(item[0]),
+                                        pos(nb::cast<Pos>(item[1])));
+    for (nb::handle item : nb::cast<nb::list>(desc["pipeline_options"])) {
+      KernelBuilder::Kernel::Option &option =
+          kernel.pipelineOptions.emplace_back();
+      option.key = nb::cast<std::string>(item[0]);
+      option.pos = pos(nb::cast<Pos>(item[1]));
+      option.values = nb::cast<std::vector<unsigned>>(item[2]);
+      option.isList = nb::cast<bool>(item[3]);
+    }
+  }
+  return kernel;
+}
+
+nb::tuple describe(Compilation &c, unsigned id) {
+  KernelBuilder::ValueInfo info = c.getBuilder().describe(id);
+  using Kind = KernelBuilder::ValueInfo::Kind;
+  switch (info.kind) {
+  case Kind::IntLiteral:
+    return nb::make_tuple("int", "", nb::none(), info.intValue);
+  case Kind::FloatLiteral:
+    return nb::make_tuple("float", "", nb::none(), info.floatValue);
+  case Kind::BoolLiteral:
+    return nb::make_tuple("bool", "", nb::none(), info.boolValue);
+  case Kind::Scalar:
+    return nb::make_tuple("scalar", info.dtype, nb::none(), nb::none());
+  case Kind::Tile:
+    return nb::make_tuple("tile", info.dtype, nb::tuple(nb::cast(info.shape)),
+                          nb::none());
+  }
+  return nb::make_tuple();
+}
+
+nb::dict run(Compilation &c, nb::list params, const std::string &backend,
+             bool check, int warmup, int runs, bool ptxFigures,
+             const std::string &plantedBugs) {
+  // Each parameter: (dtype name, contiguous numpy array).
+  std::vector<rt::HostTensor> buffers;
+  std::vector<Array> arrays;
+  for (nb::handle item : params) {
+    std::string dtypeName = nb::cast<std::string>(item[0]);
+    Array array = nb::cast<Array>(item[1]);
+    std::optional<rt::DType> dtype = rt::parseDType(dtypeName);
+    if (!dtype)
+      raise(Failure{Failure::Kind::Input, "unknown dtype " + dtypeName});
+    rt::HostTensor &tensor = buffers.emplace_back();
+    tensor.dtype = *dtype;
+    for (size_t d = 0; d < array.ndim(); ++d)
+      tensor.shape.push_back(array.shape(d));
+    tensor.bytes.resize(array.nbytes());
+    if (array.nbytes())
+      std::memcpy(tensor.bytes.data(), array.data(), array.nbytes());
+    arrays.push_back(array);
+  }
+  std::variant<RunResult, Failure> outcome;
+  {
+    nb::gil_scoped_release release;
+    outcome =
+        c.run(buffers, backend, check, warmup, runs, ptxFigures, plantedBugs);
+  }
+  RunResult result = value(std::move(outcome));
+  // The kernel's writes, back into the arrays it was given.
+  for (auto [tensor, array] : llvm::zip(buffers, arrays))
+    if (tensor.bytes.size() == array.nbytes() && array.nbytes())
+      std::memcpy(array.data(), tensor.bytes.data(), tensor.bytes.size());
+
+  nb::dict out;
+  out["backend"] = result.backend;
+  out["report"] = result.report;
+  nb::list checks;
+  for (const RunResult::Check &entry : result.checks) {
+    nb::dict item;
+    item["name"] = entry.name;
+    item["elements"] = entry.elements;
+    item["message"] = entry.message;
+    item["shape"] = entry.shape;
+    if (entry.mismatch) {
+      item["index"] = entry.mismatch->index;
+      item["got"] = entry.mismatch->got;
+      item["want"] = entry.mismatch->want;
+      item["count"] = entry.mismatch->count;
+      switch (entry.mismatch->kind) {
+      case rt::MismatchKind::Value:
+        item["kind"] = "value";
+        break;
+      case rt::MismatchKind::NeverWritten:
+        item["kind"] = "never written";
+        break;
+      case rt::MismatchKind::NotWritten:
+        item["kind"] = "not written";
+        break;
+      case rt::MismatchKind::WrittenOutside:
+        item["kind"] = "written outside";
+        break;
+      }
+    }
+    checks.append(item);
+  }
+  out["checks"] = checks;
+  out["symbols"] = nb::cast(result.symbols);
+  nb::dict figures;
+  const mlir::tile::RunFigures &f = result.figures;
+  figures["seconds"] = f.seconds;
+  if (f.launch) {
+    const rt::LaunchReport &launch = *f.launch;
+    figures["device"] = launch.device.name;
+    figures["registers"] = launch.resources.registers;
+    figures["local_bytes"] = launch.resources.localBytes;
+    figures["static_shared_bytes"] = launch.resources.staticSharedBytes;
+    figures["max_threads_per_block"] = launch.resources.maxThreadsPerBlock;
+    figures["blocks_per_sm"] = launch.resources.blocksPerMultiprocessor;
+    figures["occupancy_percent"] = launch.resources.occupancyPercent;
+    figures["ms"] = launch.medianMs;
+    figures["grid"] =
+        nb::make_tuple(launch.grid[0], launch.grid[1], launch.grid[2]);
+  }
+  if (f.emulation) {
+    figures["ctas"] = f.emulation->ctas;
+    figures["threads"] = f.emulation->threads;
+    figures["ops"] = f.emulation->steps;
+  }
+  using Status = mlir::tile::PtxasFigures::Status;
+  const mlir::tile::PtxasFigures &p = result.ptxas;
+  if (p.status == Status::Ok) {
+    nb::dict ptxas;
+    ptxas["registers"] = p.registers;
+    ptxas["spill_store_bytes"] = p.spillStoreBytes;
+    ptxas["spill_load_bytes"] = p.spillLoadBytes;
+    ptxas["stack_bytes"] = p.stackBytes;
+    ptxas["shared_bytes"] = p.sharedBytes;
+    figures["ptxas"] = ptxas;
+  } else {
+    figures["ptxas"] = nb::none();
+  }
+  out["figures"] = figures;
+  return out;
+}
+} // namespace
+
+NB_MODULE(_tile, m) {
+  m.doc() = "The C++ side of the tile package: an IR builder and the "
+            "compile and run path of tile-run.";
+#ifdef TILE_TEST_PASSES
+  // The tile-test-* passes that plant bugs, for the tests of the check.
+  mlir::tile::registerEmulatorTestPasses();
+#endif
+  m.def("set_errors", [](nb::object error, nb::object compile,
+                         nb::object noDevice, nb::object fault) {
+    errors() = {error, compile, noDevice, fault};
+  });
+  m.def("builtin_names", &KernelBuilder::getBuiltinNames);
+
+  nb::class_<Compilation>(m, "Compilation")
+      .def(nb::init<const std::string &, const std::string &>(), "filename"_a,
+           "source"_a)
+      // Kernels.
+      .def("begin_kernel",
+           [](Compilation &c, nb::dict desc) {
+             check(c, c.getBuilder().beginKernel(kernelFrom(desc)));
+           })
+      .def("end_kernel",
+           [](Compilation &c) { check(c, c.getBuilder().endKernel()); })
+      .def("finish",
+           [](Compilation &c, const std::string &name, bool remarks,
+              const std::string &chip) {
+             if (std::optional<Failure> failure = c.finish(name, remarks, chip))
+               raise(*failure);
+           })
+      // Expressions.
+      .def("int_", [](Compilation &c, int64_t v,
+                      Pos p) { return c.getBuilder().intLiteral(v, pos(p)); })
+      .def("float_",
+           [](Compilation &c, double v, Pos p) {
+             return c.getBuilder().floatLiteral(v, pos(p));
+           })
+      .def("bool_", [](Compilation &c, bool v,
+                       Pos p) { return c.getBuilder().boolLiteral(v, pos(p)); })
+      .def("name",
+           [](Compilation &c, const std::string &name, Pos p) {
+             return check(c, c.getBuilder().name(name, pos(p)));
+           })
+      .def("context",
+           [](Compilation &c, const std::string &field, unsigned dim, Pos p) {
+             return check(c, c.getBuilder().context(field, dim, pos(p)));
+           })
+      .def("unary",
+           [](Compilation &c, const std::string &op, unsigned a, Pos p) {
+             return check(c, c.getBuilder().unary(op, a, pos(p)));
+           })
+      .def("binary",
+           [](Compilation &c, const std::string &op, unsigned a, unsigned b,
+              Pos p) {
+             return check(c, c.getBuilder().binary(op, a, b, pos(p)));
+           })
+      .def("call",
+           [](Compilation &c, const std::string &callee,
+              std::vector<unsigned> args, Pos p) {
+             return check(c, c.getBuilder().call(callee, args, pos(p)));
+           })
+      .def("load",
+           [](Compilation &c, const std::string &tensor, Pos tensorPos,
+              std::vector<std::pair<unsigned, unsigned>> ranges, Pos p) {
+             std::vector<KernelBuilder::Range> r;
+             for (auto [start, extent] : ranges)
+               r.push_back({start, extent});
+             return check(
+                 c, c.getBuilder().load(tensor, pos(tensorPos), r, pos(p)));
+           })
+      .def("full",
+           [](Compilation &c, std::vector<int64_t> shape,
+              const std::string &dtype, unsigned literal, Pos p) {
+             return check(c,
+                          c.getBuilder().full(shape, dtype, literal, pos(p)));
+           })
+      .def("describe", &describe)
+      // Statements.
+      .def(
+          "declare_var",
+          [](Compilation &c, const std::string &name, Pos p,
+             nb::object typeObject, nb::object initObject, Pos typePos,
+             unsigned depth) {
+            std::optional<std::pair<std::string, std::vector<int64_t>>> type;
+            if (!typeObject.is_none())
+              type = nb::cast<std::pair<std::string, std::vector<int64_t>>>(
+                  typeObject);
+            std::optional<unsigned> init;
+            if (!initObject.is_none())
+              init = nb::cast<unsigned>(initObject);
+            check(c, c.getBuilder().declareVar(name, pos(p), type, init,
+                                               pos(typePos), depth));
+          },
+          "name"_a, "pos"_a, "type"_a.none(), "init"_a.none(), "type_pos"_a,
+          "depth"_a)
+      .def("assign",
+           [](Compilation &c, const std::string &name, Pos namePos,
+              const std::string &op, Pos opPos, unsigned v, Pos p) {
+             check(c, c.getBuilder().assign(name, pos(namePos), op, pos(opPos),
+                                            v, pos(p)));
+           })
+      .def("prepare_slice",
+           [](Compilation &c, const std::string &tensor, Pos tensorPos,
+              std::vector<std::pair<unsigned, unsigned>> ranges, Pos p) {
+             std::vector<KernelBuilder::Range> r;
+             for (auto [start, extent] : ranges)
+               r.push_back({start, extent});
+             return check(c, c.getBuilder().prepareSlice(tensor, pos(tensorPos),
+                                                         r, pos(p)));
+           })
+      .def("load_slice",
+           [](Compilation &c, unsigned slice, Pos p) {
+             return check(c, c.getBuilder().loadSlice(slice, pos(p)));
+           })
+      .def("store_slice",
+           [](Compilation &c, unsigned slice, unsigned v, Pos p) {
+             check(c, c.getBuilder().storeSlice(slice, v, pos(p)));
+           })
+      // Control flow.
+      .def(
+          "begin_for",
+          [](Compilation &c, const std::string &index, Pos indexPos,
+             unsigned lower, unsigned upper, nb::object stepObject, Pos p) {
+            std::optional<unsigned> step;
+            if (!stepObject.is_none())
+              step = nb::cast<unsigned>(stepObject);
+            return check(c, c.getBuilder().beginFor(index, pos(indexPos), lower,
+                                                    upper, step, pos(p)));
+          },
+          "index"_a, "index_pos"_a, "lower"_a, "upper"_a, "step"_a.none(),
+          "pos"_a)
+      .def("begin_if",
+           [](Compilation &c, unsigned cond, bool hasElse, Pos p) {
+             check(c, c.getBuilder().beginIf(cond, hasElse, pos(p)));
+           })
+      .def("begin_else", [](Compilation &c) { c.getBuilder().beginElse(); })
+      .def("begin_while",
+           [](Compilation &c, Pos p) { c.getBuilder().beginWhile(pos(p)); })
+      .def("begin_while_body",
+           [](Compilation &c, unsigned cond, Pos p) {
+             check(c, c.getBuilder().beginWhileBody(cond, pos(p)));
+           })
+      .def("end_block", [](Compilation &c) { c.getBuilder().endBlock(); })
+      .def_prop_ro("depth",
+                   [](Compilation &c) { return c.getBuilder().getDepth(); })
+      // Attribute expressions.
+      .def("expr_int", [](Compilation &c, int64_t v,
+                          Pos p) { return c.getBuilder().exprInt(v, pos(p)); })
+      .def("expr_float",
+           [](Compilation &c, double v, Pos p) {
+             return c.getBuilder().exprFloat(v, pos(p));
+           })
+      .def("expr_bool",
+           [](Compilation &c, bool v, Pos p) {
+             return c.getBuilder().exprBool(v, pos(p));
+           })
+      .def("expr_name",
+           [](Compilation &c, const std::string &name, Pos p) {
+             return c.getBuilder().exprName(name, pos(p));
+           })
+      .def("expr_unary",
+           [](Compilation &c, const std::string &op, unsigned a, Pos p) {
+             return c.getBuilder().exprUnary(op, a, pos(p));
+           })
+      .def("expr_binary",
+           [](Compilation &c, const std::string &op, unsigned a, unsigned b,
+              Pos p) { return c.getBuilder().exprBinary(op, a, b, pos(p)); })
+      .def("expr_call",
+           [](Compilation &c, const std::string &callee,
+              std::vector<unsigned> args,
+              Pos p) { return c.getBuilder().exprCall(callee, args, pos(p)); })
+      // Products.
+      .def("ir", [](Compilation &c,
+                    const std::string &stage) { return value(c.getIR(stage)); })
+      .def("stages", &Compilation::getStages)
+      .def("ptx", [](Compilation &c) { return value(c.getPTX()); })
+      .def("manifest", [](Compilation &c) { return value(c.getManifest()); })
+      .def("run", &run, "params"_a, "backend"_a, "check"_a, "warmup"_a,
+           "runs"_a, "ptx_figures"_a, "planted_bugs"_a = "")
+      .def_prop_ro("remarks", &Compilation::getRemarks)
+      .def_prop_ro("warnings", &Compilation::getWarnings);
+}

@@ -1,0 +1,32 @@
+"""Kernels the tests share (a module, so the front end reads real source)."""
+
+import tile
+
+
+@tile.kernel(threads=256, registers=["acc"])
+def squares(X: tile.tensor(tile.f32, [16, "K"]),
+            O: tile.tensor(tile.f32, [16, 64]),
+            S: tile.tensor(tile.f32, [16, 1])):
+    acc = tile.zeros((16, 64), tile.f32)
+    for kt in tile.range(0, X.shape[1], 64):
+        x = X[0:16, kt:kt + 64]
+        acc += x * x
+    O[0:16, 0:64] = acc
+    s = tile.rowsum(acc)
+    S[0:16, 0:1] = s
+
+
+@tile.kernel(threads=256, registers=["acc"])
+def rows32(X: tile.tensor(tile.f32, [32, 32]), S: tile.tensor(tile.f32, [32, 1])):
+    # Rows of 32: the rowsum folds into warp shuffles.
+    acc = tile.zeros((32, 32), tile.f32)
+    acc += X[0:32, 0:32]
+    S[0:32, 0:1] = tile.rowsum(acc)
+
+
+@tile.kernel(threads=128, grid=lambda M: tile.cdiv(M, 16))
+def rowscale(X: tile.tensor(tile.f32, ["M", 64]),
+             Y: tile.tensor(tile.f32, ["M", 64])):
+    r = tile.block_id(0) * 16
+    x = X[r:r + 16, 0:64]
+    Y[r:r + 16, 0:64] = x * (1.0 / tile.rowmax(tile.abs(x) + 1.0))

@@ -1,0 +1,134 @@
+"""Calling kernels on numpy arrays: backends, outputs, the report, the check."""
+
+import numpy as np
+import pytest
+
+import tile
+from kernels import rows32, rowscale, squares
+
+
+def squares_inputs(rng, K=4096):
+    X = rng.uniform(-1, 1, (16, K)).astype(np.float32)
+    return X, np.zeros((16, 64), np.float32), np.zeros((16, 1), np.float32)
+
+
+def squares_want(X):
+    O = np.zeros((16, 64))
+    for kt in range(0, X.shape[1], 64):
+        block = X[:, kt:kt + 64].astype(np.float64)
+        O[:, :block.shape[1]] += block * block
+    return O, O.sum(axis=1, keepdims=True)
+
+
+@pytest.mark.parametrize("backend", ["emulate", "interp"])
+def test_squares_against_numpy(rng, backend):
+    X, O, S = squares_inputs(rng, K=1000)  # not a multiple of 64
+    result = squares(X, O, S, backend=backend)
+    want_o, want_s = squares_want(X)
+    np.testing.assert_allclose(O, want_o, rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(S, want_s, rtol=1e-5, atol=1e-4)
+    assert result.backend == backend
+    assert result.matched is True
+    assert result.symbols == {"K": 1000}
+
+
+def test_auto_is_emulate_without_a_gpu(rng):
+    from conftest import HAS_CUDA
+    result = squares(*squares_inputs(rng, K=128))
+    assert result.backend == ("cuda" if HAS_CUDA else "emulate")
+
+
+def test_report_prints_like_tile_run(rng):
+    result = squares(*squares_inputs(rng, K=128), backend="emulate")
+    text = str(result)
+    assert text.startswith("emulate: 'squares' on the CPU, 1 CTA(s) x 256 "
+                           "threads = 256 threads")
+    assert "registers: 'acc' 4 elements per thread, 1 spill(s)" in text
+    assert "shared: 4096 B in 2 buffer(s)" in text
+    assert "O matches interp (1024 elements)" in text
+    assert "S matches interp (16 elements)" in text
+    # The figures as attributes.
+    assert result.ctas == 1 and result.threads == 256 and result.ops > 0
+    assert result.seconds >= 0
+    assert result.register_tiles[0]["name"] == "acc"
+    assert result.register_tiles[0]["slots"] == 4
+    names = [b["name"] for b in result.shared_buffers]
+    assert names == ["acc", "rowsum.partials"]
+    assert result.shared_bytes_planned == 4096
+    # The shared plan's live lines are the Python source's.
+    assert result.shared_buffers[0]["live"].startswith("")
+    assert "kernels.py:" in result.shared_buffers[0]["live"]
+    assert [c["name"] for c in result.checks] == ["O", "S"]
+    assert "MISMATCH" not in repr(result)
+
+
+def test_ptxas_figures_when_a_toolkit_is_there(rng):
+    result = squares(*squares_inputs(rng, K=128), backend="interp")
+    if result.ptxas is None:
+        pytest.skip("no CUDA toolkit (ptxas) here")
+    assert result.registers == result.ptxas["registers"] > 0
+    assert "compile: ptxas -arch=sm_90:" in str(result)
+
+
+def test_check_false_runs_without_reference(rng):
+    X, O, S = squares_inputs(rng, K=64)
+    result = squares(X, O, S, backend="emulate", check=False)
+    assert result.checks == [] and result.matched is None
+    assert "matches" not in str(result)
+    np.testing.assert_allclose(S[:, 0], (X.astype(np.float64) ** 2).sum(1),
+                               rtol=1e-5)
+
+
+def test_outputs_into_non_contiguous_arrays(rng):
+    X = rng.uniform(-1, 1, (32, 32)).astype(np.float32)
+    wide = np.zeros((32, 2), np.float32)
+    S = wide[:, :1]  # a view, not contiguous
+    rows32(X, S, backend="emulate")
+    np.testing.assert_allclose(wide[:, 0], X.sum(1), rtol=1e-5, atol=1e-5)
+    assert (wide[:, 1] == 0).all()
+
+
+def test_grid_and_block_id(rng):
+    M = 50  # four CTAs, the last one partly outside
+    X = rng.uniform(-1, 1, (M, 64)).astype(np.float32)
+    Y = np.zeros_like(X)
+    result = rowscale(X, Y, backend="emulate")
+    assert result.ctas == 4
+    want = X / (np.abs(X) + 1.0).max(axis=1, keepdims=True)
+    np.testing.assert_allclose(Y, want, rtol=1e-5)
+
+
+def test_mismatch_error_names_first_index(rng):
+    # A bug planted in the lowered code (each butterfly offset doubled):
+    # the check must catch it and say where.
+    X = rng.uniform(-1, 1, (32, 32)).astype(np.float32)
+    S = np.zeros((32, 1), np.float32)
+    compiled = rows32.compile()
+    with pytest.raises(tile.MismatchError) as raised:
+        compiled.run(X, S, backend="emulate",
+                     _planted_bugs="tile-test-break-shuffle")
+    error = raised.value
+    assert error.name == "S"
+    assert error.index == (0, 0) and error.flat_index == 0
+    assert error.got == pytest.approx(S[0, 0])
+    assert error.want == pytest.approx(X[0].astype(np.float64).sum(),
+                                       rel=1e-5)
+    assert error.count > 0
+    assert str(error).startswith("S wrong at 0 [0, 0]: got ")
+    assert error.result.matched is False
+    # Without the check the same run passes silently: check=False means it.
+    compiled.run(X, S, backend="emulate", check=False,
+                 _planted_bugs="tile-test-break-shuffle")
+
+
+@pytest.mark.cuda
+def test_squares_on_the_gpu(rng):
+    X, O, S = squares_inputs(rng)
+    result = squares(X, O, S, backend="cuda")
+    assert result.backend == "cuda"
+    assert result.registers > 0 and result.ms > 0
+    assert 0 < result.occupancy <= 100
+    assert result.max_threads_per_block >= 256
+    assert "GPU:" in str(result)
+    _, want_s = squares_want(X)
+    np.testing.assert_allclose(S, want_s, rtol=1e-4)

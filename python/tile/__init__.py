@@ -1,0 +1,80 @@
+"""tile: GPU kernels over tiles, written in Python, run on numpy arrays.
+
+    import numpy as np
+    import tile
+
+    @tile.kernel(threads=256, registers=["acc"])
+    def squares(X: tile.tensor(tile.f32, [16, "K"]),
+                O: tile.tensor(tile.f32, [16, 64]),
+                S: tile.tensor(tile.f32, [16, 1])):
+        acc = tile.zeros((16, 64), tile.f32)
+        for kt in tile.range(0, X.shape[1], 64):
+            x = X[0:16, kt:kt + 64]
+            acc += x * x
+        O[0:16, 0:64] = acc
+        S[0:16, 0:1] = tile.rowsum(acc)
+
+    result = squares(X, O, S)   # on the GPU, else the CPU emulator; checked
+    print(result)               # the report of tile-run
+
+The kernel's source is compiled by the C++ compiler (the ``.tile`` front
+end's semantics, op by op), located at its Python lines; docs/python.md is
+the reference.
+"""
+
+try:
+    from . import _tile
+except ImportError:
+    # Imported from the source tree (python/ first on sys.path): the
+    # extension is in the build tree, next to the links to these sources.
+    import os as _os
+    _build = _os.environ.get("TILE_BUILD_DIR") or _os.path.join(
+        _os.path.dirname(__file__), "..", "..", "build")
+    __path__.append(_os.path.join(_build, "python", "tile"))
+    from . import _tile
+from .errors import (BackendUnavailable, CompileError, Error, KernelFault,
+                     MismatchError)
+
+_tile.set_errors(Error, CompileError, BackendUnavailable, KernelFault)
+
+from .dtypes import (DType, TensorSpec, TileType, bf16, f16, f32, i1, i32,  # noqa: E402
+                     index, tensor, tile_type)
+from .api import (BUILTINS, cdiv, ctx, fma, for_range, full, lanes,  # noqa: E402
+                  maximum, minimum, num_blocks, num_threads, ones, range,
+                  range_constexpr, static_range, where, zeros, block_id)
+from .kernel import CompiledKernel, Kernel  # noqa: E402
+from .result import RunResult  # noqa: E402
+
+globals().update({name: fn for name, fn in BUILTINS.items()
+                  if name not in ("max", "min", "abs", "cdiv", "where")})
+abs = BUILTINS["abs"]  # noqa: A001
+max = BUILTINS["max"]  # noqa: A001
+min = BUILTINS["min"]  # noqa: A001
+
+
+def kernel(threads, grid=None, registers=(), pipeline=None, chip="sm_90"):
+    """Decorates a function as a tile kernel.
+
+    * ``threads``: threads per CTA, a multiple of 32 from 32 to 1024.
+    * ``grid``: the CTAs to launch: an int, a symbol's name, a tuple of
+      those, or a lambda over the symbols (``lambda M: tile.cdiv(M, 16)``,
+      ``lambda M, N: (M // 16, N // 64)``); default one CTA.
+    * ``registers``: names of tile vars to keep in registers (@registers).
+    * ``pipeline``: a loop index (or a list of them) to pipeline, or a dict
+      ``{"names": ["kt"], "stages": 3}`` (@pipeline).
+    * ``chip``: the target of compile() and the cuda backend.
+    """
+    def decorate(fn):
+        return Kernel(fn, threads, grid=grid, registers=registers,
+                      pipeline=pipeline, chip=chip)
+    return decorate
+
+
+__all__ = [
+    "Error", "CompileError", "KernelFault", "BackendUnavailable",
+    "MismatchError", "DType", "TensorSpec", "f32", "f16", "bf16", "i32",
+    "i1", "index", "tensor", "tile_type", "TileType", "kernel", "Kernel", "CompiledKernel",
+    "RunResult", "zeros", "ones", "full", "range", "for_range",
+    "range_constexpr", "static_range", "cdiv", "fma", "where", "maximum",
+    "minimum", "block_id", "num_blocks", "num_threads", "lanes", "ctx",
+] + sorted(BUILTINS)

@@ -1,0 +1,1109 @@
+"""The Python front end: a kernel's Python source to the tile dialect.
+
+The front end reads the kernel function's syntax tree (``ast``) and walks
+it as an interpreter would, statement by statement, with two kinds of
+values:
+
+* Python values (numbers, tuples, functions, ``tile.ctx``, a pipeline's
+  stages, ...), which it evaluates in Python while it builds the kernel, as
+  Triton does with ``constexpr``: ``for i in range(8)`` is unrolled, ``if``
+  on a Python value picks its branch;
+* :class:`~tile.values.Value`, what the kernel computes, which it emits
+  through the C++ IR builder (``tile._tile.Compilation``, the ``.tile``
+  front end's semantics exposed op by op), each op located at the Python
+  node's file, line and column.
+
+A Python local assigned a value is a ``tile.var`` (as ``var x = e`` is in
+``.tile``), declared in the innermost block that holds every use of the
+name, so Python's function scope holds (a name assigned in both branches of
+an ``if`` is declared before it). ``tile.range`` (and ``for_range``) loops,
+``while`` on a value and ``if`` on a value are the kernel's control flow.
+"""
+
+import ast
+import builtins
+import linecache
+import threading
+
+from . import dtypes
+from .errors import CompileError, Error
+from .values import Value
+
+_state = threading.local()
+
+
+def current_frontend(what):
+    """The front end building a kernel on this thread, or an Error naming
+    `what`, which only a kernel can use."""
+    stack = getattr(_state, "stack", None)
+    if not stack:
+        raise Error(f"{what} can only be used inside a @tile.kernel function")
+    return stack[-1]
+
+
+def _pos(node):
+    return (node.lineno, node.col_offset + 1)
+
+
+_STATIC_RANGES = {"range", "range_constexpr", "static_range"}
+_OPS = {
+    ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/",
+    ast.FloorDiv: "//", ast.Mod: "%", ast.MatMult: "@", ast.BitAnd: "&",
+    ast.BitOr: "|", ast.BitXor: "^", ast.Lt: "<", ast.LtE: "<=",
+    ast.Gt: ">", ast.GtE: ">=", ast.Eq: "==", ast.NotEq: "!=",
+}
+_PY_OPS = {
+    "+": lambda a, b: a + b, "-": lambda a, b: a - b,
+    "*": lambda a, b: a * b, "/": lambda a, b: a / b,
+    "//": lambda a, b: a // b, "%": lambda a, b: a % b,
+    "<": lambda a, b: a < b, "<=": lambda a, b: a <= b,
+    ">": lambda a, b: a > b, ">=": lambda a, b: a >= b,
+    "==": lambda a, b: a == b, "!=": lambda a, b: a != b,
+    "&": lambda a, b: a & b, "|": lambda a, b: a | b,
+    "^": lambda a, b: a ^ b, "@": lambda a, b: a @ b,
+}
+
+
+def _is_number(x):
+    return isinstance(x, (bool, int, float))
+
+
+class _Var:
+    """A Python local that is a tile.var."""
+
+    __slots__ = ("name", "depth")
+
+    def __init__(self, name, depth):
+        self.name = name
+        self.depth = depth
+
+
+class _Index:
+    """A loop index of a kernel loop: read-only, local to its body."""
+
+    __slots__ = ("value", "depth")
+
+    def __init__(self, value, depth):
+        self.value = value
+        self.depth = depth
+
+
+class _Body:
+    """A statement list and the IR block depth its walk emits into."""
+
+    __slots__ = ("stmts", "depth")
+
+    def __init__(self, stmts, depth):
+        self.stmts = stmts
+        self.depth = depth
+
+
+class _Return(Exception):
+    def __init__(self, value):
+        self.value = value
+
+
+class InlineFunction:
+    """A lambda or def of the kernel's source, evaluated by the front end
+    at each call (a macro over the kernel's values)."""
+
+    def __init__(self, fe, node, scope):
+        self.fe = fe
+        self.node = node
+        self.scope = scope
+
+    def __call__(self, *args, **kwargs):
+        return self.fe.call_inline(self, args, kwargs)
+
+
+class TensorParam:
+    """A tensor parameter inside the kernel: sliced to load and store."""
+
+    def __init__(self, fe, name, spec, dtype, pos):
+        self.fe = fe
+        self.name = name
+        self.spec = spec
+        self.dtype = dtype
+        self.pos = pos
+        self.ndim = len(spec.shape)
+
+    @property
+    def shape(self):
+        """Static sizes as ints, symbolic ones as the symbol's value."""
+        return tuple(d if isinstance(d, int) else self.fe.symbol_value(d)
+                     for d in self.spec.shape)
+
+    def __getitem__(self, key):
+        return self.fe.tensor_subscript(self, key, None)
+
+    def __setitem__(self, key, value):
+        raise CompileError(self.fe.located(
+            f"store into '{self.name}' in the kernel's own source"))
+
+    def __repr__(self):
+        return f"<tensor parameter {self.name}: {self.spec!r}>"
+
+
+def _assigned_names(stmts):
+    """Names the statements assign (targets, not loop indices)."""
+    names = set()
+    for stmt in stmts:
+        for node in ast.walk(stmt):
+            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+                names.add(node.id)
+    return names
+
+
+def _is_static_for(node):
+    call = node.iter
+    if not isinstance(call, ast.Call):
+        return isinstance(call, (ast.Tuple, ast.List))
+    func = call.func
+    name = func.attr if isinstance(func, ast.Attribute) else getattr(
+        func, "id", None)
+    return name in _STATIC_RANGES
+
+
+class _Scopes(ast.NodeVisitor):
+    """The pre-pass: for each name, the innermost statement list holding
+    all of its uses (where its var is declared), and the names assigned
+    inside control flow (which are vars even when they hold a number)."""
+
+    def __init__(self):
+        self.lists = []  # the statement lists from the kernel body inwards
+        self.home = {}   # name -> id() of its statement list
+        self.paths = {}  # name -> the list path of its first use
+        self.mutable = set()
+
+    def note(self, name):
+        path = [id(stmts) for stmts in self.lists]
+        known = self.paths.get(name)
+        if known is None:
+            self.paths[name] = path
+            return
+        common = 0
+        while (common < len(known) and common < len(path)
+               and known[common] == path[common]):
+            common += 1
+        self.paths[name] = known[:common]
+
+    def visit_Name(self, node):
+        self.note(node.id)
+
+    def body(self, stmts, mutable):
+        if mutable:
+            self.mutable |= _assigned_names(stmts)
+        self.lists.append(stmts)
+        for stmt in stmts:
+            self.visit(stmt)
+        self.lists.pop()
+
+    def visit_For(self, node):
+        self.visit(node.target)
+        self.visit(node.iter)
+        static = _is_static_for(node)
+        self.body(node.body, not static)
+        self.body(node.orelse, not static)
+
+    def visit_While(self, node):
+        self.visit(node.test)
+        self.body(node.body, True)
+        self.body(node.orelse, True)
+
+    def visit_If(self, node):
+        self.visit(node.test)
+        self.body(node.body, True)
+        self.body(node.orelse, True)
+
+    def visit_With(self, node):
+        for item in node.items:
+            self.visit(item)
+        self.body(node.body, True)
+
+    def result(self):
+        return {name: path[-1] for name, path in self.paths.items() if path}
+
+
+class Frontend:
+    """Builds one kernel (one specialisation of a @tile.kernel) into a
+    tile._tile.Compilation."""
+
+    def __init__(self, kernel, compilation, dtypes_by_param, func_node,
+                 source_file):
+        self.kernel = kernel
+        self.c = compilation
+        self.dtypes_by_param = dtypes_by_param
+        self.func_node = func_node
+        self.file = source_file
+        self.pos = _pos(func_node)
+        self.locals = {}
+        self.params = {}
+        self.symbols = {}
+        self.symbol_values = {}
+        self.bodies = []
+        self.homes = {}
+        self.mutable = set()
+        self.inline_depth = 0
+        self.inline_entry = []
+
+    # ---- diagnostics ------------------------------------------------------
+
+    def located(self, message, pos=None):
+        """`message` as a diagnostic at `pos` (default: the node being
+        built), with the source line and a caret."""
+        line, col = pos or self.pos
+        text = linecache.getline(self.file, line).rstrip("\n")
+        caret = " " * (col - 1) + "^"
+        return f"{self.file}:{line}:{col}: error: {message}\n{text}\n{caret}"
+
+    def error(self, message, node=None):
+        return CompileError(self.located(
+            message, _pos(node) if node is not None else None))
+
+    # ---- building ---------------------------------------------------------
+
+    def build(self):
+        stack = getattr(_state, "stack", None)
+        if stack is None:
+            stack = _state.stack = []
+        stack.append(self)
+        try:
+            self._build()
+        finally:
+            stack.pop()
+
+    def _build(self):
+        node = self.func_node
+        scopes = _Scopes()
+        scopes.lists.append(node.body)
+        for stmt in node.body:
+            scopes.visit(stmt)
+        self.homes = scopes.result()
+        self.mutable = scopes.mutable
+
+        desc = self.kernel.describe(self, node)
+        self.c.begin_kernel(desc)
+        for param in desc["params"]:
+            self.params[param["name"]] = TensorParam(
+                self, param["name"], param["spec"], param["dtype_obj"],
+                param["pos"])
+            for dim in param["dims"]:
+                if isinstance(dim, str):
+                    self.symbols.setdefault(dim, param["pos"])
+        self.walk_body(node.body)
+        self.pos = _pos(node)
+        self.c.end_kernel()
+
+    # ---- statements -------------------------------------------------------
+
+    def walk_body(self, stmts):
+        body = _Body(stmts, self.c.depth)
+        self.bodies.append(body)
+        try:
+            for stmt in stmts:
+                self.pos = _pos(stmt)
+                self.stmt(stmt)
+        finally:
+            self.bodies.pop()
+
+    def stmt(self, node):
+        method = getattr(self, "stmt_" + type(node).__name__, None)
+        if method is None:
+            raise self.error(f"'{type(node).__name__}' statements are not "
+                             "supported in a kernel", node)
+        method(node)
+
+    def stmt_Expr(self, node):
+        if isinstance(node.value, ast.Constant) and isinstance(
+                node.value.value, str):
+            return  # a docstring
+        self.expr(node.value)
+
+    def stmt_Pass(self, node):
+        pass
+
+    def stmt_Assert(self, node):
+        test = self.expr(node.test)
+        if isinstance(test, Value):
+            raise self.error("assert needs a condition Python can decide "
+                             "while it builds the kernel", node)
+        if not test:
+            message = self.expr(node.msg) if node.msg else "assertion failed"
+            raise self.error(str(message), node)
+
+    def stmt_Return(self, node):
+        if not self.inline_depth:
+            raise self.error("a kernel returns nothing: store its results "
+                             "into its tensor parameters", node)
+        raise _Return(self.expr(node.value) if node.value else None)
+
+    def stmt_FunctionDef(self, node):
+        if node.decorator_list:
+            raise self.error("a function defined inside a kernel takes no "
+                             "decorators", node)
+        self.locals[node.name] = InlineFunction(self, node, dict(self.locals))
+
+    def stmt_Assign(self, node):
+        target = node.targets[0]
+        if len(node.targets) == 1 and isinstance(target, ast.Subscript):
+            obj = self.expr(target.value)
+            if isinstance(obj, TensorParam):
+                # The slice first, then the value, as .tile emits them (no
+                # expression has side effects, so the order is not seen).
+                slice_id = self.prepare_slice(obj, target.slice, target)
+                value = self.expr(node.value)
+                self.pos = _pos(node)
+                self.c.store_slice(slice_id, self.to_id(value), _pos(node))
+                return
+        value = self.expr(node.value)
+        for target in node.targets:
+            self.assign(target, value, node)
+
+    def stmt_AnnAssign(self, node):
+        if not isinstance(node.target, ast.Name):
+            raise self.error("an annotated assignment declares a name", node)
+        annotation = self.expr(node.annotation)
+        name = node.target.id
+        if isinstance(annotation, dtypes.TileType):
+            dtype, shape = annotation.dtype, annotation.shape
+        else:
+            try:
+                dtype = dtypes.as_dtype(annotation)
+            except Error:
+                raise self.error(
+                    f"the annotation of '{name}' must be an element type "
+                    "(tile.f32, tile.index, ...) or "
+                    "tile.tile_type(dtype, shape)", node.annotation) from None
+            shape = []
+        if name in self.locals:
+            raise self.error(f"'{name}' is already defined; annotate a "
+                             "name where it is first assigned", node.target)
+        value = self.expr(node.value) if node.value is not None else None
+        self.declare(name, node.target, value, (dtype.name, list(shape)),
+                     _pos(node.annotation))
+
+    def stmt_AugAssign(self, node):
+        op = _OPS.get(type(node.op))
+        target = node.target
+        if isinstance(target, ast.Subscript):
+            obj = self.expr(target.value)
+            if isinstance(obj, TensorParam):
+                slice_id = self.prepare_slice(obj, target.slice, target)
+                current = Value(self, self.c.load_slice(slice_id,
+                                                        _pos(target)))
+                value = self.expr(node.value)
+                self.pos = _pos(node)
+                result = self.binary(op, current, value)
+                self.c.store_slice(slice_id, self.to_id(result), _pos(node))
+                return
+            if hasattr(obj, "__tile_setitem__"):
+                key = self.subscript_key(target.slice)
+                current = obj.__tile_getitem__(key)
+                value = self.expr(node.value)
+                self.pos = _pos(node)
+                obj.__tile_setitem__(key, self.binary(op, current, value))
+                return
+            raise self.error("this subscript cannot be assigned to", target)
+        if not isinstance(target, ast.Name):
+            raise self.error("only names and slices can be assigned to",
+                             target)
+        # Python's order, and .tile's: the current value, the right-hand
+        # side, the operation, the assignment.
+        current = self.expr(target)
+        value = self.expr(node.value)
+        self.pos = _pos(node)
+        self.assign(target, self.binary(op, current, value), node)
+
+    def assign(self, target, value, node):
+        if isinstance(target, ast.Name):
+            self.assign_name(target, value, node)
+        elif isinstance(target, ast.Subscript):
+            obj = self.expr(target.value)
+            self.pos = _pos(node)
+            if isinstance(obj, TensorParam):
+                slice_id = self.prepare_slice(obj, target.slice, target)
+                self.c.store_slice(slice_id, self.to_id(value), _pos(node))
+            elif hasattr(obj, "__tile_setitem__"):
+                obj.__tile_setitem__(self.subscript_key(target.slice), value)
+            else:
+                raise self.error("this subscript cannot be assigned to",
+                                 target)
+        elif isinstance(target, (ast.Tuple, ast.List)):
+            if isinstance(value, Value) or not hasattr(value, "__len__"):
+                raise self.error("only a Python tuple can be unpacked", node)
+            if len(value) != len(target.elts):
+                raise self.error(f"unpacking {len(value)} values into "
+                                 f"{len(target.elts)} names", node)
+            for element, item in zip(target.elts, value):
+                self.assign(element, item, node)
+        else:
+            raise self.error("only names, tuples and slices can be assigned "
+                             "to", target)
+
+    def assign_name(self, target, value, node):
+        name = target.id
+        binding = self.locals.get(name)
+        if isinstance(binding, _Index):
+            raise self.error(f"cannot assign to loop index '{name}'", target)
+        if name in self.params:
+            raise self.error(f"cannot assign to tensor parameter '{name}'; "
+                             f"store into a slice of it: {name}[a:b] = value",
+                             target)
+        is_ir = isinstance(value, Value) or (
+            _is_number(value) and name in self.mutable)
+        if isinstance(binding, _Var):
+            if not (isinstance(value, Value) or _is_number(value)):
+                raise self.error(f"'{name}' holds a value of the kernel; it "
+                                 f"cannot hold {type(value).__name__}", node)
+            self.c.assign(name, _pos(target), "", _pos(node),
+                          self.to_id(value), _pos(node))
+            return
+        if not is_ir or self.inline_depth:
+            if self.inline_depth and self.c.depth > self.inline_entry[-1]:
+                raise self.error(
+                    "a helper function cannot assign names inside its own "
+                    "loops or ifs; write those in the kernel", target)
+            self.locals[name] = value
+            return
+        self.declare(name, target, value, None, _pos(target))
+
+    def declare(self, name, target, value, type, type_pos):
+        """Declares `name` a var in the block that holds all its uses."""
+        home = self.homes.get(name)
+        depth = self.c.depth
+        for body in self.bodies:
+            if id(body.stmts) == home:
+                depth = body.depth
+                break
+        here = depth >= self.c.depth
+        init = self.to_id(value) if value is not None and here else None
+        if type is None and not here:
+            if not isinstance(value, Value) or value.kind not in (
+                    "scalar", "tile"):
+                lit = dtypes.f32 if isinstance(value, float) else (
+                    dtypes.i1 if isinstance(value, bool) else dtypes.i32)
+                type = (lit.name, [])
+            else:
+                type = (value.dtype.name, list(value.shape))
+        self.c.declare_var(name, _pos(target), type, init, type_pos,
+                           min(depth, self.c.depth))
+        self.locals[name] = _Var(name, min(depth, self.c.depth))
+        if not here and value is not None:
+            self.c.assign(name, _pos(target), "", self.pos,
+                          self.to_id(value), self.pos)
+
+    def end_block(self):
+        self.c.end_block()
+        depth = self.c.depth
+        for name, binding in list(self.locals.items()):
+            if isinstance(binding, (_Var, _Index)) and binding.depth > depth:
+                del self.locals[name]
+
+    def stmt_For(self, node):
+        if node.orelse:
+            raise self.error("a for loop in a kernel has no else", node)
+        iterable = node.iter
+        if isinstance(iterable, ast.Call):
+            func = self.expr(iterable.func)
+            loop = getattr(func, "__tile_loop__", None)
+            if func is builtins.range:
+                loop = "static"
+            if loop == "static":
+                args = [self.expr(a) for a in iterable.args]
+                kwargs = {k.arg: self.expr(k.value)
+                          for k in iterable.keywords}
+                for arg in args + list(kwargs.values()):
+                    if not isinstance(arg, int) or isinstance(arg, bool):
+                        raise self.error(
+                            "the bounds of an unrolled loop (range, "
+                            "tile.range_constexpr) must be Python integers; "
+                            "use tile.range for a loop the kernel runs",
+                            iterable)
+                self.unrolled(node, builtins.range(*args, **kwargs))
+                return
+            if loop == "traced":
+                self.traced_for(node, node.target, iterable, node.body)
+                return
+        items = self.expr(iterable)
+        if isinstance(items, Value):
+            raise self.error("a value of the kernel cannot be iterated over; "
+                             "use tile.range(start, stop, step)", iterable)
+        self.unrolled(node, items)
+
+    def unrolled(self, node, items):
+        for item in items:
+            self.assign(node.target, item, node)
+            self.walk_body(node.body)
+
+    def traced_for(self, node, target, call, body):
+        if not isinstance(target, ast.Name):
+            raise self.error("the index of a tile.range loop is one name",
+                             target)
+        args = [self.expr(a) for a in call.args]
+        if call.keywords:
+            raise self.error("tile.range takes (stop), (start, stop) or "
+                             "(start, stop, step)", call)
+        if not 1 <= len(args) <= 3:
+            raise self.error(f"tile.range takes 1 to 3 arguments, got "
+                             f"{len(args)}", call)
+        if len(args) == 1:
+            args = [0] + args
+        self.pos = _pos(node)
+        ids = [self.to_id(a) for a in args]
+        step = ids[2] if len(ids) == 3 else None
+        name = target.id
+        if name in self.locals:
+            raise self.error(f"loop index '{name}' is already a name of the "
+                             "kernel", target)
+        index = self.c.begin_for(name, _pos(target), ids[0], ids[1], step,
+                                 _pos(node))
+        self.locals[name] = _Index(Value(self, index), self.c.depth)
+        try:
+            self.walk_body(body)
+        finally:
+            self.end_block()
+
+    def stmt_With(self, node):
+        if len(node.items) != 1:
+            raise self.error("a kernel's with statement has one item", node)
+        item = node.items[0]
+        call = item.context_expr
+        if isinstance(call, ast.Call):
+            func = self.expr(call.func)
+            if getattr(func, "__tile_loop__", None) == "traced":
+                if item.optional_vars is None:
+                    raise self.error("name the loop index: with "
+                                     "tile.for_range(0, n) as i:", node)
+                self.traced_for(node, item.optional_vars, call, node.body)
+                return
+        raise self.error("the only with statement of a kernel is a loop: "
+                         "with tile.for_range(start, stop, step) as i:", node)
+
+    def stmt_If(self, node):
+        test = self.expr(node.test)
+        if not isinstance(test, Value):
+            self.walk_body(node.body if test else node.orelse)
+            return
+        self.pos = _pos(node)
+        self.c.begin_if(test.id, bool(node.orelse), _pos(node))
+        try:
+            self.walk_body(node.body)
+            if node.orelse:
+                self._drop_block_bindings()
+                self.c.begin_else()
+                self.walk_body(node.orelse)
+        finally:
+            self.end_block()
+
+    def _drop_block_bindings(self):
+        depth = self.c.depth
+        for name, binding in list(self.locals.items()):
+            if isinstance(binding, (_Var, _Index)) and binding.depth >= depth:
+                del self.locals[name]
+
+    def stmt_While(self, node):
+        if node.orelse:
+            raise self.error("a while loop in a kernel has no else", node)
+        if not self.is_traced(node.test):
+            for _ in builtins.range(100000):
+                if not self.expr(node.test):
+                    return
+                self.walk_body(node.body)
+            raise self.error("a while loop Python unrolls ran 100000 times; "
+                             "does it end?", node)
+        self.c.begin_while(_pos(node))
+        try:
+            test = self.expr(node.test)
+            if not isinstance(test, Value):
+                raise self.error("the condition of this while loop does not "
+                                 "depend on the kernel's values; Python "
+                                 "cannot decide it either", node.test)
+            self.pos = _pos(node.test)
+            self.c.begin_while_body(self.to_id(test), _pos(node.test))
+            self.walk_body(node.body)
+        finally:
+            self.end_block()
+
+    def is_traced(self, node):
+        """Whether evaluating `node` may involve the kernel's values."""
+        for sub in ast.walk(node):
+            if isinstance(sub, ast.Name):
+                binding = self.locals.get(sub.id)
+                if isinstance(binding, (_Var, _Index, Value)):
+                    return True
+                if sub.id in self.params or sub.id in self.symbols:
+                    return True
+            if isinstance(sub, ast.Call):
+                return True
+        return False
+
+    def stmt_Break(self, node):
+        raise self.error("break is not supported in a kernel", node)
+
+    def stmt_Continue(self, node):
+        raise self.error("continue is not supported in a kernel", node)
+
+    # ---- expressions ------------------------------------------------------
+
+    def expr(self, node):
+        method = getattr(self, "expr_" + type(node).__name__, None)
+        if method is None:
+            raise self.error(f"'{type(node).__name__}' expressions are not "
+                             "supported in a kernel", node)
+        saved = self.pos
+        self.pos = _pos(node)
+        try:
+            return method(node)
+        finally:
+            self.pos = saved
+
+    def expr_Constant(self, node):
+        return node.value
+
+    def expr_Tuple(self, node):
+        return tuple(self.expr(e) for e in node.elts)
+
+    def expr_List(self, node):
+        return [self.expr(e) for e in node.elts]
+
+    def expr_Dict(self, node):
+        return {self.expr(k): self.expr(v)
+                for k, v in zip(node.keys, node.values)}
+
+    def expr_Name(self, node):
+        name = node.id
+        binding = self.locals.get(name, self)
+        if binding is not self:
+            if isinstance(binding, _Var):
+                return Value(self, self.c.name(name, _pos(node)))
+            if isinstance(binding, _Index):
+                return binding.value
+            return binding
+        if name in self.params:
+            return self.params[name]
+        if name in self.symbols:
+            return self.symbol_value(name)
+        return self.kernel.lookup_global(name, node, self)
+
+    def symbol_value(self, name):
+        return Value(self, self.c.name(name, self.pos))
+
+    def expr_Attribute(self, node):
+        obj = self.expr(node.value)
+        self.pos = _pos(node)
+        try:
+            return getattr(obj, node.attr)
+        except AttributeError:
+            raise self.error(f"{self.describe(obj)} has no attribute "
+                             f"'{node.attr}'", node) from None
+
+    def describe(self, obj):
+        if isinstance(obj, Value):
+            return repr(obj)
+        return f"a {type(obj).__name__}"
+
+    def expr_BinOp(self, node):
+        lhs = self.expr(node.left)
+        rhs = self.expr(node.right)
+        self.pos = _pos(node)
+        return self.binary(_OPS[type(node.op)], lhs, rhs)
+
+    def expr_UnaryOp(self, node):
+        operand = self.expr(node.operand)
+        self.pos = _pos(node)
+        if isinstance(node.op, ast.Not):
+            return self.unary("not", operand)
+        if isinstance(node.op, ast.USub):
+            return self.unary("-", operand)
+        if isinstance(node.op, ast.Invert):
+            return self.unary("~", operand)
+        return operand
+
+    def expr_BoolOp(self, node):
+        op = "and" if isinstance(node.op, ast.And) else "or"
+        result = self.expr(node.values[0])
+        for value_node in node.values[1:]:
+            if not isinstance(result, Value):
+                # Python's own short-circuit on Python values.
+                if (op == "and") != bool(result):
+                    return result
+                result = self.expr(value_node)
+                continue
+            other = self.expr(value_node)
+            self.pos = _pos(node)
+            result = self.binary(op, result, other)
+        return result
+
+    def expr_Compare(self, node):
+        result = None
+        lhs = self.expr(node.left)
+        for op, right in zip(node.ops, node.comparators):
+            rhs = self.expr(right)
+            self.pos = _pos(node)
+            if type(op) not in _OPS:
+                if isinstance(lhs, Value) or isinstance(rhs, Value):
+                    raise self.error("only < <= > >= == != compare values "
+                                     "of a kernel", node)
+                part = {ast.Is: lambda a, b: a is b,
+                        ast.IsNot: lambda a, b: a is not b,
+                        ast.In: lambda a, b: a in b,
+                        ast.NotIn: lambda a, b: a not in b}[type(op)](lhs, rhs)
+            else:
+                part = self.binary(_OPS[type(op)], lhs, rhs)
+            result = part if result is None else self.binary(
+                "and", result, part)
+            lhs = rhs
+        return result
+
+    def expr_IfExp(self, node):
+        test = self.expr(node.test)
+        if not isinstance(test, Value):
+            return self.expr(node.body if test else node.orelse)
+        a = self.expr(node.body)
+        b = self.expr(node.orelse)
+        self.pos = _pos(node)
+        return self.builtin("where", [test, a, b])
+
+    def expr_Lambda(self, node):
+        return InlineFunction(self, node, dict(self.locals))
+
+    def expr_Call(self, node):
+        func = self.expr(node.func)
+        args = []
+        for arg in node.args:
+            if isinstance(arg, ast.Starred):
+                args.extend(self.expr(arg.value))
+            else:
+                args.append(self.expr(arg))
+        kwargs = {}
+        for keyword in node.keywords:
+            if keyword.arg is None:
+                kwargs.update(self.expr(keyword.value))
+            else:
+                kwargs[keyword.arg] = self.expr(keyword.value)
+        self.pos = _pos(node)
+        if func in _PY_BUILTINS:
+            return _PY_BUILTINS[func](self, args, kwargs)
+        try:
+            return func(*args, **kwargs)
+        except (CompileError, _Return):
+            raise
+        except Error as error:
+            raise self.error(str(error), node) from None
+        except TypeError as error:
+            raise self.error(str(error), node) from None
+
+    def expr_Subscript(self, node):
+        obj = self.expr(node.value)
+        self.pos = _pos(node)
+        if isinstance(obj, TensorParam):
+            return self.tensor_subscript(obj, node.slice, node)
+        if isinstance(obj, Value):
+            return self.subscript_value(obj, self.subscript_key(node.slice))
+        key = self.subscript_key(node.slice)
+        if hasattr(obj, "__tile_getitem__"):
+            return obj.__tile_getitem__(key)
+        try:
+            return obj[key]
+        except (TypeError, IndexError, KeyError) as error:
+            raise self.error(str(error), node) from None
+
+    def subscript_key(self, node):
+        if isinstance(node, ast.Slice):
+            return slice(*(self.expr(n) if n is not None else None
+                           for n in (node.lower, node.upper, node.step)))
+        if isinstance(node, ast.Tuple):
+            return tuple(self.subscript_key(e) for e in node.elts)
+        return self.expr(node)
+
+    # ---- inline functions -------------------------------------------------
+
+    def call_inline(self, function, args, kwargs):
+        node = function.node
+        params = node.args
+        names = [a.arg for a in params.posonlyargs + params.args]
+        defaults = [self.expr(d) for d in params.defaults]
+        bound = dict(zip(names[len(names) - len(defaults):], defaults))
+        if len(args) > len(names):
+            raise self.error(f"too many arguments: {len(args)} for "
+                             f"{len(names)}", node)
+        bound.update(zip(names, args))
+        for key, value in kwargs.items():
+            if key not in names:
+                raise self.error(f"unexpected argument '{key}'", node)
+            bound[key] = value
+        missing = [n for n in names if n not in bound]
+        if missing:
+            raise self.error(f"missing argument '{missing[0]}'", node)
+        saved = self.locals
+        self.locals = dict(function.scope)
+        self.locals.update(self._visible(saved))
+        self.locals.update(bound)
+        self.inline_depth += 1
+        self.inline_entry.append(self.c.depth)
+        try:
+            if isinstance(node, ast.Lambda):
+                return self.expr(node.body)
+            try:
+                self.walk_body(node.body)
+            except _Return as result:
+                return result.value
+            return None
+        finally:
+            self.inline_depth -= 1
+            self.inline_entry.pop()
+            self.locals = saved
+
+    def _visible(self, scope):
+        return {k: v for k, v in scope.items() if isinstance(v, (_Var, _Index))}
+
+    # ---- values -----------------------------------------------------------
+
+    def to_id(self, value):
+        if isinstance(value, Value):
+            return value.id
+        if isinstance(value, bool):
+            return self.c.bool_(value, self.pos)
+        if isinstance(value, int):
+            if not -2**63 <= value < 2**63:
+                raise CompileError(self.located(
+                    f"integer {value} does not fit in 64 bits"))
+            return self.c.int_(value, self.pos)
+        if isinstance(value, float):
+            return self.c.float_(value, self.pos)
+        raise CompileError(self.located(
+            f"{self.describe(value)} is not a value the kernel can use"))
+
+    def value(self, id):
+        return Value(self, id)
+
+    def binary(self, op, lhs, rhs):
+        if not isinstance(lhs, Value) and not isinstance(rhs, Value):
+            try:
+                return _PY_OPS[op](lhs, rhs)
+            except Exception as error:
+                raise CompileError(self.located(str(error))) from None
+        if op == "@":
+            return self.builtin("dot", [lhs, rhs])
+        if op in ("&", "|", "^"):
+            self._boolean(op, lhs, rhs)
+            op = {"&": "and", "|": "or", "^": "!="}[op]
+        elif op == "//":
+            if self._is_float(lhs) or self._is_float(rhs):
+                return self.builtin("floor", [self.binary("/", lhs, rhs)])
+            op = "/"
+        elif op == "/" and not (self._is_float(lhs) or self._is_float(rhs)):
+            raise CompileError(self.located(
+                "'/' of integers: use '//' (which rounds toward zero in a "
+                "kernel, as in C and Triton) or convert to a float first"))
+        return Value(self, self.c.binary(op, self.to_id(lhs),
+                                         self.to_id(rhs), self.pos))
+
+    def _is_float(self, x):
+        if isinstance(x, Value):
+            return x.kind == "float" or (
+                x.dtype is not None and x.dtype in (dtypes.f32, dtypes.f16,
+                                                    dtypes.bf16))
+        return isinstance(x, float)
+
+    def _boolean(self, op, lhs, rhs):
+        for x in (lhs, rhs):
+            if isinstance(x, Value) and x.dtype not in (None, dtypes.i1):
+                raise CompileError(self.located(
+                    f"'{op}' combines booleans (comparisons) in a kernel; "
+                    f"got {x!r}"))
+
+    def unary(self, op, operand):
+        if not isinstance(operand, Value):
+            try:
+                return {"not": lambda x: not x, "-": lambda x: -x,
+                        "~": lambda x: ~x}[op](operand)
+            except Exception as error:
+                raise CompileError(self.located(str(error))) from None
+        if op == "~":
+            if operand.dtype not in (None, dtypes.i1):
+                raise CompileError(self.located(
+                    f"'~' negates a boolean in a kernel; got {operand!r}"))
+            op = "not"
+        return Value(self, self.c.unary(op, operand.id, self.pos))
+
+    def builtin(self, name, args):
+        return Value(self, self.c.call(name, [self.to_id(a) for a in args],
+                                       self.pos))
+
+    def cast(self, dtype, value):
+        if not isinstance(value, Value):
+            value = Value(self, self.to_id(value))
+        return Value(self, self.c.call(dtype.name, [value.id], self.pos))
+
+    def full(self, shape, dtype, fill):
+        if isinstance(shape, int):
+            shape = (shape,)
+        shape = list(shape)
+        for size in shape:
+            if not isinstance(size, int) or isinstance(size, bool):
+                raise CompileError(self.located(
+                    f"a tile's shape holds Python integers, got {shape!r}"))
+        if not _is_number(fill):
+            raise CompileError(self.located(
+                "the fill value of a tile is a Python number"))
+        return Value(self, self.c.full(shape, dtype.name, self.to_id(fill),
+                                       self.pos))
+
+    def context(self, field, dim=0):
+        return Value(self, self.c.context(field, dim, self.pos))
+
+    def subscript_value(self, value, key):
+        raise CompileError(self.located(
+            f"indexing a tile ({value!r}) is not supported yet"))
+
+    # ---- slices of tensors ------------------------------------------------
+
+    def tensor_ranges(self, tensor, key_node, node):
+        """The (start id, extent id) of each dimension of `tensor[key]`."""
+        elements = key_node.elts if isinstance(key_node, ast.Tuple) else [
+            key_node]
+        if len(elements) != tensor.ndim:
+            raise self.error(
+                f"'{tensor.name}' has {tensor.ndim} "
+                f"dimension{'s' if tensor.ndim != 1 else ''} but the slice "
+                f"has {len(elements)}", node or key_node)
+        ranges = []
+        for dim, element in enumerate(elements):
+            if not isinstance(element, ast.Slice):
+                raise self.error(
+                    f"index {dim} of '{tensor.name}' is not a slice: a tile "
+                    "is read as start:stop in every dimension (write "
+                    "i:i + 1 for one row)", element)
+            if element.step is not None:
+                raise self.error("a slice of a tensor has no step", element)
+            size = tensor.spec.shape[dim]
+            lower = element.lower
+            if element.upper is None:
+                if not isinstance(size, int):
+                    raise self.error(
+                        f"dimension {dim} of '{tensor.name}' is the symbol "
+                        f"{size}: its slice needs a constant extent, "
+                        "start:start + N", element)
+                start = self.expr(lower) if lower is not None else 0
+                if isinstance(start, Value) or start != 0:
+                    raise self.error(
+                        "a slice to the end of a dimension starts at 0; "
+                        "write start:start + N", element)
+                extent = size
+            else:
+                start = self.expr(lower) if lower is not None else 0
+                extent = self.extent(lower, element.upper)
+                if extent is None:
+                    raise self.error(
+                        "a slice extent must be a compile-time constant: "
+                        "write start:start + N", element)
+            self.pos = _pos(element)
+            ranges.append((self.to_id(start), self.to_id(extent)))
+        return ranges
+
+    def extent(self, lower, upper):
+        """upper - lower when it is a constant, from their linear forms."""
+        lo = self.linear(lower) if lower is not None else ({}, 0)
+        hi = self.linear(upper)
+        if lo is None or hi is None:
+            return None
+        terms = dict(hi[0])
+        for key, coefficient in lo[0].items():
+            terms[key] = terms.get(key, 0) - coefficient
+        if any(terms.values()):
+            return None
+        return hi[1] - lo[1]
+
+    def linear(self, node):
+        """`node` as ({term: coefficient}, constant), terms named by their
+        source, or None; Python integers it names are constants."""
+        if isinstance(node, ast.Constant):
+            if isinstance(node.value, int) and not isinstance(node.value,
+                                                              bool):
+                return {}, node.value
+            return None
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+            inner = self.linear(node.operand)
+            if inner is None:
+                return None
+            return {k: -v for k, v in inner[0].items()}, -inner[1]
+        if isinstance(node, ast.BinOp) and isinstance(node.op,
+                                                      (ast.Add, ast.Sub)):
+            a, b = self.linear(node.left), self.linear(node.right)
+            if a is None or b is None:
+                return None
+            sign = 1 if isinstance(node.op, ast.Add) else -1
+            terms = dict(a[0])
+            for key, coefficient in b[0].items():
+                terms[key] = terms.get(key, 0) + sign * coefficient
+            return terms, a[1] + sign * b[1]
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult):
+            a, b = self.linear(node.left), self.linear(node.right)
+            if a is None or b is None:
+                return None
+            if not a[0]:
+                return {k: a[1] * v for k, v in b[0].items()}, a[1] * b[1]
+            if not b[0]:
+                return {k: b[1] * v for k, v in a[0].items()}, a[1] * b[1]
+        if isinstance(node, ast.Name):
+            binding = self.locals.get(node.id)
+            if isinstance(binding, int) and not isinstance(binding, bool):
+                return {}, binding
+            if binding is None and node.id not in self.params and \
+                    node.id not in self.symbols:
+                known = self.kernel.peek_global(node.id)
+                if isinstance(known, int) and not isinstance(known, bool):
+                    return {}, known
+        return {ast.dump(node): 1}, 0
+
+    def tensor_subscript(self, tensor, key_node, node):
+        if not isinstance(key_node, ast.AST):
+            raise CompileError(self.located(
+                f"slice '{tensor.name}' in the kernel's own source"))
+        ranges = self.tensor_ranges(tensor, key_node, node)
+        pos = _pos(node) if node is not None else self.pos
+        self.pos = pos
+        return Value(self, self.c.load(tensor.name, tensor.pos, ranges, pos))
+
+    def prepare_slice(self, tensor, key_node, target):
+        ranges = self.tensor_ranges(tensor, key_node, target)
+        return self.c.prepare_slice(tensor.name, _pos(target.value), ranges,
+                                    _pos(target))
+
+
+def _py_abs(fe, args, kwargs):
+    if len(args) == 1 and isinstance(args[0], Value):
+        return fe.builtin("abs", args)
+    return builtins.abs(*args, **kwargs)
+
+
+def _py_minmax(name):
+    def call(fe, args, kwargs):
+        if any(isinstance(a, Value) for a in args):
+            if len(args) != 2 or kwargs:
+                raise CompileError(fe.located(
+                    f"{name}(a, b) of kernel values takes two arguments"))
+            return fe.builtin(name, args)
+        return getattr(builtins, name)(*args, **kwargs)
+    return call
+
+
+def _py_conversion(kind):
+    def call(fe, args, kwargs):
+        if any(isinstance(a, Value) for a in args):
+            raise CompileError(fe.located(
+                f"{kind.__name__}() of a kernel value: convert with "
+                "tile.f32(x), tile.i32(x) or x.astype(dtype)"))
+        return kind(*args, **kwargs)
+    return call
+
+
+_PY_BUILTINS = {
+    builtins.abs: _py_abs,
+    builtins.min: _py_minmax("min"),
+    builtins.max: _py_minmax("max"),
+    builtins.int: _py_conversion(int),
+    builtins.float: _py_conversion(float),
+    builtins.bool: _py_conversion(bool),
+}
