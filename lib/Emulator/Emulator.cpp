@@ -13,6 +13,8 @@
 #include "tile/Emulator/Emulator.h"
 #include "Interpreter.h"
 
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 
 #include <chrono>
@@ -252,15 +254,30 @@ LogicalResult mlir::tile::emulator::emulateKernel(
   FailureOr<Program> program = Program::prepare(kernel, options);
   if (failed(program))
     return failure();
-  if (buffers.size() != program->numPointers ||
-      symbols.size() != program->numSymbols)
+  if (buffers.size() + symbols.size() != program->numArguments)
     return kernel.emitError("emulate: the kernel takes ")
-           << program->numPointers << " buffers and " << program->numSymbols
-           << " symbols; given " << buffers.size() << " and " << symbols.size();
-  for (const EmulatedBuffer &buffer : buffers)
+           << program->numArguments << " arguments (parameters, then "
+           << "symbols); given " << buffers.size() << " buffers and "
+           << symbols.size() << " symbols";
+  for (auto [index, buffer] : llvm::enumerate(buffers)) {
     if (!buffer.tensor)
       return kernel.emitError("emulate: no tensor for buffer '")
              << buffer.name << "'";
+    // A tensor is a pointer; a scalar, a value of its type.
+    Type type = kernel.getArgumentTypes()[index];
+    bool pointer = isa<LLVM::LLVMPointerType>(type);
+    if (pointer != !buffer.tensor->isScalar() ||
+        (!pointer && classify(type).bytes() != buffer.tensor->bytes.size()))
+      return kernel.emitError("emulate: parameter #")
+             << index << " ('" << buffer.name << "') is a " << type
+             << ", but its buffer is a "
+             << (buffer.tensor->isScalar() ? "scalar" : "tensor") << " of "
+             << ::tile::runtime::dtypeName(buffer.tensor->dtype);
+  }
+  for (Type type : kernel.getArgumentTypes().drop_front(buffers.size()))
+    if (!type.isInteger(64))
+      return kernel.emitError("emulate: symbol arguments are i64, not ")
+             << type;
   for (int64_t size : grid)
     if (size < 1)
       return kernel.emitError("emulate: grid sizes must be positive");

@@ -75,15 +75,14 @@ FailureOr<Program> Program::prepare(gpu::GPUFuncOp func,
   if (program.threadsPerBlock() > 1024)
     return func.emitError("emulate: more than 1024 threads per block");
 
-  // The ABI: pointers, then i64 symbols.
+  // The ABI: pointers and scalars, then i64 symbols; which are which, the
+  // buffers of a launch say (checkArguments).
   for (Type type : func.getArgumentTypes()) {
-    if (isa<LLVM::LLVMPointerType>(type) && program.numSymbols == 0)
-      ++program.numPointers;
-    else if (type.isInteger(64))
-      ++program.numSymbols;
-    else
+    if (!isa<LLVM::LLVMPointerType>(type) && classify(type).bytes() == 0)
       return func.emitError("emulate: kernel parameter of type ")
-             << type << " is not the ABI's (pointers, then i64 symbols)";
+             << type
+             << " is not the ABI's (pointers and scalars, then i64 symbols)";
+    ++program.numArguments;
   }
   if (!func.getPrivateAttributions().empty())
     return func.emitError("emulate: private attributions are not supported");
@@ -202,14 +201,25 @@ void Interpreter::start(Thread &t) {
   Block &entry = func.getBody().front();
   thread = &t;
   ArrayRef<BlockArgument> params =
-      entry.getArguments().take_front(program.numPointers + program.numSymbols);
+      entry.getArguments().take_front(program.numArguments);
+  size_t numParams = launch.buffers.size();
   for (auto [index, argument] : llvm::enumerate(params)) {
-    if (index < program.numPointers)
+    if (index >= numParams) {
+      set(argument) = {
+          static_cast<uint64_t>(launch.symbols[index - numParams])};
+      continue;
+    }
+    const ::tile::runtime::HostTensor &buffer = *launch.buffers[index].tensor;
+    if (!buffer.isScalar()) {
       Address{MemorySpace::Global, static_cast<uint32_t>(index), 0}.toSlots(
           set(argument));
-    else
-      set(argument) = {
-          static_cast<uint64_t>(launch.symbols[index - program.numPointers])};
+      continue;
+    }
+    // A scalar is passed by value: its bits.
+    ElementType element = classify(argument.getType());
+    uint64_t bits = 0;
+    std::memcpy(&bits, buffer.bytes.data(), element.bytes());
+    set(argument) = {truncateBits(bits, element.bits)};
   }
   for (auto [index, buffer] : llvm::enumerate(func.getWorkgroupAttributions()))
     Address{MemorySpace::Shared, static_cast<uint32_t>(index), 0}.toSlots(

@@ -43,7 +43,9 @@ struct Program {
   /// Bytes of each shared memory: the workgroup attributions, then the
   /// dynamic shared memory when the kernel uses it.
   SmallVector<int64_t> sharedBytes;
-  unsigned numPointers = 0, numSymbols = 0;
+  /// The kernel's parameters (pointers and scalars) and symbols (i64),
+  /// which follow them: how many of each the buffers of a launch say.
+  unsigned numArguments = 0;
   /// The ops that access global memory, numbered for CrossCTAAccesses.
   DenseMap<Operation *, uint32_t> globalAccessIds;
   SmallVector<Operation *> globalAccessOps;

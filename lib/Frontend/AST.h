@@ -36,7 +36,8 @@ public:
     Binary,
     Call,
     Slice,
-    Value
+    Value,
+    List
   };
   Expr(Kind kind, llvm::SMLoc loc) : kind(kind), loc(loc) {}
   virtual ~Expr() = default;
@@ -136,32 +137,57 @@ struct BinaryExpr : ExprBase<Expr::Kind::Binary> {
   ExprPtr lhs, rhs;
 };
 
+/// `name = value` among the arguments of a call (`other = -inf`).
+struct NamedArg {
+  llvm::SMLoc loc;
+  llvm::StringRef name;
+  ExprPtr value;
+};
+
 struct CallExpr : ExprBase<Expr::Kind::Call> {
-  CallExpr(llvm::SMLoc loc, llvm::StringRef callee, std::vector<ExprPtr> args)
-      : ExprBase(loc), callee(callee), args(std::move(args)) {
+  CallExpr(llvm::SMLoc loc, llvm::StringRef callee, std::vector<ExprPtr> args,
+           std::vector<NamedArg> named = {})
+      : ExprBase(loc), callee(callee), args(std::move(args)),
+        named(std::move(named)) {
     for (const ExprPtr &arg : this->args)
       coverChild(arg.get());
+    for (const NamedArg &arg : this->named)
+      coverChild(arg.value.get());
   }
   llvm::StringRef callee;
   std::vector<ExprPtr> args;
+  /// After the positional arguments, in source order.
+  std::vector<NamedArg> named;
 };
 
-/// `X[a :+ N, b :+ M]`.
+/// `base[a :+ N, i, ...]`: each entry is a range `start :+ extent` or a
+/// single index (`extent` null). `base` is a name (a tensor parameter or a
+/// var) or any other expression (a tile value).
 struct SliceExpr : ExprBase<Expr::Kind::Slice> {
   struct Range {
     ExprPtr start, extent;
+    bool isRange() const { return extent != nullptr; }
   };
-  SliceExpr(llvm::SMLoc loc, llvm::StringRef tensor, llvm::SMLoc tensorLoc,
-            std::vector<Range> ranges)
-      : ExprBase(loc), tensor(tensor), tensorLoc(tensorLoc),
-        ranges(std::move(ranges)) {
+  SliceExpr(llvm::SMLoc loc, ExprPtr base, std::vector<Range> ranges)
+      : ExprBase(loc), base(std::move(base)), ranges(std::move(ranges)) {
+    coverChild(this->base.get());
     for (const Range &range : this->ranges) {
       coverChild(range.start.get());
       coverChild(range.extent.get());
     }
   }
-  llvm::StringRef tensor;
-  llvm::SMLoc tensorLoc;
+  /// `tensor[...]`, the name at `tensorLoc`.
+  SliceExpr(llvm::SMLoc loc, llvm::StringRef tensor, llvm::SMLoc tensorLoc,
+            std::vector<Range> ranges)
+      : SliceExpr(loc, std::make_unique<NameExpr>(tensorLoc, tensor),
+                  std::move(ranges)) {}
+  /// The name the slice is of, or empty when the base is not a name.
+  llvm::StringRef baseName() const {
+    if (auto *name = llvm::dyn_cast<NameExpr>(base.get()))
+      return name->name;
+    return {};
+  }
+  ExprPtr base;
   std::vector<Range> ranges;
 };
 
@@ -173,11 +199,22 @@ struct ValueExpr : ExprBase<Expr::Kind::Value> {
   unsigned index;
 };
 
+/// `[e0, e1, ...]`: only the shape argument of `iota`.
+struct ListExpr : ExprBase<Expr::Kind::List> {
+  ListExpr(llvm::SMLoc loc, std::vector<ExprPtr> elements)
+      : ExprBase(loc), elements(std::move(elements)) {
+    for (const ExprPtr &element : this->elements)
+      coverChild(element.get());
+  }
+  std::vector<ExprPtr> elements;
+};
+
 //===----------------------------------------------------------------------===//
 // Types
 //===----------------------------------------------------------------------===//
 
-/// One dimension of a type: a size or, in a tensor parameter, a symbol.
+/// One dimension of a type: a size or a name (a `const`, or in a tensor
+/// parameter a symbol).
 struct Dim {
   llvm::SMLoc loc;
   int64_t size = 0;
@@ -200,7 +237,7 @@ struct TypeRef {
 
 class Stmt {
 public:
-  enum class Kind { Var, Assign, For, If, While };
+  enum class Kind { Var, Const, Assign, Call, For, If, While };
   Stmt(Kind kind, llvm::SMLoc loc) : kind(kind), loc(loc) {}
   virtual ~Stmt() = default;
   Kind getKind() const { return kind; }
@@ -227,6 +264,23 @@ struct VarStmt : StmtBase<Stmt::Kind::Var> {
   llvm::SMLoc nameLoc;
   std::unique_ptr<TypeRef> type;
   ExprPtr init;
+};
+
+/// `const name = value`: a compile-time integer or number.
+struct ConstStmt : StmtBase<Stmt::Kind::Const> {
+  ConstStmt(llvm::SMLoc loc, llvm::StringRef name, llvm::SMLoc nameLoc,
+            ExprPtr value)
+      : StmtBase(loc), name(name), nameLoc(nameLoc), value(std::move(value)) {}
+  llvm::StringRef name;
+  llvm::SMLoc nameLoc;
+  ExprPtr value;
+};
+
+/// A call standing alone: `store(...)`, `atomic_add(...)`.
+struct CallStmt : StmtBase<Stmt::Kind::Call> {
+  CallStmt(llvm::SMLoc loc, ExprPtr call)
+      : StmtBase(loc), call(std::move(call)) {}
+  ExprPtr call; // a CallExpr
 };
 
 /// `target op= value`; `op` is absent for a plain `=`. The target is a
@@ -298,10 +352,16 @@ struct Kernel {
   llvm::StringRef name;
   std::vector<Attribute> attributes;
   std::vector<Param> params;
+  /// Its leading `const` statements are visible to the attributes and the
+  /// parameter types too.
   Body body;
+  /// How many of the file-level consts come before the kernel.
+  size_t fileConstsBefore = 0;
 };
 
 struct Module {
+  /// The file-level consts, in order; a kernel sees those before it.
+  std::vector<std::unique_ptr<ConstStmt>> consts;
   std::vector<Kernel> kernels;
 };
 

@@ -26,6 +26,10 @@ enum class Builtin {
   RowSum,
   RowMax,
   Dot,
+  Iota,
+  Load,
+  Store,
+  Pow,
   Abs,
   Max,
   Min,
@@ -43,22 +47,27 @@ enum class Builtin {
   Cos,
   Floor,
   Ceil,
+  Erf,
+  Sigmoid,
 };
 } // namespace
 
 /// Every builtin function by its name: the one list that lookups, the
 /// reserved names and other front ends (KernelBuilder) read.
 static constexpr std::pair<const char *, Builtin> kBuiltins[] = {
-    {"rowsum", Builtin::RowSum}, {"rowmax", Builtin::RowMax},
-    {"dot", Builtin::Dot},       {"abs", Builtin::Abs},
-    {"max", Builtin::Max},       {"min", Builtin::Min},
-    {"where", Builtin::Where},   {"cdiv", Builtin::CeilDiv},
-    {"exp", Builtin::Exp},       {"exp2", Builtin::Exp2},
-    {"log", Builtin::Log},       {"log2", Builtin::Log2},
-    {"sqrt", Builtin::Sqrt},     {"rsqrt", Builtin::Rsqrt},
-    {"tanh", Builtin::Tanh},     {"sin", Builtin::Sin},
-    {"cos", Builtin::Cos},       {"floor", Builtin::Floor},
-    {"ceil", Builtin::Ceil},
+    {"rowsum", Builtin::RowSum},   {"rowmax", Builtin::RowMax},
+    {"dot", Builtin::Dot},         {"abs", Builtin::Abs},
+    {"max", Builtin::Max},         {"min", Builtin::Min},
+    {"where", Builtin::Where},     {"cdiv", Builtin::CeilDiv},
+    {"exp", Builtin::Exp},         {"exp2", Builtin::Exp2},
+    {"log", Builtin::Log},         {"log2", Builtin::Log2},
+    {"sqrt", Builtin::Sqrt},       {"rsqrt", Builtin::Rsqrt},
+    {"tanh", Builtin::Tanh},       {"sin", Builtin::Sin},
+    {"cos", Builtin::Cos},         {"floor", Builtin::Floor},
+    {"ceil", Builtin::Ceil},       {"erf", Builtin::Erf},
+    {"sigmoid", Builtin::Sigmoid}, {"pow", Builtin::Pow},
+    {"iota", Builtin::Iota},       {"load", Builtin::Load},
+    {"store", Builtin::Store},
 };
 
 static std::optional<Builtin> lookupBuiltin(StringRef name) {
@@ -81,6 +90,9 @@ static unsigned arityOf(Builtin builtin) {
   case Builtin::Max:
   case Builtin::Min:
   case Builtin::CeilDiv:
+  case Builtin::Iota:
+  case Builtin::Pow:
+  case Builtin::Store:
     return 2;
   case Builtin::Where:
     return 3;
@@ -160,8 +172,12 @@ FailureOr<Type> Emitter::emitVarType(const TypeRef &type) {
   if (!isTile)
     return *element;
   SmallVector<int64_t> shape;
-  for (const Dim &dim : type.dims)
-    shape.push_back(dim.size);
+  for (const Dim &dim : type.dims) {
+    FailureOr<int64_t> size = emitDimSize(dim);
+    if (failed(size))
+      return failure();
+    shape.push_back(*size);
+  }
   if (failed(checkTileShape(shape, type.loc)))
     return failure();
   return Type(RankedTensorType::get(shape, *element));
@@ -438,13 +454,11 @@ FailureOr<Operand> Emitter::emitExpr(const Expr &expr) {
   }
   case Expr::Kind::Call:
     return emitCall(cast<CallExpr>(expr));
-  case Expr::Kind::Slice: {
-    FailureOr<Slice> slice = emitSlice(cast<SliceExpr>(expr));
-    if (failed(slice))
-      return failure();
-    return Operand{emitLoad(*slice, expr.getLoc()), std::nullopt,
-                   expr.getLoc()};
-  }
+  case Expr::Kind::Slice:
+    return emitIndexed(cast<SliceExpr>(expr));
+  case Expr::Kind::List:
+    return error(expr.getLoc())
+           << "a list [...] is only the shape argument of iota";
   case Expr::Kind::Value:
     return evaluated[cast<ValueExpr>(expr).index];
   }
@@ -460,6 +474,9 @@ FailureOr<Operand> Emitter::emitName(const NameExpr &expr) {
     return error(expr.getLoc())
            << "'" << expr.name << "' is a tensor parameter; read a slice of "
            << "it: " << expr.name << "[start :+ extent, ...]";
+  case Symbol::Kind::Const:
+    return Operand{Value(), symbol->constant, expr.getLoc()};
+  case Symbol::Kind::Scalar:
   case Symbol::Kind::Dim:
   case Symbol::Kind::LoopIndex:
     return Operand{symbol->value, std::nullopt, expr.getLoc()};
@@ -561,7 +578,9 @@ FailureOr<Operand> Emitter::foldBinary(BinaryOp op, const Literal &lhs,
     default:
       llvm_unreachable("not an arithmetic operator");
     }
-    if (!std::isfinite(result.floatValue))
+    // inf is a number; an overflow of finite numbers or a NaN is not.
+    if (std::isnan(result.floatValue) ||
+        (std::isinf(result.floatValue) && std::isfinite(a) && std::isfinite(b)))
       return error(loc) << "constant expression is not a finite number";
     return Operand{Value(), result, loc};
   }
@@ -841,8 +860,34 @@ FailureOr<Operand> Emitter::emitCall(const CallExpr &call) {
     return error(loc) << "'" << call.callee << "' takes " << arity
                       << (arity == 1 ? " argument" : " arguments") << ", got "
                       << call.args.size();
+  // The named arguments a builtin knows.
+  StringRef knownName = builtin == Builtin::Load    ? "other"
+                        : builtin == Builtin::Store ? "mask"
+                                                    : "";
+  for (const NamedArg &arg : call.named) {
+    if (arg.name != knownName) {
+      InFlightDiagnostic diag = error(arg.loc) << "'" << call.callee
+                                               << "' has no argument named '"
+                                               << arg.name << "'";
+      if (!knownName.empty())
+        diag << "; it takes '" << knownName << "'";
+      return diag;
+    }
+    if (&arg != &call.named.front())
+      return error(arg.loc) << "argument '" << arg.name << "' given twice";
+  }
   if (!builtin)
     return emitCast(call, *castTarget);
+  switch (*builtin) {
+  case Builtin::Iota:
+    return emitIota(call);
+  case Builtin::Load:
+    return emitLoadCall(call);
+  case Builtin::Store:
+    return error(loc) << "'store' has no value; it is a statement of its own";
+  default:
+    break;
+  }
 
   SmallVector<Operand, 3> operands;
   for (const ExprPtr &arg : call.args) {
@@ -973,7 +1018,7 @@ FailureOr<Operand> Emitter::emitCall(const CallExpr &call) {
     return result(
         arith::CeilDivSIOp::create(builder, location, x, (*values)[1]));
   case Builtin::Exp:
-    return result(math::ExpOp::create(builder, location, x));
+    return result(emitExp(x, location));
   case Builtin::Exp2:
     return result(math::Exp2Op::create(builder, location, x));
   case Builtin::Log:
@@ -994,6 +1039,25 @@ FailureOr<Operand> Emitter::emitCall(const CallExpr &call) {
     return result(math::FloorOp::create(builder, location, x));
   case Builtin::Ceil:
     return result(math::CeilOp::create(builder, location, x));
+  case Builtin::Erf:
+    return result(math::ErfOp::create(builder, location, x));
+  case Builtin::Pow:
+    if (!isFloat)
+      return error(loc) << "'pow' needs floating-point operands, got "
+                        << describe(x.getType());
+    return result(math::PowFOp::create(builder, location, x, (*values)[1]));
+  case Builtin::Sigmoid: {
+    // 1 / (1 + exp(-x)): exp's fast path, and an exact division.
+    Literal one;
+    one.intValue = 1;
+    FailureOr<Value> ones = materialize(one, x.getType(), loc, "the constant");
+    if (failed(ones))
+      return failure();
+    Value negated = arith::NegFOp::create(builder, location, x);
+    Value denominator = arith::AddFOp::create(builder, location, *ones,
+                                              emitExp(negated, location));
+    return result(arith::DivFOp::create(builder, location, *ones, denominator));
+  }
   default:
     llvm_unreachable("builtin handled above");
   }
@@ -1003,41 +1067,63 @@ FailureOr<Operand> Emitter::emitCall(const CallExpr &call) {
 // Slices
 //===----------------------------------------------------------------------===//
 
+Value Emitter::emitExp(Value x, Location loc) {
+  // The hardware's path, `__expf` (ex2.approx of x * log2(e)): at most
+  // 2 + floor(1.173 |x|) ulp from exp (docs/spec.md, "Math").
+  return math::ExpOp::create(builder, loc, x, arith::FastMathFlags::afn);
+}
+
 FailureOr<Emitter::Slice> Emitter::emitSlice(const SliceExpr &expr) {
-  FailureOr<Symbol> symbol = resolve(expr.tensor, expr.tensorLoc);
+  StringRef name = expr.baseName();
+  SMLoc nameLoc = expr.base->getLoc();
+  FailureOr<Symbol> symbol = resolve(name, nameLoc);
   if (failed(symbol))
     return failure();
   if (symbol->kind != Symbol::Kind::Param)
-    return error(expr.tensorLoc) << "only tensor parameters can be sliced; '"
-                                 << expr.tensor << "' is not one";
+    return error(nameLoc) << "only tensor parameters can be sliced; '" << name
+                          << "' is not one";
   Slice slice;
   slice.tensor = symbol->value;
   slice.type = cast<GlobalTensorType>(slice.tensor.getType());
   if (expr.ranges.size() != slice.type.getRank())
     return error(expr.getLoc())
-           << "'" << expr.tensor << "' has " << slice.type.getRank()
+           << "'" << name << "' has " << slice.type.getRank()
            << (slice.type.getRank() == 1 ? " dimension" : " dimensions")
            << " but the slice has " << expr.ranges.size();
   SmallVector<int64_t> shape;
   for (auto [dim, range] : llvm::enumerate(expr.ranges)) {
-    FailureOr<Value> offset = emitIndex(*range.start, "the slice start");
+    FailureOr<Operand> start = emitExpr(*range.start);
+    if (failed(start))
+      return failure();
+    if (!start->isLiteral() && isa<RankedTensorType>(start->value.getType()))
+      return error(range.start->getLoc())
+             << "an index tile in a slice (a gather or scatter) is not "
+                "supported yet";
+    FailureOr<Value> offset =
+        convert(*start, builder.getIndexType(), "the slice start");
     if (failed(offset))
       return failure();
-    FailureOr<int64_t> extent =
-        emitConstantInt(*range.extent, "a slice extent");
-    if (failed(extent))
-      return failure();
-    SMLoc extentLoc = range.extent->getLoc();
-    if (*extent <= 0)
+    // A single index is a range of one element.
+    int64_t extent = 1;
+    if (range.isRange()) {
+      FailureOr<int64_t> constant =
+          emitConstantInt(*range.extent, "a slice extent");
+      if (failed(constant))
+        return failure();
+      extent = *constant;
+    }
+    SMLoc extentLoc =
+        range.isRange() ? range.extent->getLoc() : range.start->getLoc();
+    if (extent <= 0)
       return error(extentLoc)
-             << "a slice extent must be positive, got " << *extent;
+             << "a slice extent must be positive, got " << extent;
     int64_t size = slice.type.getShape()[dim];
-    if (!ShapedType::isDynamic(size) && *extent > size)
+    if (!ShapedType::isDynamic(size) && extent > size)
       return error(extentLoc)
-             << "slice extent " << *extent << " exceeds dimension " << dim
-             << " of '" << expr.tensor << "', which has size " << size;
+             << "slice extent " << extent << " exceeds dimension " << dim
+             << " of '" << name << "', which has size " << size;
     slice.offsets.push_back(*offset);
-    shape.push_back(*extent);
+    shape.push_back(extent);
   }
   if (failed(checkTileShape(shape, expr.getLoc())))
     return failure();
@@ -1045,7 +1131,145 @@ FailureOr<Emitter::Slice> Emitter::emitSlice(const SliceExpr &expr) {
   return slice;
 }
 
-Value Emitter::emitLoad(const Slice &slice, SMLoc loc) {
+Value Emitter::emitLoad(const Slice &slice, SMLoc loc, Value other) {
   return LoadOp::create(builder, getLoc(loc), slice.tileType, slice.tensor,
-                        slice.offsets);
+                        slice.offsets, other);
+}
+
+FailureOr<Operand> Emitter::emitIndexed(const SliceExpr &expr) {
+  StringRef name = expr.baseName();
+  if (!name.empty() && failed(resolve(name, expr.base->getLoc())))
+    return failure();
+  const Symbol *symbol = name.empty() ? nullptr : lookup(name);
+  if (!symbol || symbol->kind != Symbol::Kind::Param)
+    return error(expr.getLoc())
+           << "indexing a tile (t[i, j], t[a :+ R, ...]) is not supported yet";
+  FailureOr<Slice> slice = emitSlice(expr);
+  if (failed(slice))
+    return failure();
+  return Operand{emitLoad(*slice, expr.getLoc()), std::nullopt, expr.getLoc()};
+}
+
+/// The tensor slice an argument of load/store names, or an error.
+static const SliceExpr *getSliceArgument(const CallExpr &call) {
+  return call.args.empty() ? nullptr
+                           : dyn_cast<SliceExpr>(call.args.front().get());
+}
+
+FailureOr<Operand> Emitter::emitLoadCall(const CallExpr &call) {
+  const SliceExpr *sliceExpr = getSliceArgument(call);
+  if (!sliceExpr || sliceExpr->baseName().empty())
+    return error(call.args.front()->getLoc())
+           << "the first argument of 'load' is a slice of a tensor: "
+              "load(X[a :+ R, ...], other = v)";
+  FailureOr<Slice> slice = emitSlice(*sliceExpr);
+  if (failed(slice))
+    return failure();
+  Value other;
+  if (!call.named.empty()) {
+    const NamedArg &arg = call.named.front();
+    FailureOr<Operand> value = emitExpr(*arg.value);
+    if (failed(value))
+      return failure();
+    if (!value->isLiteral() && isa<RankedTensorType>(value->value.getType()))
+      return error(arg.value->getLoc())
+             << "'other' is a scalar, the value of every element outside the "
+                "tensor; got "
+             << describe(value->value.getType());
+    FailureOr<Value> converted =
+        convert(*value, slice->type.getElementType(), "'other'");
+    if (failed(converted))
+      return failure();
+    other = *converted;
+  }
+  return Operand{emitLoad(*slice, call.getLoc(), other), std::nullopt,
+                 call.getLoc()};
+}
+
+LogicalResult Emitter::emitCallStmt(const CallStmt &stmt) {
+  const auto &call = cast<CallExpr>(*stmt.call);
+  if (call.callee != "store") {
+    if (failed(emitCall(call)))
+      return failure();
+    return error(call.getLoc())
+           << "the value of '" << call.callee
+           << "(...)' is unused; a call alone on a line is store(...)";
+  }
+  if (call.args.size() != 2)
+    return error(call.getLoc())
+           << "'store' takes 2 arguments, got " << call.args.size();
+  for (const NamedArg &arg : call.named) {
+    if (arg.name != "mask")
+      return error(arg.loc) << "'store' has no argument named '" << arg.name
+                            << "'; it takes 'mask'";
+    if (&arg != &call.named.front())
+      return error(arg.loc) << "argument 'mask' given twice";
+  }
+  const SliceExpr *sliceExpr = getSliceArgument(call);
+  if (!sliceExpr || sliceExpr->baseName().empty())
+    return error(call.args.front()->getLoc())
+           << "the first argument of 'store' is a slice of a tensor: "
+              "store(X[a :+ R, ...], value, mask = m)";
+  FailureOr<Slice> slice = emitSlice(*sliceExpr);
+  if (failed(slice))
+    return failure();
+  FailureOr<Operand> value = emitExpr(*call.args[1]);
+  if (failed(value))
+    return failure();
+  std::string what =
+      "the value stored to '" + sliceExpr->baseName().str() + "'";
+  FailureOr<Value> stored = convert(*value, slice->tileType, what);
+  if (failed(stored))
+    return failure();
+  Value mask;
+  if (!call.named.empty()) {
+    const NamedArg &arg = call.named.front();
+    FailureOr<Operand> operand = emitExpr(*arg.value);
+    if (failed(operand))
+      return failure();
+    Type maskType = slice->tileType.clone(builder.getI1Type());
+    if (!operand->isLiteral() &&
+        !getElementTypeOrSelf(operand->value.getType()).isInteger(1))
+      return error(arg.value->getLoc())
+             << "the mask of 'store' is boolean, got "
+             << describe(operand->value.getType());
+    FailureOr<Value> converted = convert(*operand, maskType, "the mask");
+    if (failed(converted))
+      return failure();
+    mask = *converted;
+  }
+  StoreOp::create(builder, getLoc(stmt.getLoc()), *stored, slice->tensor,
+                  slice->offsets, mask);
+  return success();
+}
+
+FailureOr<Operand> Emitter::emitIota(const CallExpr &call) {
+  auto *list = dyn_cast<ListExpr>(call.args[0].get());
+  if (!list || list->elements.empty())
+    return error(call.args[0]->getLoc())
+           << "the first argument of 'iota' is the tile's shape: "
+              "iota([R, C], axis)";
+  SmallVector<int64_t> shape;
+  for (const ExprPtr &element : list->elements) {
+    FailureOr<Literal> size = evaluateConstant(*element);
+    if (failed(size))
+      return failure();
+    if (size->kind != Literal::Kind::Int || size->intValue <= 0)
+      return error(element->getLoc())
+             << "a dimension of 'iota' is a positive integer constant";
+    shape.push_back(size->intValue);
+  }
+  if (failed(checkTileShape(shape, list->getLoc())))
+    return failure();
+  FailureOr<Literal> axis = evaluateConstant(*call.args[1]);
+  if (failed(axis))
+    return failure();
+  if (axis->kind != Literal::Kind::Int || axis->intValue < 0 ||
+      axis->intValue >= static_cast<int64_t>(shape.size()))
+    return error(call.args[1]->getLoc())
+           << "the axis of 'iota' is an integer from 0 to " << shape.size() - 1;
+  auto type = RankedTensorType::get(shape, builder.getI32Type());
+  Value iota = IotaOp::create(builder, getLoc(call.getLoc()), type,
+                              static_cast<uint64_t>(axis->intValue));
+  return Operand{iota, std::nullopt, call.getLoc()};
 }

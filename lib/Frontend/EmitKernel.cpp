@@ -80,8 +80,18 @@ LogicalResult Emitter::checkAttributeNames(const Kernel &kernel) {
   return success();
 }
 
-FailureOr<GlobalTensorType> Emitter::emitParamType(const Param &param) {
+FailureOr<Type> Emitter::emitParamType(const Param &param) {
   const TypeRef &type = param.type;
+  if (type.kind == TypeRef::Kind::Scalar) {
+    FailureOr<Type> element =
+        emitDtype(type.dtype, type.dtypeLoc, DtypeUse::Scalar);
+    if (failed(element))
+      return failure();
+    if (element->isInteger(1))
+      return error(type.dtypeLoc) << "a scalar parameter is f32, f16, bf16, "
+                                     "i32 or index, not i1";
+    return *element;
+  }
   FailureOr<Type> element =
       emitDtype(type.dtype, type.dtypeLoc, DtypeUse::Tensor);
   if (failed(element))
@@ -89,14 +99,167 @@ FailureOr<GlobalTensorType> Emitter::emitParamType(const Param &param) {
   SmallVector<int64_t> shape;
   SmallVector<StringAttr> symbols;
   for (const Dim &dim : type.dims) {
-    if (dim.symbol.empty()) {
-      shape.push_back(dim.size);
+    // A name is a symbol unless it is a const.
+    if (dim.symbol.empty() || lookupConst(dim.symbol)) {
+      FailureOr<int64_t> size = emitDimSize(dim);
+      if (failed(size))
+        return failure();
+      shape.push_back(*size);
       continue;
     }
     shape.push_back(ShapedType::kDynamic);
     symbols.push_back(builder.getStringAttr(dim.symbol));
   }
-  return GlobalTensorType::get(builder.getContext(), shape, symbols, *element);
+  return Type(
+      GlobalTensorType::get(builder.getContext(), shape, symbols, *element));
+}
+
+const Literal *Emitter::lookupConst(StringRef name) const {
+  const Symbol *symbol = lookup(name);
+  if (!symbol || symbol->kind != Symbol::Kind::Const)
+    return nullptr;
+  return &symbol->constant;
+}
+
+FailureOr<int64_t> Emitter::emitDimSize(const Dim &dim) {
+  if (dim.symbol.empty())
+    return dim.size;
+  const Literal *constant = lookupConst(dim.symbol);
+  if (!constant) {
+    if (lookup(dim.symbol))
+      return error(dim.loc) << "'" << dim.symbol
+                            << "' is not a const; a tile dimension is an "
+                               "integer or the name of a const";
+    return error(dim.loc) << "undefined name '" << dim.symbol
+                          << "'; a tile dimension is an integer or the name "
+                             "of a const";
+  }
+  if (constant->kind != Literal::Kind::Int || constant->intValue <= 0)
+    return error(dim.loc) << "a dimension must be a positive integer; const '"
+                          << dim.symbol << "' is "
+                          << (constant->kind == Literal::Kind::Int
+                                  ? std::to_string(constant->intValue)
+                                  : "a number");
+  return constant->intValue;
+}
+
+FailureOr<Literal> Emitter::evaluateConstant(const Expr &expr) {
+  auto notConstant = [&](const Expr &at) {
+    return error(at.getLoc()) << "not a compile-time constant: a const is "
+                                 "made of integers, numbers, other consts, "
+                                 "unary '-', + - * / % and cdiv, min, max";
+  };
+  switch (expr.getKind()) {
+  case Expr::Kind::Int: {
+    Literal value;
+    value.intValue = cast<IntExpr>(expr).value;
+    return value;
+  }
+  case Expr::Kind::Float: {
+    Literal value;
+    value.kind = Literal::Kind::Float;
+    value.floatValue = cast<FloatExpr>(expr).value;
+    return value;
+  }
+  case Expr::Kind::Name: {
+    const auto &name = cast<NameExpr>(expr);
+    if (const Literal *constant = lookupConst(name.name))
+      return *constant;
+    if (!lookup(name.name))
+      return error(expr.getLoc()) << "undefined name '" << name.name << "'";
+    return notConstant(expr);
+  }
+  case Expr::Kind::Unary: {
+    const auto &unary = cast<UnaryExpr>(expr);
+    if (unary.op != UnaryOp::Neg)
+      return notConstant(expr);
+    FailureOr<Operand> operand = emitUnary(unary);
+    if (failed(operand))
+      return failure();
+    if (!operand->isLiteral())
+      return notConstant(expr);
+    return *operand->literal;
+  }
+  case Expr::Kind::Binary: {
+    const auto &binary = cast<BinaryExpr>(expr);
+    FailureOr<Literal> lhs = evaluateConstant(*binary.lhs);
+    if (failed(lhs))
+      return failure();
+    FailureOr<Literal> rhs = evaluateConstant(*binary.rhs);
+    if (failed(rhs))
+      return failure();
+    if (binary.op > BinaryOp::Rem)
+      return notConstant(expr);
+    FailureOr<Operand> folded =
+        foldBinary(binary.op, *lhs, *rhs, binary.getLoc());
+    if (failed(folded))
+      return failure();
+    return *folded->literal;
+  }
+  case Expr::Kind::Call: {
+    const auto &call = cast<CallExpr>(expr);
+    bool known =
+        call.callee == "cdiv" || call.callee == "min" || call.callee == "max";
+    if (!known || call.args.size() != 2 || !call.named.empty())
+      return notConstant(expr);
+    FailureOr<Literal> a = evaluateConstant(*call.args[0]);
+    if (failed(a))
+      return failure();
+    FailureOr<Literal> b = evaluateConstant(*call.args[1]);
+    if (failed(b))
+      return failure();
+    bool isFloat =
+        a->kind == Literal::Kind::Float || b->kind == Literal::Kind::Float;
+    Literal result;
+    if (call.callee == "cdiv") {
+      if (isFloat)
+        return error(expr.getLoc()) << "'cdiv' needs integer operands";
+      if (b->intValue == 0)
+        return error(expr.getLoc())
+               << "division by zero in a constant expression";
+      FailureOr<Operand> quotient =
+          foldBinary(BinaryOp::Div, *a, *b, expr.getLoc());
+      if (failed(quotient))
+        return failure();
+      result = *quotient->literal;
+      bool inexact = a->intValue % b->intValue != 0;
+      if (inexact && ((a->intValue < 0) == (b->intValue < 0)))
+        ++result.intValue;
+      return result;
+    }
+    bool takeA = call.callee == "min" ? a->asDouble() <= b->asDouble()
+                                      : a->asDouble() >= b->asDouble();
+    result = takeA ? *a : *b;
+    if (isFloat && result.kind == Literal::Kind::Int) {
+      result.kind = Literal::Kind::Float;
+      result.floatValue = result.asDouble();
+    }
+    return result;
+  }
+  default:
+    return notConstant(expr);
+  }
+}
+
+LogicalResult Emitter::emitConst(const ConstStmt &constant) {
+  FailureOr<Literal> value = evaluateConstant(*constant.value);
+  if (failed(value))
+    return failure();
+  if (value->kind == Literal::Kind::Bool)
+    return error(constant.value->getLoc())
+           << "a const is an integer or a number, not a boolean";
+  Symbol symbol{Symbol::Kind::Const, constant.nameLoc, Value(), *value};
+  return define(constant.name, symbol);
+}
+
+LogicalResult Emitter::emitFileConst(const ConstStmt &constant) {
+  scopes.clear();
+  scopes.emplace_back(fileConsts);
+  if (failed(emitConst(constant)))
+    return failure();
+  fileConsts = std::move(scopes.back());
+  scopes.clear();
+  return success();
 }
 
 FailureOr<AffineExpr> Emitter::emitGridExpr(const Expr &expr,
@@ -113,12 +276,22 @@ FailureOr<AffineExpr> Emitter::emitGridExpr(const Expr &expr,
                                          "must be a positive constant";
     return result;
   };
-  if (auto *integer = dyn_cast<IntExpr>(&expr)) {
+  auto constant = [&](int64_t value) -> FailureOr<AffineExpr> {
     // Keep the folding of constants by AffineExpr far from overflow.
-    if (integer->value > INT32_MAX)
+    if (value > INT32_MAX || value < -INT32_MAX)
       return error(expr.getLoc())
-             << "grid constant " << integer->value << " is too large";
-    return getAffineConstantExpr(integer->value, ctx);
+             << "grid constant " << value << " is too large";
+    return getAffineConstantExpr(value, ctx);
+  };
+  if (auto *integer = dyn_cast<IntExpr>(&expr))
+    return constant(integer->value);
+  if (auto *name = dyn_cast<NameExpr>(&expr); name && lookupConst(name->name)) {
+    const Literal &value = *lookupConst(name->name);
+    if (value.kind != Literal::Kind::Int)
+      return error(expr.getLoc()) << "const '" << name->name
+                                  << "' is a number; a grid is made of "
+                                     "integers";
+    return constant(value.intValue);
   }
   if (auto *name = dyn_cast<NameExpr>(&expr)) {
     for (auto [position, symbol] : llvm::enumerate(symbols))
@@ -190,17 +363,21 @@ FailureOr<AffineExpr> Emitter::emitGridExpr(const Expr &expr,
 FailureOr<Emitter::LaunchConfig>
 Emitter::emitLaunch(const Attribute &attr, ArrayRef<StringAttr> symbols) {
   LaunchConfig config;
-  const IntExpr *threads = attr.args.empty() || !attr.args[0].key.empty()
-                               ? nullptr
-                               : dyn_cast<IntExpr>(attr.args[0].value.get());
-  if (!threads)
+  if (attr.args.empty() || !attr.args[0].key.empty())
     return error(attr.args.empty() ? attr.loc : attr.args[0].loc)
            << "@launch needs the threads per CTA as its first argument: "
               "@launch(256)";
-  config.threads = threads->value;
+  const Expr &threads = *attr.args[0].value;
+  FailureOr<Literal> count = evaluateConstant(threads);
+  if (failed(count))
+    return failure();
+  if (count->kind != Literal::Kind::Int)
+    return error(threads.getLoc())
+           << "@launch needs the threads per CTA as an integer: @launch(256)";
+  config.threads = count->intValue;
   if (config.threads < kLanes || config.threads > 1024 ||
       config.threads % kLanes != 0)
-    return error(threads->getLoc())
+    return error(threads.getLoc())
            << "@launch threads must be a multiple of " << kLanes << " from "
            << kLanes << " to 1024, got " << config.threads;
   for (const AttrArg &arg : llvm::drop_begin(attr.args)) {
@@ -271,6 +448,13 @@ LogicalResult Emitter::emitPipeline(const Attribute &attr, KernelOp kernel) {
   };
   // A value of the attribute: a number, a boolean, or a name of the kernel.
   auto value = [&](const Expr &expr) -> FailureOr<mlir::Attribute> {
+    if (auto *name = dyn_cast<NameExpr>(&expr);
+        name && lookupConst(name->name)) {
+      const Literal &constant = *lookupConst(name->name);
+      if (constant.kind == Literal::Kind::Int)
+        return mlir::Attribute(builder.getI64IntegerAttr(constant.intValue));
+      return mlir::Attribute(builder.getF64FloatAttr(constant.floatValue));
+    }
     if (auto *integer = dyn_cast<IntExpr>(&expr))
       return mlir::Attribute(builder.getI64IntegerAttr(integer->value));
     if (auto *number = dyn_cast<FloatExpr>(&expr))
@@ -330,8 +514,12 @@ LogicalResult Emitter::emitPipeline(const Attribute &attr, KernelOp kernel) {
 
 LogicalResult Emitter::emitKernel(const Kernel &source) {
   FailureOr<KernelOp> kernel = beginKernel(source);
-  if (failed(kernel) || failed(emitBlock(source.body)))
+  if (failed(kernel))
     return failure();
+  // beginKernel defined the leading consts.
+  for (const StmtPtr &stmt : llvm::drop_begin(source.body, leadingConsts))
+    if (failed(emitStmt(*stmt)))
+      return failure();
   return endKernel(source, *kernel);
 }
 
@@ -346,14 +534,27 @@ FailureOr<KernelOp> Emitter::beginKernel(const Kernel &source) {
   if (failed(checkAttributeNames(source)))
     return failure();
   scopes.clear();
+  scopes.emplace_back(fileConsts);
   scopes.emplace_back();
   declaredVars.clear();
   declaredLoopIndices.clear();
   builder.setInsertionPointToEnd(module.getBody());
 
+  // The leading consts of the body, which the attributes and the
+  // parameter types may use too.
+  leadingConsts = 0;
+  for (const StmtPtr &stmt : source.body) {
+    auto *constant = dyn_cast<ConstStmt>(stmt.get());
+    if (!constant)
+      break;
+    if (failed(emitConst(*constant)))
+      return failure();
+    ++leadingConsts;
+  }
+
   SmallVector<Type> paramTypes;
   for (const Param &param : source.params) {
-    FailureOr<GlobalTensorType> type = emitParamType(param);
+    FailureOr<Type> type = emitParamType(param);
     if (failed(type))
       return failure();
     paramTypes.push_back(*type);
@@ -365,7 +566,7 @@ FailureOr<KernelOp> Emitter::beginKernel(const Kernel &source) {
   SmallVector<SMLoc> symbolLocs;
   for (auto [index, param] : llvm::enumerate(source.params))
     for (auto [dimIndex, dim] : llvm::enumerate(param.type.dims)) {
-      if (dim.symbol.empty())
+      if (dim.symbol.empty() || lookupConst(dim.symbol))
         continue;
       StringAttr symbol = builder.getStringAttr(dim.symbol);
       if (llvm::is_contained(symbols, symbol))
@@ -399,7 +600,10 @@ FailureOr<KernelOp> Emitter::beginKernel(const Kernel &source) {
     // Manifests and run reports name parameters as the source does.
     kernel.setArgAttr(arg.getArgNumber(), kParamNameAttr,
                       builder.getStringAttr(param.name));
-    if (failed(define(param.name, {Symbol::Kind::Param, param.loc, arg})))
+    Symbol::Kind kind = isa<GlobalTensorType>(arg.getType())
+                            ? Symbol::Kind::Param
+                            : Symbol::Kind::Scalar;
+    if (failed(define(param.name, {kind, param.loc, arg, {}})))
       return failure();
   }
   for (auto [symbol, position, loc] :
@@ -407,7 +611,7 @@ FailureOr<KernelOp> Emitter::beginKernel(const Kernel &source) {
     Value dim =
         DimOp::create(builder, getLoc(loc), entry.getArgument(position.first),
                       static_cast<uint64_t>(position.second));
-    if (failed(define(symbol.getValue(), {Symbol::Kind::Dim, loc, dim})))
+    if (failed(define(symbol.getValue(), {Symbol::Kind::Dim, loc, dim, {}})))
       return failure();
   }
   return kernel;
@@ -440,8 +644,14 @@ LogicalResult Emitter::emitStmt(const Stmt &stmt) {
   switch (stmt.getKind()) {
   case Stmt::Kind::Var:
     return emitVar(cast<VarStmt>(stmt));
+  case Stmt::Kind::Const:
+    return error(stmt.getLoc()) << "a const goes at the top of the file or "
+                                   "of a kernel's body, before any other "
+                                   "statement";
   case Stmt::Kind::Assign:
     return emitAssign(cast<AssignStmt>(stmt));
+  case Stmt::Kind::Call:
+    return emitCallStmt(cast<CallStmt>(stmt));
   case Stmt::Kind::For:
     return emitFor(cast<ForStmt>(stmt));
   case Stmt::Kind::If:
@@ -485,7 +695,7 @@ LogicalResult Emitter::emitVar(const VarStmt &var) {
                       : VarType::get(builder.getContext(), {}, valueType);
   Value handle =
       VarOp::create(builder, getLoc(var.getLoc()), var.name, varType, init);
-  if (failed(define(var.name, {Symbol::Kind::Var, var.nameLoc, handle})))
+  if (failed(define(var.name, {Symbol::Kind::Var, var.nameLoc, handle, {}})))
     return failure();
   declaredVars.try_emplace(var.name, valueType);
   return success();
@@ -521,6 +731,11 @@ LogicalResult Emitter::emitAssign(const AssignStmt &assign,
   };
 
   if (auto *slice = dyn_cast<SliceExpr>(assign.target.get())) {
+    const Symbol *base =
+        slice->baseName().empty() ? nullptr : lookup(slice->baseName());
+    if (!presliced && (!base || base->kind != Symbol::Kind::Param))
+      return error(slice->getLoc())
+             << "assigning to part of a tile is not supported yet";
     FailureOr<Slice> target =
         presliced ? FailureOr<Slice>(*presliced) : emitSlice(*slice);
     if (failed(target))
@@ -528,7 +743,7 @@ LogicalResult Emitter::emitAssign(const AssignStmt &assign,
     Value current = assign.op ? emitLoad(*target, slice->getLoc()) : Value();
     FailureOr<Value> stored =
         assigned(current, target->tileType,
-                 "the value stored to '" + slice->tensor + "'");
+                 "the value stored to '" + slice->baseName() + "'");
     if (failed(stored))
       return failure();
     StoreOp::create(builder, loc, *stored, target->tensor, target->offsets);
@@ -540,6 +755,12 @@ LogicalResult Emitter::emitAssign(const AssignStmt &assign,
   if (failed(symbol))
     return failure();
   switch (symbol->kind) {
+  case Symbol::Kind::Scalar:
+    return error(name.getLoc()) << "cannot assign to scalar parameter '"
+                                << name.name << "'; parameters are read-only";
+  case Symbol::Kind::Const:
+    return error(name.getLoc())
+           << "cannot assign to const '" << name.name << "'";
   case Symbol::Kind::Param:
     return error(name.getLoc())
            << "cannot assign to tensor parameter '" << name.name
@@ -616,8 +837,10 @@ LogicalResult Emitter::emitFor(const ForStmt &loop) {
   OpBuilder::InsertionGuard guard(builder);
   setInsertionBeforeYield(*forOp->getBody(), forOp->getLoc());
   ScopeGuard scope(*this);
-  if (failed(define(loop.name, {Symbol::Kind::LoopIndex, loop.nameLoc,
-                                forOp->getInductionVar()})))
+  if (failed(define(loop.name, {Symbol::Kind::LoopIndex,
+                                loop.nameLoc,
+                                forOp->getInductionVar(),
+                                {}})))
     return failure();
   return emitBlock(loop.body);
 }
@@ -697,10 +920,19 @@ OwningOpRef<ModuleOp> mlir::tile::parseTileSource(llvm::SourceMgr &sourceMgr,
       ModuleOp::create(diag.getLoc(SMLoc::getFromPointer(buffer.data())));
   Emitter emitter(diag, *module);
   // Each kernel is checked even after an error in another: one run reports
-  // the first error of every kernel.
+  // the first error of every kernel. A file-level const that fails stops
+  // the run: every later kernel might use it.
   bool ok = true;
-  for (const Kernel &kernel : ast->kernels)
+  size_t constsDone = 0;
+  for (const Kernel &kernel : ast->kernels) {
+    for (; constsDone < kernel.fileConstsBefore; ++constsDone)
+      if (failed(emitter.emitFileConst(*ast->consts[constsDone])))
+        return nullptr;
     ok &= succeeded(emitter.emitKernel(kernel));
+  }
+  for (; constsDone < ast->consts.size(); ++constsDone)
+    if (failed(emitter.emitFileConst(*ast->consts[constsDone])))
+      return nullptr;
   if (!ok || failed(verify(*module)))
     return nullptr;
   return module;

@@ -57,17 +57,23 @@ struct Operand {
 
 /// What a name in scope denotes.
 struct Symbol {
-  enum class Kind { Param, Dim, Var, LoopIndex };
+  enum class Kind { Param, Scalar, Dim, Var, LoopIndex, Const };
   Kind kind;
   llvm::SMLoc loc;
-  /// The tensor argument, the dimension, the `!tile.var` or the index.
+  /// The tensor argument, the scalar argument, the dimension, the
+  /// `!tile.var` or the index; null for a const.
   Value value;
+  /// The value of a const.
+  Literal constant;
 };
 
 class Emitter {
 public:
   Emitter(Diagnoser &diag, ModuleOp module);
 
+  /// Evaluates the file-level `const` and makes it visible to the kernels
+  /// after it.
+  LogicalResult emitFileConst(const ConstStmt &constant);
   LogicalResult emitKernel(const Kernel &kernel);
 
 private:
@@ -83,7 +89,17 @@ private:
     std::optional<AffineMap> grid;
   };
   LogicalResult checkAttributeNames(const Kernel &kernel);
-  FailureOr<GlobalTensorType> emitParamType(const Param &param);
+  /// A tensor parameter's type, or a scalar parameter's element type.
+  FailureOr<Type> emitParamType(const Param &param);
+  /// Defines the const in the innermost scope.
+  LogicalResult emitConst(const ConstStmt &constant);
+  /// The value of a compile-time expression: literals, consts, unary '-',
+  /// '+ - * / %' and cdiv/min/max of them.
+  FailureOr<Literal> evaluateConstant(const Expr &expr);
+  /// The const `name` denotes, if it is one in scope.
+  const Literal *lookupConst(llvm::StringRef name) const;
+  /// The size a dimension of a type names: an integer, or a const.
+  FailureOr<int64_t> emitDimSize(const Dim &dim);
   FailureOr<LaunchConfig> emitLaunch(const Attribute &attr,
                                      ArrayRef<StringAttr> symbols);
   FailureOr<AffineExpr> emitGridExpr(const Expr &expr,
@@ -100,6 +116,7 @@ private:
   LogicalResult emitStmt(const Stmt &stmt);
   LogicalResult emitVar(const VarStmt &var);
   LogicalResult emitAssign(const AssignStmt &assign);
+  LogicalResult emitCallStmt(const CallStmt &stmt);
   LogicalResult emitFor(const ForStmt &loop);
   LogicalResult emitIf(const IfStmt &stmt);
   LogicalResult emitWhile(const WhileStmt &loop);
@@ -117,6 +134,12 @@ private:
   //===--------------------------------------------------------------------===//
   // Names
   //===--------------------------------------------------------------------===//
+
+  /// The consts of the file seen so far, the outermost scope of a kernel.
+  llvm::StringMap<Symbol> fileConsts;
+  /// How many statements at the top of the kernel's body are consts, which
+  /// beginKernel defines.
+  size_t leadingConsts = 0;
 
   /// Binds `name` in the innermost scope; an error if it is already visible
   /// or reserved.
@@ -195,7 +218,13 @@ private:
   /// `value` converted elementwise to `elementType` (the casts `f32(x)`...).
   FailureOr<Value> emitConversion(Value value, Type elementType,
                                   llvm::SMLoc loc);
-  Value emitLoad(const Slice &slice, llvm::SMLoc loc);
+  Value emitLoad(const Slice &slice, llvm::SMLoc loc, Value other = {});
+  /// `X[...]` of a tensor, or an index into a tile.
+  FailureOr<Operand> emitIndexed(const SliceExpr &expr);
+  FailureOr<Operand> emitLoadCall(const CallExpr &call);
+  FailureOr<Operand> emitIota(const CallExpr &call);
+  /// `exp(x)` on its fast path.
+  Value emitExp(Value x, Location loc);
 
   //===--------------------------------------------------------------------===//
   // Helpers

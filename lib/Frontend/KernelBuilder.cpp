@@ -455,9 +455,9 @@ LogicalResult KernelBuilder::storeSlice(SliceId slice, ValueId value, Pos pos) {
   auto &[expr, target] = s.slices[slice];
   // The statement refers to the slice's syntax for its messages; the
   // emitted slice is the one prepared.
-  auto copy =
-      std::make_unique<SliceExpr>(expr->getLoc(), expr->tensor, expr->tensorLoc,
-                                  std::vector<SliceExpr::Range>());
+  auto copy = std::make_unique<SliceExpr>(expr->getLoc(), expr->baseName(),
+                                          expr->base->getLoc(),
+                                          std::vector<SliceExpr::Range>());
   AssignStmt stmt(s.loc(pos), std::move(copy), std::nullopt, s.loc(pos),
                   s.wrap(value));
   return s.emitter.emitAssign(stmt, target);

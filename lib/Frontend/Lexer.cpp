@@ -27,6 +27,10 @@ StringRef mlir::tile::frontend::describe(TokenKind kind) {
     return "'kernel'";
   case TokenKind::kw_var:
     return "'var'";
+  case TokenKind::kw_const:
+    return "'const'";
+  case TokenKind::kw_inf:
+    return "'inf'";
   case TokenKind::kw_for:
     return "'for'";
   case TokenKind::kw_in:
@@ -288,6 +292,8 @@ Token Lexer::lexIdentifier(const char *start) {
   TokenKind kind = llvm::StringSwitch<TokenKind>(spelling)
                        .Case("kernel", TokenKind::kw_kernel)
                        .Case("var", TokenKind::kw_var)
+                       .Case("const", TokenKind::kw_const)
+                       .Case("inf", TokenKind::kw_inf)
                        .Case("for", TokenKind::kw_for)
                        .Case("in", TokenKind::kw_in)
                        .Case("if", TokenKind::kw_if)

@@ -27,6 +27,8 @@ enum class TokenKind {
   // Keywords.
   kw_kernel,
   kw_var,
+  kw_const,
+  kw_inf,
   kw_for,
   kw_in,
   kw_if,

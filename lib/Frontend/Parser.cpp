@@ -11,6 +11,8 @@
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringSwitch.h"
 
+#include <cmath>
+
 using namespace mlir::tile::frontend;
 using llvm::failed;
 using llvm::failure;
@@ -152,6 +154,7 @@ private:
   LogicalResult parseBlock(Body &block);
   StmtPtr parseStatement();
   StmtPtr parseVar();
+  std::unique_ptr<ConstStmt> parseConst();
   StmtPtr parseFor();
   StmtPtr parseIf();
   StmtPtr parseWhile();
@@ -168,7 +171,10 @@ private:
   ExprPtr parsePostfix();
   ExprPtr parsePrimary();
   ExprPtr parseContext();
+  ExprPtr parseIndexing(ExprPtr base);
   LogicalResult parseExprList(std::vector<ExprPtr> &list, TokenKind close);
+  LogicalResult parseCallArgs(std::vector<ExprPtr> &args,
+                              std::vector<NamedArg> &named);
 
   Diagnoser &diag;
   Lexer lexer;
@@ -182,7 +188,22 @@ private:
 std::optional<Module> Parser::parseModule() {
   Module module;
   while (!tok.is(TokenKind::eof)) {
+    if (tok.is(TokenKind::kw_const)) {
+      std::unique_ptr<ConstStmt> constant = parseConst();
+      if (!constant)
+        return std::nullopt;
+      module.consts.push_back(std::move(constant));
+      if (!consumeIf(TokenKind::semicolon) && !tok.is(TokenKind::eof) &&
+          !tok.atLineStart) {
+        (void)error(tok.getLoc(), "expected a new line or ';' after the "
+                                  "const, found " +
+                                      found());
+        return std::nullopt;
+      }
+      continue;
+    }
     Kernel kernel;
+    kernel.fileConstsBefore = module.consts.size();
     if (failed(parseKernel(kernel)))
       return std::nullopt;
     module.kernels.push_back(std::move(kernel));
@@ -204,8 +225,9 @@ LogicalResult Parser::parseKernel(Kernel &kernel) {
   }
   kernel.loc = tok.getLoc();
   if (!consumeIf(TokenKind::kw_kernel))
-    return error(tok.getLoc(),
-                 "expected 'kernel' or an '@' attribute, found " + found());
+    return error(tok.getLoc(), "expected 'kernel', 'const' or an '@' "
+                               "attribute, found " +
+                                   found());
   if (failed(parseIdentifier(kernel.name, kernel.loc, "a kernel name")) ||
       failed(expect(TokenKind::l_paren, " after the kernel name")))
     return failure();
@@ -219,9 +241,11 @@ LogicalResult Parser::parseKernel(Kernel &kernel) {
             failed(expect(TokenKind::colon, " after the parameter name")) ||
             failed(parseType(param.type)))
           return failure();
-        if (param.type.kind != TypeRef::Kind::Tensor)
-          return error(param.type.loc, "a kernel parameter must be a tensor: "
-                                       "tensor<dtype>[d0, d1, ...]");
+        if (param.type.kind == TypeRef::Kind::Tile)
+          return error(param.type.loc,
+                       "a kernel parameter is a tensor (tensor<dtype>[d0, "
+                       "...]) or a scalar (f32, f16, bf16, i32, index), not "
+                       "a tile");
         kernel.params.push_back(std::move(param));
       } while (consumeIf(TokenKind::comma));
     }
@@ -299,13 +323,10 @@ LogicalResult Parser::parseType(TypeRef &type) {
     if (tok.is(TokenKind::integer)) {
       dim.size = tok.intValue;
       consume();
-    } else if (tok.is(TokenKind::identifier) && isTensor) {
+    } else if (tok.is(TokenKind::identifier)) {
+      // A symbol of a tensor, or a const (checked by the emitter).
       dim.symbol = tok.spelling;
       consume();
-    } else if (tok.is(TokenKind::identifier)) {
-      return error(dim.loc, "a tile dimension must be an integer constant, "
-                            "found '" +
-                                tok.spelling + "'");
     } else {
       return error(dim.loc, "expected a dimension, found " + found());
     }
@@ -347,6 +368,8 @@ StmtPtr Parser::parseStatement() {
   switch (tok.kind) {
   case TokenKind::kw_var:
     return parseVar();
+  case TokenKind::kw_const:
+    return parseConst();
   case TokenKind::kw_for:
     return parseFor();
   case TokenKind::kw_if:
@@ -389,6 +412,21 @@ StmtPtr Parser::parseVar() {
     return nullptr;
   }
   return var;
+}
+
+// const := 'const' IDENT '=' expr
+std::unique_ptr<ConstStmt> Parser::parseConst() {
+  SMLoc loc = tok.getLoc();
+  consume();
+  StringRef name;
+  SMLoc nameLoc;
+  if (failed(parseIdentifier(name, nameLoc, "a name after 'const'")) ||
+      failed(expect(TokenKind::equal, " after 'const " + name + "'")))
+    return nullptr;
+  ExprPtr value = parseExpr();
+  if (!value)
+    return nullptr;
+  return std::make_unique<ConstStmt>(loc, name, nameLoc, std::move(value));
 }
 
 // for := 'for' IDENT 'in' 'range' '(' expr ',' expr (',' expr)? ')' block
@@ -462,11 +500,16 @@ StmtPtr Parser::parseWhile() {
 }
 
 // assign := (IDENT | slice) ('=' | '+=' | '-=' | '*=' | '/=') expr
+//           | call
 StmtPtr Parser::parseAssignment() {
   SMLoc loc = tok.getLoc();
   ExprPtr target = parsePostfix();
   if (!target)
     return nullptr;
+  if (llvm::isa<CallExpr>(target.get()) &&
+      (tok.atLineStart || tok.is(TokenKind::semicolon) ||
+       tok.is(TokenKind::r_brace)))
+    return std::make_unique<CallStmt>(loc, std::move(target));
   if (!llvm::isa<NameExpr, SliceExpr>(target.get())) {
     (void)error(loc, "only a var or a tensor slice can be assigned to");
     return nullptr;
@@ -641,53 +684,59 @@ ExprPtr Parser::parseUnary() {
       std::make_unique<UnaryExpr>(loc, UnaryOp::Neg, std::move(operand)));
 }
 
-// postfix := IDENT '(' args ')' | IDENT '[' range (',' range)* ']' | primary
-// range := expr ':+' expr
+// postfix := (IDENT '(' args ')' | IDENT | primary) ('[' entry (',' entry)*
+// ']')* entry := expr (':+' expr)?
 ExprPtr Parser::parsePostfix() {
-  if (!tok.is(TokenKind::identifier))
-    return parsePrimary();
-  StringRef name = tok.spelling;
-  SMLoc loc = tok.getLoc();
-  consume();
-  if (tok.is(TokenKind::l_paren) && !tok.atLineStart) {
-    NestingScope scope(*this);
-    if (failed(scope.check(tok.getLoc())))
-      return nullptr;
+  ExprPtr base;
+  if (!tok.is(TokenKind::identifier)) {
+    base = parsePrimary();
+  } else {
+    StringRef name = tok.spelling;
+    SMLoc loc = tok.getLoc();
     consume();
-    std::vector<ExprPtr> args;
-    if (failed(parseExprList(args, TokenKind::r_paren)))
-      return nullptr;
-    return checkHeight(std::make_unique<CallExpr>(loc, name, std::move(args)));
-  }
-  if (tok.is(TokenKind::l_square) && !tok.atLineStart) {
-    NestingScope scope(*this);
-    SMLoc sliceLoc = tok.getLoc();
-    if (failed(scope.check(sliceLoc)))
-      return nullptr;
-    consume();
-    GroupScope group(*this);
-    std::vector<SliceExpr::Range> ranges;
-    do {
-      SliceExpr::Range range;
-      if (!(range.start = parseExpr()))
+    if (tok.is(TokenKind::l_paren) && !tok.atLineStart) {
+      NestingScope scope(*this);
+      if (failed(scope.check(tok.getLoc())))
         return nullptr;
-      if (!tok.is(TokenKind::colon_plus)) {
-        (void)error(tok.getLoc(), "expected ':+' in the slice (write "
-                                  "'start :+ extent'), found " +
-                                      found());
-        return nullptr;
-      }
       consume();
-      if (!(range.extent = parseExpr()))
+      std::vector<ExprPtr> args;
+      std::vector<NamedArg> named;
+      if (failed(parseCallArgs(args, named)))
         return nullptr;
-      ranges.push_back(std::move(range));
-    } while (consumeIf(TokenKind::comma));
-    if (failed(expect(TokenKind::r_square, " after the slice")))
-      return nullptr;
-    return checkHeight(
-        std::make_unique<SliceExpr>(loc, name, loc, std::move(ranges)));
+      base = checkHeight(std::make_unique<CallExpr>(loc, name, std::move(args),
+                                                    std::move(named)));
+    } else {
+      base = std::make_unique<NameExpr>(loc, name);
+    }
   }
-  return std::make_unique<NameExpr>(loc, name);
+  while (base && tok.is(TokenKind::l_square) && !tok.atLineStart)
+    base = parseIndexing(std::move(base));
+  return base;
+}
+
+ExprPtr Parser::parseIndexing(ExprPtr base) {
+  NestingScope scope(*this);
+  SMLoc sliceLoc = tok.getLoc();
+  if (failed(scope.check(sliceLoc)))
+    return nullptr;
+  consume();
+  GroupScope group(*this);
+  std::vector<SliceExpr::Range> ranges;
+  do {
+    SliceExpr::Range range;
+    if (!(range.start = parseExpr()))
+      return nullptr;
+    if (consumeIf(TokenKind::colon_plus) && !(range.extent = parseExpr()))
+      return nullptr;
+    ranges.push_back(std::move(range));
+  } while (consumeIf(TokenKind::comma));
+  if (failed(expect(TokenKind::r_square,
+                    " after the slice (each entry is 'start :+ extent' or "
+                    "an index)")))
+    return nullptr;
+  SMLoc loc = base->getLoc();
+  return checkHeight(
+      std::make_unique<SliceExpr>(loc, std::move(base), std::move(ranges)));
 }
 
 ExprPtr Parser::parsePrimary() {
@@ -702,6 +751,21 @@ ExprPtr Parser::parsePrimary() {
     auto expr = std::make_unique<FloatExpr>(loc, tok.floatValue);
     consume();
     return expr;
+  }
+  case TokenKind::kw_inf: {
+    auto expr = std::make_unique<FloatExpr>(loc, INFINITY);
+    consume();
+    return expr;
+  }
+  case TokenKind::l_square: {
+    NestingScope scope(*this);
+    if (failed(scope.check(loc)))
+      return nullptr;
+    consume();
+    std::vector<ExprPtr> elements;
+    if (failed(parseExprList(elements, TokenKind::r_square)))
+      return nullptr;
+    return checkHeight(std::make_unique<ListExpr>(loc, std::move(elements)));
   }
   case TokenKind::kw_true:
   case TokenKind::kw_false: {
@@ -782,6 +846,35 @@ LogicalResult Parser::parseExprList(std::vector<ExprPtr> &list,
     list.push_back(std::move(expr));
   } while (consumeIf(TokenKind::comma));
   return expect(close, " after the arguments");
+}
+
+// Parses `arg (',' arg)* ')'` where arg := expr | IDENT '=' expr, named
+// arguments after positional ones; the '(' is consumed.
+LogicalResult Parser::parseCallArgs(std::vector<ExprPtr> &args,
+                                    std::vector<NamedArg> &named) {
+  GroupScope group(*this);
+  if (consumeIf(TokenKind::r_paren))
+    return success();
+  do {
+    SMLoc loc = tok.getLoc();
+    ExprPtr expr = parseExpr();
+    if (!expr)
+      return failure();
+    auto *name = llvm::dyn_cast<NameExpr>(expr.get());
+    if (name && consumeIf(TokenKind::equal)) {
+      NamedArg arg{loc, name->name, parseExpr()};
+      if (!arg.value)
+        return failure();
+      named.push_back(std::move(arg));
+      continue;
+    }
+    if (!named.empty())
+      return error(loc, "a positional argument cannot follow the named "
+                        "argument '" +
+                            named.back().name + "'");
+    args.push_back(std::move(expr));
+  } while (consumeIf(TokenKind::comma));
+  return expect(TokenKind::r_paren, " after the arguments");
 }
 
 std::optional<Module> mlir::tile::frontend::parseModule(Diagnoser &diag,

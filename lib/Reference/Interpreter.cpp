@@ -41,6 +41,8 @@ static std::optional<rt::DType> toDType(Type type) {
     return rt::DType::I32;
   if (type.isInteger(1))
     return rt::DType::I1;
+  if (type.isIndex())
+    return rt::DType::Index;
   return std::nullopt;
 }
 
@@ -93,8 +95,13 @@ private:
   LogicalResult executeElementwise(Operation &op,
                                    const ElementwiseOp &elementwise);
   LogicalResult executeConstant(arith::ConstantOp op);
+  /// Loads (`stored` null; elements outside the tensor read `other`, or 0)
+  /// or stores (where `mask` holds, if given) the slice of `tensor` at
+  /// `offsets` with the tile's shape.
   LogicalResult executeSlice(Operation &op, Value tensor, ValueRange offsets,
-                             RankedTensorType tileType, const Val *stored);
+                             RankedTensorType tileType, const Val *stored,
+                             const Val *other = nullptr,
+                             const Val *mask = nullptr);
   LogicalResult executeIf(scf::IfOp op);
   LogicalResult executeFor(scf::ForOp op);
   LogicalResult executeForPerThread(scf::ForOp op);
@@ -142,6 +149,8 @@ private:
   DenseMap<Value, VarState> vars;
   DenseMap<Value, rt::HostTensor *> tensors;
   DenseMap<Value, unsigned> paramIndex;
+  /// The scalar parameters and their values.
+  SmallVector<std::pair<Value, Val>> scalarArgs;
   /// The threads running the current region; empty: all of them.
   ThreadMask active;
   /// The current region runs under a thresholded condition: what it writes
@@ -522,7 +531,8 @@ LogicalResult Interpreter::executeWhile(scf::WhileOp op) {
 LogicalResult Interpreter::executeSlice(Operation &op, Value tensorValue,
                                         ValueRange offsetValues,
                                         RankedTensorType tileType,
-                                        const Val *stored) {
+                                        const Val *stored, const Val *other,
+                                        const Val *mask) {
   rt::HostTensor *tensor = getTensor(op, tensorValue);
   if (!tensor)
     return failure();
@@ -536,12 +546,22 @@ LogicalResult Interpreter::executeSlice(Operation &op, Value tensorValue,
   if (stored && !report.marks.empty())
     marks = &report.marks[paramIndex.lookup(tensorValue)];
   rt::ElementMark mark;
+  // An element stored under a mask of an inexact comparison is thresholded
+  // like one under such control flow.
   if (stored)
-    mark = rt::ElementMark::written(stored->accuracy, stored->thresholded ||
-                                                          offsetsThresholded ||
-                                                          controlThresholded);
+    mark = rt::ElementMark::written(stored->accuracy,
+                                    stored->thresholded || offsetsThresholded ||
+                                        controlThresholded ||
+                                        (mask && mask->thresholded));
   Val loaded = Val::zeros(tileType);
   loaded.thresholded = offsetsThresholded;
+  if (other) {
+    // Per thread when `other` is: each element takes its thread's value.
+    for (size_t e = 0; e < loaded.size(); ++e)
+      loaded.copyElement(e, *other, other->indexFor(e, true, threads));
+    loaded.accuracy = other->accuracy;
+    loaded.thresholded |= other->thresholded;
+  }
   ArrayRef<int64_t> tileShape = tileType.getShape();
   int64_t rank = tileShape.size();
   for (int64_t e = 0; e < tileType.getNumElements(); ++e) {
@@ -562,7 +582,7 @@ LogicalResult Interpreter::executeSlice(Operation &op, Value tensorValue,
       stride *= tensor->shape[dim];
       remaining /= tileShape[dim];
     }
-    if (!inside)
+    if (!inside || (mask && mask->ints[e] == 0))
       continue;
     if (stored) {
       tensor->set(linear, stored->isFloat
@@ -680,11 +700,26 @@ LogicalResult Interpreter::executeTileOp(Operation &op) {
       })
       .Case([&](LoadOp load) {
         return executeSlice(op, load.getSource(), load.getOffsets(),
-                            load.getResult().getType(), nullptr);
+                            load.getResult().getType(), nullptr,
+                            load.getOther() ? &get(load.getOther()) : nullptr);
       })
       .Case([&](StoreOp store) {
         return executeSlice(op, store.getDest(), store.getOffsets(),
-                            store.getValue().getType(), &get(store.getValue()));
+                            store.getValue().getType(), &get(store.getValue()),
+                            nullptr,
+                            store.getMask() ? &get(store.getMask()) : nullptr);
+      })
+      .Case([&](IotaOp iota) {
+        Val result = Val::zeros(iota.getType());
+        ArrayRef<int64_t> shape = iota.getType().getShape();
+        int64_t stride = 1;
+        for (int64_t dim = shape.size() - 1;
+             dim > static_cast<int64_t>(iota.getAxis()); --dim)
+          stride *= shape[dim];
+        for (size_t e = 0; e < result.size(); ++e)
+          result.setInt(e, (e / stride) % shape[iota.getAxis()]);
+        set(iota.getResult(), std::move(result));
+        return success();
       })
       .Case([&](ReductionOpInterface reduce) {
         const Val &input = get(reduce.getInput());
@@ -854,9 +889,19 @@ LogicalResult Interpreter::run(ArrayRef<rt::HostTensor *> args,
   report.marks.clear();
   for (auto [index, arg, tensor] :
        llvm::enumerate(kernel.getBodyBlock().getArguments(), args)) {
-    tensors[arg] = tensor;
     paramIndex[arg] = index;
     report.marks.emplace_back(tensor->numElements());
+    if (!tensor->isScalar()) {
+      tensors[arg] = tensor;
+      continue;
+    }
+    // A scalar parameter's value, which every CTA reads.
+    Val value = Val::zeros(arg.getType());
+    if (value.isFloat)
+      value.setFloat(0, tensor->get(0));
+    else
+      value.setInt(0, tensor->getInt(0));
+    scalarArgs.push_back({arg, std::move(value)});
   }
 
   if (std::optional<AffineMap> map = kernel.getGrid()) {
@@ -877,6 +922,8 @@ LogicalResult Interpreter::run(ArrayRef<rt::HostTensor *> args,
     for (blockId[1] = 0; blockId[1] < grid[1]; ++blockId[1])
       for (blockId[0] = 0; blockId[0] < grid[0]; ++blockId[0]) {
         vars.clear();
+        for (auto &[arg, value] : scalarArgs)
+          set(arg, value);
         if (failed(runBlock(kernel.getBodyBlock(), {})))
           return failure();
       }
@@ -887,7 +934,20 @@ FailureOr<std::vector<rt::ParamSpec>>
 reference::getParamSpecs(KernelOp kernel) {
   std::vector<rt::ParamSpec> params;
   for (auto [index, type] : llvm::enumerate(kernel.getArgumentTypes())) {
-    auto tensor = cast<GlobalTensorType>(type);
+    auto tensor = dyn_cast<GlobalTensorType>(type);
+    if (!tensor) {
+      std::optional<rt::DType> dtype = toDType(type);
+      if (!dtype || *dtype == rt::DType::I1)
+        return kernel.emitError("parameter #")
+               << index << " has type " << type
+               << ", which no scalar parameter has";
+      rt::ParamSpec param;
+      param.name = kernel.getParamName(index);
+      param.dtype = *dtype;
+      param.access = rt::Access::Read;
+      params.push_back(std::move(param));
+      continue;
+    }
     std::optional<rt::DType> dtype = toDType(tensor.getElementType());
     if (!dtype)
       return kernel.emitError("parameter #")

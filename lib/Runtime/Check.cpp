@@ -31,6 +31,7 @@ Tolerance tile::runtime::defaultTolerance(DType dtype) {
     return {3e-2, 1e-2};
   case DType::I32:
   case DType::I1:
+  case DType::Index:
     return {0, 0};
   }
   return {};
@@ -47,6 +48,7 @@ static Accuracy defaultAccuracy(DType dtype) {
     return Accuracy::F32;
   case DType::I32:
   case DType::I1:
+  case DType::Index:
     return Accuracy::Exact;
   }
   return Accuracy::Exact;

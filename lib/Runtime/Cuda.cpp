@@ -320,7 +320,8 @@ Expected<LaunchReport> tile::runtime::launchKernel(
                                    report.resources))
     return error;
 
-  // The ABI: one device pointer per tensor, then one int64 per symbol.
+  // The ABI: per parameter a device pointer (a tensor) or the value (a
+  // scalar), then one int64 per symbol.
   std::vector<CUdeviceptr> pointers(buffers.size());
   std::vector<int64_t> symbolValues;
   for (const std::string &symbol : manifest.symbols) {
@@ -331,7 +332,11 @@ Expected<LaunchReport> tile::runtime::launchKernel(
   }
   std::vector<void *> arguments;
   for (size_t i = 0; i < buffers.size(); ++i) {
-    const std::vector<uint8_t> &bytes = buffers[i]->bytes;
+    std::vector<uint8_t> &bytes = buffers[i]->bytes;
+    if (manifest.params[i].isScalar()) {
+      arguments.push_back(bytes.data());
+      continue;
+    }
     if (Error error = session.allocate(bytes.size(), pointers[i]))
       return error;
     // Outputs too: the caller's poison shows what the kernel never wrote.

@@ -5,6 +5,10 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
 
 using namespace tile::runtime;
 
@@ -279,6 +283,43 @@ Error tile::runtime::parseSymbolAssignment(std::string_view text,
   return Error::success();
 }
 
+Expected<HostTensor> tile::runtime::parseScalarValue(const ParamSpec &param,
+                                                     std::string_view text) {
+  std::string value(text);
+  HostTensor scalar = HostTensor::zeros(param.dtype, {});
+  const char *begin = value.c_str();
+  char *end = nullptr;
+  errno = 0;
+  if (isFloat(param.dtype)) {
+    double number = std::strtod(begin, &end);
+    if (value.empty() || *end != '\0' || errno == ERANGE || std::isnan(number))
+      return Error::input("value of %s, '%s', is not a %s number",
+                          param.name.c_str(), value.c_str(),
+                          dtypeName(param.dtype));
+    scalar.set(0, number);
+    return scalar;
+  }
+  long long number = std::strtoll(begin, &end, 10);
+  bool fits =
+      param.dtype != DType::I32 || (number >= INT32_MIN && number <= INT32_MAX);
+  if (value.empty() || *end != '\0' || errno == ERANGE || !fits)
+    return Error::input("value of %s, '%s', is not an %s integer",
+                        param.name.c_str(), value.c_str(),
+                        dtypeName(param.dtype));
+  scalar.setInt(0, number);
+  return scalar;
+}
+
+std::string tile::runtime::formatScalarValue(const HostTensor &value) {
+  char text[40];
+  if (isFloat(value.dtype))
+    std::snprintf(text, sizeof(text), "%.17g", value.get(0));
+  else
+    std::snprintf(text, sizeof(text), "%lld",
+                  static_cast<long long>(value.getInt(0)));
+  return text;
+}
+
 Expected<std::vector<int64_t>>
 tile::runtime::resolveShape(const ParamSpec &param,
                             const SymbolBindings &symbols) {
@@ -449,8 +490,9 @@ static Error readParam(const JsonValue &json, size_t index, ParamSpec &param) {
     return error;
   std::optional<DType> parsed = parseDType(dtype);
   if (!parsed)
-    return reader.fail("dtype",
-                       "'" + dtype + "' is not one of f32, f16, bf16, i32, i1");
+    return reader.fail("dtype", "'" + dtype +
+                                    "' is not one of f32, f16, bf16, i32, "
+                                    "i1, index");
   param.dtype = *parsed;
   if (Error error = reader.readString("access", access))
     return error;
@@ -468,8 +510,18 @@ static Error readParam(const JsonValue &json, size_t index, ParamSpec &param) {
       reader.member("shape", JsonValue::Kind::Array, "an array", true, error);
   if (!shape)
     return error;
-  if (shape->array.empty())
-    return reader.fail("shape", "needs at least one dimension");
+  // An empty shape is a scalar, passed by value (version 2).
+  if (shape->array.empty()) {
+    if (param.access != Access::Read)
+      return reader.fail("access", "a scalar parameter (shape []) is read");
+    if (param.dtype == DType::I1)
+      return reader.fail("dtype", "a scalar parameter is f32, f16, bf16, "
+                                  "i32 or index");
+    return Error::success();
+  }
+  if (param.dtype == DType::Index)
+    return reader.fail("dtype", "index is the type of a scalar parameter "
+                                "(shape []), not of a tensor");
   for (const JsonValue &dim : shape->array) {
     if (dim.kind == JsonValue::Kind::String && isIdentifier(dim.string))
       param.shape.push_back({0, dim.string});
@@ -546,7 +598,8 @@ Expected<KernelManifest> tile::runtime::parseManifest(std::string_view text) {
   KernelManifest manifest;
   ObjectReader reader(*json, "");
   Error error = Error::success();
-  if ((error = reader.readInt("version", manifest.version, 1, 1)) ||
+  if ((error =
+           reader.readInt("version", manifest.version, 1, kManifestVersion)) ||
       (error = reader.readString("kernel", manifest.kernel)) ||
       (error = reader.readString("entry", manifest.entry)) ||
       (error = reader.readString("chip", manifest.chip, false)) ||

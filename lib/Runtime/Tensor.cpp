@@ -13,8 +13,8 @@
 using namespace tile::runtime;
 
 std::optional<DType> tile::runtime::parseDType(std::string_view name) {
-  for (DType dtype :
-       {DType::F32, DType::F16, DType::BF16, DType::I32, DType::I1})
+  for (DType dtype : {DType::F32, DType::F16, DType::BF16, DType::I32,
+                      DType::I1, DType::Index})
     if (name == dtypeName(dtype))
       return dtype;
   return std::nullopt;
@@ -32,6 +32,8 @@ const char *tile::runtime::dtypeName(DType dtype) {
     return "i32";
   case DType::I1:
     return "i1";
+  case DType::Index:
+    return "index";
   }
   return "?";
 }
@@ -46,6 +48,8 @@ size_t tile::runtime::dtypeSize(DType dtype) {
     return 2;
   case DType::I1:
     return 1;
+  case DType::Index:
+    return 8;
   }
   return 1;
 }
@@ -84,7 +88,9 @@ HostTensor HostTensor::poisoned(DType dtype, std::vector<int64_t> shape) {
     std::memset(tensor.bytes.data(), 0xff, tensor.bytes.size());
     return tensor;
   }
-  double poison = isFloat(dtype) ? std::nan("") : 2147483647.0;
+  double poison = isFloat(dtype)          ? std::nan("")
+                  : dtype == DType::Index ? 9.2e18
+                                          : 2147483647.0;
   for (size_t i = 0; i < tensor.numElements(); ++i)
     tensor.set(i, poison);
   return tensor;
@@ -121,8 +127,24 @@ double HostTensor::get(size_t index) const {
   }
   case DType::I1:
     return *element;
+  case DType::Index:
+    return static_cast<double>(getInt(index));
   }
   return 0;
+}
+
+int64_t HostTensor::getInt(size_t index) const {
+  if (dtype != DType::Index)
+    return static_cast<int64_t>(get(index));
+  int64_t value;
+  std::memcpy(&value, bytes.data() + index * 8, sizeof(value));
+  return value;
+}
+
+void HostTensor::setInt(size_t index, int64_t value) {
+  if (dtype != DType::Index)
+    return set(index, static_cast<double>(value));
+  std::memcpy(bytes.data() + index * 8, &value, sizeof(value));
 }
 
 void HostTensor::set(size_t index, double value) {
@@ -152,6 +174,9 @@ void HostTensor::set(size_t index, double value) {
   }
   case DType::I1:
     *element = value != 0;
+    return;
+  case DType::Index:
+    setInt(index, std::fabs(value) < 0x1p63 ? static_cast<int64_t>(value) : 0);
     return;
   }
 }

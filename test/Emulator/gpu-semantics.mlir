@@ -26,7 +26,7 @@
 // RUN: not tile-emulate %s --kernel wide_integer --arg 'Out=f32[32]' 2>&1 | FileCheck %s --check-prefix=UNKNOWN-TYPE
 // RUN: not tile-emulate %s --kernel modes --arg 'Up=f32[32]' 2>&1 | FileCheck %s --check-prefix=ARGS
 // RUN: not tile-emulate %s --kernel missing --arg 'Out=f32[32]' 2>&1 | FileCheck %s --check-prefix=MISSING
-// ARGS: error: emulate: the kernel takes 6 buffers and 0 symbols; given 1 and 0
+// ARGS: error: emulate: the kernel takes 6 arguments (parameters, then symbols); given 1 buffers and 0 symbols
 // MISSING: error: emulate: no gpu.func kernel @missing in the module
 
 // A well-behaved kernel runs clean whatever its memory and barriers do.

@@ -7,10 +7,11 @@
 // fills itself (deterministically), and prints a summary of each output,
 // the emulated thread count and the wall time. The lowered IR carries no
 // tensor shapes, so each `!llvm.ptr<1>` parameter is described by an --arg,
-// in order; the symbols are the shapes' names in order of first appearance
-// (docs/abi.md). Exit codes, as tile-run's: 0 ran cleanly, 2 bad input (or
-// an op the emulator does not support), 4 a check of the kernel failed (a
-// race, an out-of-bounds access, a barrier or shuffle error, ...).
+// in order, and each scalar parameter by NAME=DTYPE:VALUE; the symbols are
+// the shapes' names in order of first appearance (docs/abi.md). Exit codes,
+// as tile-run's: 0 ran cleanly, 2 bad input (or an op the emulator does not
+// support), 4 a check of the kernel failed (a race, an out-of-bounds
+// access, a barrier or shuffle error, ...).
 //
 //===----------------------------------------------------------------------===//
 
@@ -28,6 +29,7 @@
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <map>
 #include <random>
 
 using namespace mlir;
@@ -74,9 +76,21 @@ int badInput(const Twine &message) {
   return kBadInput;
 }
 
-/// "X=f32[16, K]" -> the parameter.
-FailureOr<rt::ParamSpec> parseArg(StringRef text) {
+/// "X=f32[16, K]" -> the parameter; "alpha=f32:0.5" -> a scalar one and
+/// its value (in `scalarValue`).
+FailureOr<rt::ParamSpec> parseArg(StringRef text, std::string &scalarValue) {
   auto [name, type] = text.split('=');
+  if (auto [dtype, value] = type.split(':'); type.contains(':')) {
+    std::optional<rt::DType> scalar = rt::parseDType(dtype.str());
+    if (name.empty() || !scalar || *scalar == rt::DType::I1)
+      return failure();
+    rt::ParamSpec param;
+    param.name = name.str();
+    param.dtype = *scalar;
+    param.access = rt::Access::Read;
+    scalarValue = value.str();
+    return param;
+  }
   size_t open = type.find('[');
   if (name.empty() || open == StringRef::npos || !type.ends_with("]"))
     return failure();
@@ -142,10 +156,16 @@ int main(int argc, char **argv) {
 
   // The parameters and the symbols their shapes bind.
   std::vector<rt::ParamSpec> params;
+  std::map<std::string, std::string> scalarValues;
   for (const std::string &text : argSpecs) {
-    FailureOr<rt::ParamSpec> param = parseArg(text);
+    std::string value;
+    FailureOr<rt::ParamSpec> param = parseArg(text, value);
     if (failed(param))
-      return badInput("--arg wants NAME=DTYPE[DIMS], got '" + text + "'");
+      return badInput("--arg wants NAME=DTYPE[DIMS] or NAME=DTYPE:VALUE, got "
+                      "'" +
+                      text + "'");
+    if (param->isScalar())
+      scalarValues[param->name] = value;
     params.push_back(std::move(*param));
   }
   rt::SymbolBindings bindings;
@@ -169,6 +189,14 @@ int main(int argc, char **argv) {
   std::vector<rt::HostTensor> tensors;
   tensors.reserve(params.size());
   for (const rt::ParamSpec &param : params) {
+    if (param.isScalar()) {
+      rt::Expected<rt::HostTensor> value =
+          rt::parseScalarValue(param, scalarValues[param.name]);
+      if (!value)
+        return badInput(value.getError().message());
+      tensors.push_back(std::move(*value));
+      continue;
+    }
     rt::Expected<std::vector<int64_t>> shape =
         rt::resolveShape(param, bindings);
     if (!shape)

@@ -17,6 +17,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <map>
 #include <sys/stat.h>
 
 using namespace tile::runtime;
@@ -26,12 +27,15 @@ enum ExitCode { kMatch = 0, kMismatch = 1, kBadInput = 2, kNoDevice = 3 };
 
 const char *const kUsage =
     "usage: tile-launch KERNEL.ptx KERNEL.json --inputs DIR [--expect DIR]\n"
-    "         [--output DIR] [--dim NAME=VALUE ...] [--warmup N] [--runs N]\n"
-    "         [--rtol X] [--atol X] [--driver LIBRARY]\n";
+    "         [--output DIR] [--dim NAME=VALUE ...] [--arg NAME=VALUE ...]\n"
+    "         [--warmup N] [--runs N] [--rtol X] [--atol X] [--driver "
+    "LIBRARY]\n";
 
 struct Options {
   std::string ptxPath, manifestPath, inputDir, expectDir, outputDir;
   std::vector<std::string> dims;
+  /// Values of scalar parameters, NAME=VALUE.
+  std::vector<std::string> scalarArgs;
   LaunchOptions launch;
   std::optional<double> rtol, atol;
 };
@@ -70,9 +74,9 @@ Expected<Options> parseCommandLine(int argc, char **argv) {
   std::vector<std::string> positional;
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
-    static const char *const valueFlags[] = {"--inputs", "--expect", "--output",
-                                             "--dim",    "--driver", "--warmup",
-                                             "--runs",   "--rtol",   "--atol"};
+    static const char *const valueFlags[] = {
+        "--inputs", "--expect", "--output", "--dim",  "--driver",
+        "--warmup", "--runs",   "--rtol",   "--atol", "--arg"};
     bool takesValue = std::find(std::begin(valueFlags), std::end(valueFlags),
                                 arg) != std::end(valueFlags);
     if (takesValue && i + 1 == argc)
@@ -88,6 +92,8 @@ Expected<Options> parseCommandLine(int argc, char **argv) {
       options.outputDir = value();
     } else if (arg == "--dim") {
       options.dims.push_back(value());
+    } else if (arg == "--arg") {
+      options.scalarArgs.push_back(value());
     } else if (arg == "--driver") {
       options.launch.driverLibrary = value();
     } else if (arg == "--warmup" || arg == "--runs") {
@@ -115,10 +121,36 @@ Expected<Options> parseCommandLine(int argc, char **argv) {
   return options;
 }
 
+/// The scalar parameter `name` of `manifest`, or null.
+const ParamSpec *findScalar(const KernelManifest &manifest,
+                            const std::string &name) {
+  for (const ParamSpec &param : manifest.params)
+    if (param.name == name && param.isScalar())
+      return &param;
+  return nullptr;
+}
+
+/// The values of scalar parameters by name, as text.
+using ScalarValues = std::map<std::string, std::string>;
+
+/// Takes `NAME=VALUE` for a scalar parameter into `scalars`; false when
+/// NAME is not one (the line is a symbol's).
+bool takeScalar(const KernelManifest &manifest, const std::string &line,
+                ScalarValues &scalars) {
+  size_t equals = line.find('=');
+  if (equals == std::string::npos ||
+      !findScalar(manifest, line.substr(0, equals)))
+    return false;
+  scalars[line.substr(0, equals)] = line.substr(equals + 1);
+  return true;
+}
+
 /// The symbol values: --dim first, then the lines of DIR/dims.txt for the
-/// symbols --dim did not give. Each must name a symbol of the kernel.
+/// symbols --dim did not give. Each must name a symbol of the kernel. A
+/// line that names a scalar parameter gives its value (--arg wins).
 Expected<SymbolBindings> readSymbols(const Options &options,
-                                     const KernelManifest &manifest) {
+                                     const KernelManifest &manifest,
+                                     ScalarValues &scalars) {
   SymbolBindings fromFlags, fromFile;
   for (const std::string &dim : options.dims)
     if (Error error = parseSymbolAssignment(dim, fromFlags))
@@ -138,12 +170,17 @@ Expected<SymbolBindings> readSymbols(const Options &options,
       ++lineNumber;
       line.erase(0, line.find_first_not_of(" \t\r"));
       line.erase(line.find_last_not_of(" \t\r") + 1);
-      if (line.empty() || line[0] == '#')
+      if (line.empty() || line[0] == '#' || takeScalar(manifest, line, scalars))
         continue;
       if (Error error = parseSymbolAssignment(line, fromFile))
         return error.prefix(dimsPath + ":" + std::to_string(lineNumber) + ": ");
     }
   }
+  for (const std::string &arg : options.scalarArgs)
+    if (!takeScalar(manifest, arg, scalars))
+      return Error::input("--arg %s: kernel '%s' has no scalar parameter of "
+                          "that name (write --arg NAME=VALUE)",
+                          arg.c_str(), manifest.kernel.c_str());
   SymbolBindings symbols = fromFile;
   for (const auto &[name, value] : fromFlags)
     symbols[name] = value;
@@ -178,9 +215,24 @@ Expected<HostTensor> readTensorFile(const std::string &path,
 Expected<std::vector<HostTensor>> readInputs(const Options &options,
                                              const KernelManifest &manifest,
                                              const SymbolBindings &symbols,
+                                             const ScalarValues &scalars,
                                              std::vector<bool> &poisoned) {
   std::vector<HostTensor> tensors;
   for (const ParamSpec &param : manifest.params) {
+    if (param.isScalar()) {
+      auto text = scalars.find(param.name);
+      if (text == scalars.end())
+        return Error::input("scalar parameter '%s' has no value: give --arg "
+                            "%s=VALUE or a line %s=VALUE in %s/dims.txt",
+                            param.name.c_str(), param.name.c_str(),
+                            param.name.c_str(), options.inputDir.c_str());
+      Expected<HostTensor> value = parseScalarValue(param, text->second);
+      if (!value)
+        return value.takeError();
+      tensors.push_back(std::move(*value));
+      poisoned.push_back(false);
+      continue;
+    }
     Expected<std::vector<int64_t>> shape = resolveShape(param, symbols);
     if (!shape)
       return shape.takeError();
@@ -295,12 +347,13 @@ int main(int argc, char **argv) {
   Expected<std::string> ptx = readFile(options->ptxPath);
   if (!ptx)
     return report(ptx.getError());
-  Expected<SymbolBindings> symbols = readSymbols(*options, *manifest);
+  ScalarValues scalars;
+  Expected<SymbolBindings> symbols = readSymbols(*options, *manifest, scalars);
   if (!symbols)
     return report(symbols.getError());
   std::vector<bool> poisoned;
   Expected<std::vector<HostTensor>> tensors =
-      readInputs(*options, *manifest, *symbols, poisoned);
+      readInputs(*options, *manifest, *symbols, scalars, poisoned);
   if (!tensors)
     return report(tensors.getError());
 

@@ -73,6 +73,10 @@ llvm::cl::opt<Backend> backendOption(
     llvm::cl::init(Backend::Auto));
 llvm::cl::list<std::string>
     dims("dim", llvm::cl::desc("the value of a symbolic dimension, K=4096"));
+llvm::cl::list<std::string>
+    scalarArgs("arg",
+               llvm::cl::desc("the value of a scalar parameter, alpha=0.5 "
+                              "(default: seeded like the tensors' elements)"));
 llvm::cl::opt<unsigned> seed("seed", llvm::cl::desc("seed of the inputs"),
                              llvm::cl::init(1));
 llvm::cl::opt<std::string> chip("chip", llvm::cl::desc("target GPU"),
@@ -216,6 +220,8 @@ LogicalResult writeRunFiles(StringRef dir, const rt::KernelManifest &manifest,
   }
   for (auto [param, input, want, marks] :
        llvm::zip(manifest.params, inputs, expected, reference.marks)) {
+    if (param.isScalar())
+      continue; // in dims.txt
     if (param.isRead() && failed(writeTensor(dir, param.name, input)))
       return failure();
     if (param.isWritten() &&
@@ -226,6 +232,9 @@ LogicalResult writeRunFiles(StringRef dir, const rt::KernelManifest &manifest,
   return writeFile(dir, "dims.txt", [&](llvm::raw_ostream &out) {
     for (const auto &[symbol, value] : symbols)
       out << symbol << "=" << value << "\n";
+    for (auto [param, input] : llvm::zip(manifest.params, inputs))
+      if (param.isScalar())
+        out << param.name << "=" << rt::formatScalarValue(input) << "\n";
   });
 }
 
@@ -331,6 +340,26 @@ int run(int argc, char **argv) {
                          : rt::HostTensor::poisoned(param.dtype, *shape));
     if (param.isRead())
       generator.fill(inputs.back());
+  }
+  // Scalar parameters: --arg, else the seeded value.
+  for (const std::string &arg : scalarArgs) {
+    StringRef text(arg);
+    auto [argName, value] = text.split('=');
+    auto param = llvm::find_if(manifest.params, [&](const rt::ParamSpec &p) {
+      return p.name == argName;
+    });
+    if (!text.contains('=') || param == manifest.params.end() ||
+        !param->isScalar())
+      return fail(rt::Error::input("--arg %s: kernel '%s' has no scalar "
+                                   "parameter '%s' (write --arg NAME=VALUE)",
+                                   arg.c_str(), name.c_str(),
+                                   argName.str().c_str()),
+                  kBadInput);
+    rt::Expected<rt::HostTensor> parsed =
+        rt::parseScalarValue(*param, value.str());
+    if (!parsed)
+      return fail(parsed.takeError().prefix("--arg: "), kBadInput);
+    inputs[param - manifest.params.begin()] = std::move(*parsed);
   }
 
   // The reference: the tile-level interpreter on the kernel as written.

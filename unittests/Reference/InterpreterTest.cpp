@@ -749,3 +749,43 @@ TEST_F(InterpreterTest, TheElementBudgetOutsideLoopsBlamesTheTiles) {
             "elements (InterpOptions::maxElements): the kernel's tiles are "
             "too large for it\n");
 }
+
+namespace {
+
+TEST_F(InterpreterTest, ScalarParametersIotaOtherAndMask) {
+  // O[i, j] = alpha * (j < n ? X[s + i, j] : -1) where j > i, else untouched;
+  // row s + 1 = 3 is outside X, so it reads `other`.
+  HostTensor alpha = makeTensor(DType::F32, {}, {2.0});
+  HostTensor start = HostTensor::zeros(DType::Index, {});
+  start.setInt(0, 2);
+  HostTensor n = makeTensor(DType::I32, {}, {3});
+  HostTensor x =
+      makeTensor(DType::F32, {3, 4}, {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12});
+  HostTensor o = makeTensor(DType::F32, {2, 4}, {0, 0, 0, 0, 0, 0, 0, 0});
+  EXPECT_EQ(run(R"mlir(
+    tile.kernel @k(%alpha: f32, %X: !tile.tensor<[3, 4], f32>, %s: index,
+                   %n: i32, %O: !tile.tensor<[2, 4], f32>)
+        attributes {threads = 32 : i64} {
+      %c0 = arith.constant 0 : index
+      %minus = arith.constant -1.0 : f32
+      %x = tile.load %X[%s, %c0] other %minus : !tile.tensor<[3, 4], f32> -> tensor<2x4xf32>
+      %cols = tile.iota 1 : tensor<2x4xi32>
+      %rows = tile.iota 0 : tensor<2x4xi32>
+      %ns = tile.splat %n : tensor<2x4xi32>
+      %inside = arith.cmpi slt, %cols, %ns : tensor<2x4xi32>
+      %fill = tile.splat %minus : tensor<2x4xf32>
+      %v = arith.select %inside, %x, %fill : tensor<2x4xi1>, tensor<2x4xf32>
+      %a = tile.splat %alpha : tensor<2x4xf32>
+      %y = arith.mulf %a, %v : tensor<2x4xf32>
+      %upper = arith.cmpi sgt, %cols, %rows : tensor<2x4xi32>
+      %t = tile.load %O[%c0, %c0] : !tile.tensor<[2, 4], f32> -> tensor<2x4xf32>
+      tile.store %y, %O[%c0, %c0] mask %upper : tensor<2x4xf32> -> !tile.tensor<[2, 4], f32>
+      tile.return
+    }
+  )mlir",
+                {&alpha, &x, &start, &n, &o}),
+            "");
+  EXPECT_EQ(elements(o), (std::vector<double>{0, 20, 22, -2, 0, 0, -2, -2}));
+}
+
+} // namespace

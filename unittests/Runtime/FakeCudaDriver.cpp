@@ -6,6 +6,7 @@
 // and "runs" two kernels by name:
 //   copy(X, O, K)      O[i] = X[i] for i < min(4 K, threads launched)
 //   copy_half(X, O, K) the same for the first half only
+//   scale(alpha, X, O, K) O[i] = alpha * X[i], alpha an f32 passed by value
 // Any other entry in the PTX loads but does nothing when launched.
 //
 //===----------------------------------------------------------------------===//
@@ -156,6 +157,15 @@ FAKE_API cuLaunchKernel(void *function, unsigned gridX, unsigned, unsigned,
                         unsigned blockX, unsigned, unsigned, unsigned, void *,
                         void **params, void **) {
   const std::string &name = static_cast<Function *>(function)->name;
+  if (name == "scale") {
+    float alpha = *static_cast<float *>(params[0]);
+    auto *x = *static_cast<float **>(params[1]);
+    auto *o = *static_cast<float **>(params[2]);
+    int64_t k = *static_cast<int64_t *>(params[3]);
+    for (int64_t i = 0; i < 4 * k; ++i)
+      o[i] = alpha * x[i];
+    return kSuccess;
+  }
   if (name != "copy" && name != "copy_half")
     return kSuccess;
   auto *x = *static_cast<float **>(params[0]);

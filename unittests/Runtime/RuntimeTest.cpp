@@ -130,8 +130,8 @@ TEST(ManifestTest, MissingAndWrongFieldsAreNamed) {
             "manifest: threads: missing");
   EXPECT_EQ(manifestError(squaresWith("\"threads\": 256", "\"threads\": 0")),
             "manifest: threads: must be an integer in [1, 1024]");
-  EXPECT_EQ(manifestError(squaresWith("\"version\": 1", "\"version\": 2")),
-            "manifest: version: must be an integer in [1, 1]");
+  EXPECT_EQ(manifestError(squaresWith("\"version\": 1", "\"version\": 3")),
+            "manifest: version: must be an integer in [1, 2]");
   EXPECT_EQ(
       manifestError(squaresWith("\"entry\": \"squares\"", "\"entry\": 3")),
       "manifest: entry: must be a string");
@@ -139,7 +139,7 @@ TEST(ManifestTest, MissingAndWrongFieldsAreNamed) {
       manifestError(squaresWith("\"dtype\": \"f32\", \"shape\": [16, 64]",
                                 "\"dtype\": \"f64\", \"shape\": [16, 64]")),
       "manifest: params[1].dtype: 'f64' is not one of f32, f16, bf16, "
-      "i32, i1");
+      "i32, i1, index");
   EXPECT_EQ(manifestError(squaresWith("[16, 64]", "[16, 0]")),
             "manifest: params[1].shape: each dimension must be a positive "
             "integer or a symbol name");
@@ -147,6 +147,49 @@ TEST(ManifestTest, MissingAndWrongFieldsAreNamed) {
             "manifest: params[0].access: missing");
   EXPECT_EQ(manifestError(squaresWith("\"name\": \"O\"", "\"name\": \"X\"")),
             "manifest: params: two parameters named 'X'");
+}
+
+TEST(ManifestTest, ScalarParametersHaveAnEmptyShape) {
+  std::string axpy =
+      squaresWith("{\"name\": \"X\"",
+                  "{\"name\": \"alpha\", \"dtype\": \"f32\", "
+                  "\"shape\": [], \"access\": \"read\"}, {\"name\": \"X\"");
+  Expected<KernelManifest> manifest = parseManifest(axpy);
+  ASSERT_TRUE(manifest) << manifest.getError().message();
+  ASSERT_EQ(manifest->params.size(), 4u);
+  EXPECT_TRUE(manifest->params[0].isScalar());
+  EXPECT_FALSE(manifest->params[1].isScalar());
+  EXPECT_EQ(manifestError(squaresWith("\"access\": \"write\"}",
+                                      "\"access\": \"write\"}, {\"name\": "
+                                      "\"n\", \"dtype\": \"index\", \"shape\": "
+                                      "[], \"access\": \"write\"}")),
+            "manifest: params[2].access: a scalar parameter (shape []) is "
+            "read");
+  EXPECT_EQ(manifestError(squaresWith("\"dtype\": \"f32\", \"shape\": [16, 64]",
+                                      "\"dtype\": \"index\", \"shape\": [16, "
+                                      "64]")),
+            "manifest: params[1].dtype: index is the type of a scalar "
+            "parameter (shape []), not of a tensor");
+}
+
+TEST(ScalarValueTest, ParsesEachType) {
+  ParamSpec alpha{"alpha", DType::F32, {}, Access::Read};
+  Expected<HostTensor> half = parseScalarValue(alpha, "0.5");
+  ASSERT_TRUE(half);
+  EXPECT_TRUE(half->isScalar());
+  EXPECT_EQ(half->get(0), 0.5);
+  EXPECT_EQ(formatScalarValue(*half), "0.5");
+  ParamSpec start{"start", DType::Index, {}, Access::Read};
+  Expected<HostTensor> big = parseScalarValue(start, "9007199254740993");
+  ASSERT_TRUE(big);
+  EXPECT_EQ(big->getInt(0), 9007199254740993);
+  EXPECT_EQ(formatScalarValue(*big), "9007199254740993");
+  ParamSpec k{"k", DType::I32, {}, Access::Read};
+  EXPECT_FALSE(parseScalarValue(k, "3000000000"));
+  EXPECT_FALSE(parseScalarValue(k, "1.5"));
+  EXPECT_FALSE(parseScalarValue(alpha, "fast"));
+  EXPECT_EQ(parseScalarValue(alpha, "").getError().message(),
+            "value of alpha, '', is not a f32 number");
 }
 
 TEST(ManifestTest, SymbolsMustMatchTheShapes) {

@@ -50,4 +50,22 @@ def ConvertTileToGPU : Pass<"tile-to-gpu", "::mlir::ModuleOp"> {
   ];
 }
 
+def TileFastMath : Pass<"tile-fast-math", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "the hardware's fast paths for math whose results allow them";
+  let description = [{
+    Runs on the `gpu.module` before `convert-gpu-to-nvvm`, for the chip
+    of its `#nvvm.target`. `math.tanh` of f16 and bf16 values (scalars
+    or vectors) becomes, on sm_75 and newer, the MUFU instruction
+    `tanh.approx.f32` on the value widened to f32, rounded back: its
+    error (about 1.1e-5 relative, measured; the PTX ISA calls it an
+    approximation) is far below half an ulp of f16 (2^-11) or bf16
+    (2^-8). f32 `tanh` keeps libdevice's `__nv_tanhf` (2 ulp), whose
+    result the f32 check can hold the kernel to. (`exp` takes its fast
+    path from the front end: `math.exp` with `fastmath<afn>` lowers to
+    `__nv_fast_expf`, `ex2.approx` of x * log2(e).)
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect",
+                           "::mlir::vector::VectorDialect"];
+}
+
 #endif // TILE_CONVERSION_PASSES_TD

@@ -25,6 +25,8 @@ struct Dim {
 
 enum class Access { Read, Write, ReadWrite };
 
+/// A tensor parameter, or with an empty shape a scalar one (passed by
+/// value, bound to a HostTensor of shape []).
 struct ParamSpec {
   std::string name;
   DType dtype = DType::F32;
@@ -32,10 +34,15 @@ struct ParamSpec {
   Access access = Access::ReadWrite;
   bool isWritten() const { return access != Access::Read; }
   bool isRead() const { return access != Access::Write; }
+  bool isScalar() const { return shape.empty(); }
 };
 
+/// The manifest format this runtime writes and the newest it reads:
+/// version 2 added scalar parameters (shape []).
+constexpr int64_t kManifestVersion = 2;
+
 struct KernelManifest {
-  int64_t version = 1;
+  int64_t version = kManifestVersion;
   std::string kernel, entry, chip;
   int64_t threads = 0;
   /// Expressions over the symbols, x, y, z (grammar in docs/abi.md).
@@ -58,6 +65,14 @@ using SymbolBindings = std::map<std::string, int64_t>;
 /// Parses "K=4096" (what `--dim` and dims.txt lines hold) into `symbols`;
 /// an error when the symbol is already bound to another value.
 Error parseSymbolAssignment(std::string_view text, SymbolBindings &symbols);
+
+/// The value of scalar parameter `param` written as `text` ("0.5", "-3"):
+/// a decimal number for a float, rounded to its type; a decimal integer in
+/// range for i32 and index. The result has shape [].
+Expected<HostTensor> parseScalarValue(const ParamSpec &param,
+                                      std::string_view text);
+/// `value` as parseScalarValue reads it back exactly ("%.17g" for floats).
+std::string formatScalarValue(const HostTensor &value);
 
 /// The shape of `param` with its symbols replaced by their values; an
 /// error when its bytes are negative or do not fit in an int64_t.

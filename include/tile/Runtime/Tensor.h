@@ -21,10 +21,12 @@
 
 namespace tile::runtime {
 
-/// The element types of docs/abi.md.
-enum class DType { F32, F16, BF16, I32, I1 };
+/// The element types of docs/abi.md; `Index` (a signed 64-bit integer) is
+/// only the type of a scalar parameter.
+enum class DType { F32, F16, BF16, I32, I1, Index };
 
-/// "f32", "f16", "bf16", "i32" or "i1" -> the DType; none for other names.
+/// "f32", "f16", "bf16", "i32", "i1" or "index" -> the DType; none for
+/// other names.
 std::optional<DType> parseDType(std::string_view name);
 const char *dtypeName(DType dtype);
 size_t dtypeSize(DType dtype);
@@ -35,6 +37,7 @@ std::optional<int64_t> countElements(const std::vector<int64_t> &shape);
 /// "[16, 4096]".
 std::string formatShape(const std::vector<int64_t> &shape);
 
+/// A tensor, or with an empty shape the value of a scalar parameter.
 struct HostTensor {
   DType dtype = DType::F32;
   std::vector<int64_t> shape;
@@ -50,10 +53,14 @@ struct HostTensor {
   size_t numElements() const { return bytes.size() / dtypeSize(dtype); }
   /// Whether element `index` holds exactly the bits poisoned() puts there.
   bool isPoison(size_t index) const;
+  bool isScalar() const { return shape.empty(); }
   double get(size_t index) const;
+  /// An integer element exactly (`get` rounds an index beyond 2^53).
+  int64_t getInt(size_t index) const;
   /// Stores `value` rounded to the dtype: to nearest even for floats,
   /// wrapped to 32 bits for i32, `value != 0` for i1.
   void set(size_t index, double value);
+  void setInt(size_t index, int64_t value);
 };
 
 /// "[0, 37]": the row-major position of element `index` in `shape`.

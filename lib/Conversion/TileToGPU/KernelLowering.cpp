@@ -35,6 +35,14 @@ LogicalResult KernelLowering::run() {
                                    entry.getArgument(numTensors + index));
   for (auto [index, arg] :
        llvm::enumerate(kernel.getBodyBlock().getArguments())) {
+    if (!isa<GlobalTensorType>(arg.getType())) {
+      Value value = entry.getArgument(index);
+      if (arg.getType().isIndex())
+        value = arith::IndexCastOp::create(builder, loc, builder.getIndexType(),
+                                           value);
+      scalars.map(arg, value);
+      continue;
+    }
     GlobalTensor tensor;
     tensor.type = cast<GlobalTensorType>(arg.getType());
     tensor.pointer = entry.getArgument(index);
@@ -93,6 +101,7 @@ LogicalResult KernelLowering::lowerOp(Operation *op) {
         gpu::BarrierOp::create(builder, loc);
         return success();
       })
+      .Case([&](IotaOp op) { return lowerIota(op); })
       .Case([&](scf::ForOp op) { return lowerFor(op); })
       .Case([&](scf::IfOp op) { return lowerIf(op); })
       .Case([&](scf::WhileOp op) { return lowerWhile(op); })

@@ -4,7 +4,7 @@
 // one thread runs for its elements. Its files split it by op family:
 // KernelLowering.cpp (driver, elementwise, context, control flow),
 // LowerMemory.cpp (slices, vars), LowerCrossThread.cpp (reductions, dot,
-// broadcast).
+// broadcast), LowerLanguage.cpp (iota, indexing, gathers, atomics).
 //
 //===----------------------------------------------------------------------===//
 
@@ -127,6 +127,9 @@ private:
   Value butterfly(ReductionKind kind, Value value, int64_t lanes);
   /// The shared view a cross-thread reader reads `operand` from.
   FailureOr<Value> sharedViewOf(Operation *user, Value operand);
+
+  // LowerLanguage.cpp
+  LogicalResult lowerIota(IotaOp op);
 
   // Per-thread element arithmetic.
   int64_t getSlots(Type tileType) const;

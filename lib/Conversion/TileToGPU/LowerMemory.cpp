@@ -147,7 +147,8 @@ LogicalResult KernelLowering::lowerLoad(LoadOp op) {
   const GlobalTensor &tensor = globals[op.getSource()];
   Type element = type.getElementType();
   VectorType slotsType = getSlotsType(type);
-  Value elementZero = zero(element);
+  // Outside the tensor, `other` (or 0).
+  Value outside = op.getOther() ? lookupScalar(op.getOther()) : zero(element);
   Value whole = sliceInside(op.getOffsets(), type, tensor);
   Value slots = versioned(whole, slotsType, [&](bool checkBounds) {
     Value slots = zero(slotsType);
@@ -155,7 +156,7 @@ LogicalResult KernelLowering::lowerLoad(LoadOp op) {
       auto [coords, inside] = sliceElement(
           op.getOffsets(), type, tensor, slotCoordinates(slot, type.getShape()),
           slotIsValid(type.getNumElements(), slot), checkBounds);
-      Value value = guarded(inside, element, elementZero, [&] {
+      Value value = guarded(inside, element, outside, [&] {
         return LLVM::LoadOp::create(builder, loc, element,
                                     globalAddress(tensor, coords));
       });
@@ -178,6 +179,18 @@ LogicalResult KernelLowering::lowerStore(StoreOp op) {
   // row, where it already is: no trip through shared memory.
   bool rows = tile->layout == Layout::RowReplicated;
   RankedTensorType layout = rows ? tile->reducedFrom : type;
+  Value mask;
+  if (op.getMask()) {
+    // tile-plan-shared gives a masked store a value its owners hold.
+    if (rows)
+      return op.emitError("internal error: a masked store of a row result "
+                          "must read it from a shared temporary; run "
+                          "tile-plan-shared first");
+    FailureOr<DistributedTile> maskTile = lookupTile(op, op.getMask());
+    if (failed(maskTile))
+      return failure();
+    mask = maskTile->slots;
+  }
   Value whole = sliceInside(op.getOffsets(), type, tensor);
   versioned(whole, Type(), [&](bool checkBounds) {
     for (int64_t slot = 0, e = getSlots(layout); slot < e; ++slot) {
@@ -189,6 +202,9 @@ LogicalResult KernelLowering::lowerStore(StoreOp op) {
                                                   local[1], constantIndex(0)));
         local[1] = constantIndex(0);
       }
+      if (mask)
+        valid =
+            both(valid, vector::ExtractOp::create(builder, loc, mask, slot));
       auto [coords, inside] = sliceElement(op.getOffsets(), type, tensor, local,
                                            valid, checkBounds);
       Value value = vector::ExtractOp::create(builder, loc, tile->slots, slot);

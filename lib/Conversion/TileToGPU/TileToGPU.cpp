@@ -79,8 +79,14 @@ LogicalResult mlir::tile::lowerKernelToGPU(KernelOp kernel,
               "tile-to-gpu";
   MLIRContext *context = kernel.getContext();
   OpBuilder builder = OpBuilder::atBlockEnd(gpuModule.getBody());
-  SmallVector<Type> params(kernel.getArgumentTypes().size(),
-                           LLVM::LLVMPointerType::get(context, 1));
+  // The ABI (docs/abi.md): per parameter a global pointer (a tensor) or
+  // its value (a scalar; index as i64), then one i64 per symbol.
+  SmallVector<Type> params;
+  for (Type type : kernel.getArgumentTypes())
+    params.push_back(isa<GlobalTensorType>(type)
+                         ? Type(LLVM::LLVMPointerType::get(context, 1))
+                     : type.isIndex() ? Type(builder.getI64Type())
+                                      : type);
   params.append(kernel.getSymbols().size(), builder.getI64Type());
   // Up to 48 KiB of shared memory is a static array; above, the dynamic
   // shared memory the launch opts in to.

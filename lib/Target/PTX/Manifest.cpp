@@ -56,6 +56,8 @@ static StringRef getDtype(Type type) {
     return "bf16";
   if (type.isInteger(32))
     return "i32";
+  if (type.isIndex())
+    return "index";
   return "i1";
 }
 
@@ -103,7 +105,15 @@ static llvm::json::Object buildManifest(KernelOp kernel, StringRef chip) {
   llvm::json::Array params;
   for (auto [index, arg] :
        llvm::enumerate(kernel.getBodyBlock().getArguments())) {
-    auto type = cast<GlobalTensorType>(arg.getType());
+    auto type = dyn_cast<GlobalTensorType>(arg.getType());
+    if (!type) {
+      // A scalar: shape [], passed by value.
+      params.push_back(llvm::json::Object{{"name", kernel.getParamName(index)},
+                                          {"dtype", getDtype(arg.getType())},
+                                          {"shape", llvm::json::Array()},
+                                          {"access", "read"}});
+      continue;
+    }
     llvm::json::Array shape;
     for (unsigned dim = 0; dim < type.getRank(); ++dim) {
       if (type.isDynamicDim(dim))
@@ -146,7 +156,7 @@ static llvm::json::Object buildManifest(KernelOp kernel, StringRef chip) {
   for (StringAttr symbol : symbols)
     symbolNames.push_back(symbol.str());
   llvm::json::Object manifest{
-      {"version", 1},
+      {"version", 2},
       {"kernel", kernel.getSymName().str()},
       {"entry", kernel.getSymName().str()},
       {"chip", chip.str()},

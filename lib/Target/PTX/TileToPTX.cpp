@@ -67,6 +67,7 @@ void mlir::tile::buildTileToPTXPipeline(OpPassManager &pm,
   gpu.addPass(createCanonicalizerPass());
   gpu.addPass(createCSEPass());
   gpu.addPass(createSCFToControlFlowPass());
+  gpu.addPass(createTileFastMath());
   ConvertGpuOpsToNVVMOpsOptions toNVVM;
   toNVVM.indexBitwidth = 64;
   gpu.addPass(createConvertGpuOpsToNVVMOps(toNVVM));

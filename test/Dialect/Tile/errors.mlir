@@ -29,8 +29,8 @@ tile.kernel @no_launch() {
 
 // -----
 
-// expected-error @+1 {{parameter #0 must be a global tensor (!tile.tensor), got 'f32'}}
-tile.kernel @scalar_param(%x: f32) attributes {threads = 32 : i64} {
+// expected-error @+1 {{parameter #0 must be a global tensor (!tile.tensor) or a scalar (f32, f16, bf16, i32, index), got 'i64'}}
+tile.kernel @scalar_param(%x: i64) attributes {threads = 32 : i64} {
   tile.return
 }
 
@@ -502,5 +502,42 @@ tile.kernel @one_stage(%X: !tile.tensor<[16, 64], f32>) attributes {threads = 25
 
 // expected-error @+1 {{@pipeline stages must be an integer from 2 to 8, got 2.500000e+00 : f64}}
 tile.kernel @fractional_stages(%X: !tile.tensor<[16, 64], f32>) attributes {threads = 256 : i64, pipeline = {names = ["kt"], stages = 2.5}} {
+  tile.return
+}
+
+// -----
+
+tile.kernel @iota_axis() attributes {threads = 32 : i64} {
+  // expected-error @+1 {{axis 2 is out of range for a rank-2 tile}}
+  %i = tile.iota 2 : tensor<16x64xi32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @iota_type() attributes {threads = 32 : i64} {
+  // expected-error @+1 {{result #0 must be tile of i32}}
+  %i = tile.iota 0 : tensor<16x64xf32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @other_type(%X: !tile.tensor<[16, 64], f32>) attributes {threads = 32 : i64} {
+  %c0 = arith.constant 0 : index
+  %v = arith.constant 0.0 : f16
+  // expected-error @+1 {{other is the tile's element type}}
+  %x = "tile.load"(%X, %c0, %c0, %v) <{operandSegmentSizes = array<i32: 1, 2, 1>}> : (!tile.tensor<[16, 64], f32>, index, index, f16) -> tensor<16x64xf32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @mask_shape(%X: !tile.tensor<[16, 64], f32>) attributes {threads = 32 : i64} {
+  %c0 = arith.constant 0 : index
+  %t = arith.constant dense<0.0> : tensor<16x64xf32>
+  %m = arith.constant dense<true> : tensor<16x1xi1>
+  // expected-error @+1 {{mask is an i1 tile of the value's shape}}
+  "tile.store"(%t, %X, %c0, %c0, %m) <{operandSegmentSizes = array<i32: 1, 1, 2, 1>}> : (tensor<16x64xf32>, !tile.tensor<[16, 64], f32>, index, index, tensor<16x1xi1>) -> ()
   tile.return
 }

@@ -96,3 +96,22 @@ tile.kernel @everything(%A: !tile.tensor<[M, 32], f16>, %B: !tile.tensor<[32, N]
   %iv = tile.var "i" : !tile.var<index>
   tile.return
 }
+
+// Scalar parameters, `other` on a load, `mask` on a store, iota.
+// CHECK-LABEL: tile.kernel @language(
+// CHECK-SAME: %{{.*}}: f32, %{{.*}}: !tile.tensor<[M, N], f32>, %{{.*}}: index, %{{.*}}: f16, %{{.*}}: bf16, %{{.*}}: i32
+tile.kernel @language(%alpha: f32, %X: !tile.tensor<[M, N], f32>, %start: index,
+                      %h: f16, %b: bf16, %k: i32) attributes {threads = 128 : i64} {
+  %c0 = arith.constant 0 : index
+  // CHECK: %[[X:.*]] = tile.load %{{.*}}[%{{.*}}, %{{.*}}] other %{{.*}} : !tile.tensor<[M, N], f32> -> tensor<16x64xf32>
+  %x = tile.load %X[%start, %c0] other %alpha : !tile.tensor<[M, N], f32> -> tensor<16x64xf32>
+  // CHECK: %[[COLS:.*]] = tile.iota 1 : tensor<16x64xi32>
+  %cols = tile.iota 1 : tensor<16x64xi32>
+  %ks = tile.splat %k : tensor<16x64xi32>
+  %m = arith.cmpi slt, %cols, %ks : tensor<16x64xi32>
+  // CHECK: tile.store %[[X]], %{{.*}}[%{{.*}}, %{{.*}}] mask %{{.*}} : tensor<16x64xf32> -> !tile.tensor<[M, N], f32>
+  tile.store %x, %X[%start, %c0] mask %m : tensor<16x64xf32> -> !tile.tensor<[M, N], f32>
+  // CHECK: tile.iota 0 : tensor<4x2x8xi32>
+  %planes = tile.iota 0 : tensor<4x2x8xi32>
+  tile.return
+}

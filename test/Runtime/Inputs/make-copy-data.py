@@ -2,7 +2,7 @@
 
 make-copy-data.py DIR K: DIR/in/{X.bin,dims.txt}, DIR/expect/O.bin (= X),
 DIR/wrong/O.bin (= X but element 37 changed) and DIR/short/X.bin (one
-element short).
+element short); for the scale kernel, DIR/scaled/O.bin (= 2.5 X).
 """
 import os
 import struct
@@ -26,3 +26,4 @@ wrong = list(values)
 wrong[37] += 1.0
 write(os.path.join(out, "wrong", "O.bin"), wrong)
 write(os.path.join(out, "short", "X.bin"), values[:-1])
+write(os.path.join(out, "scaled", "O.bin"), [2.5 * v for v in values])

@@ -95,6 +95,11 @@ VarType mlir::tile::getScratchType(RankedTensorType type) {
                       type.getElementType());
 }
 
+bool mlir::tile::isScalarParamType(Type type) {
+  return type.isF16() || type.isBF16() || type.isF32() || type.isInteger(32) ||
+         type.isIndex();
+}
+
 int64_t mlir::tile::getNumElements(Type type) {
   if (auto shaped = dyn_cast<RankedTensorType>(type))
     return shaped.getNumElements();
@@ -265,9 +270,11 @@ LogicalResult KernelOp::verify() {
     return emitOpError("a kernel returns nothing; results go to tensor "
                        "parameters");
   for (auto [index, type] : llvm::enumerate(getArgumentTypes()))
-    if (!isa<GlobalTensorType>(type))
+    if (!isa<GlobalTensorType>(type) && !isScalarParamType(type))
       return emitOpError("parameter #")
-             << index << " must be a global tensor (!tile.tensor), got "
+             << index
+             << " must be a global tensor (!tile.tensor) or a scalar (f32, "
+                "f16, bf16, i32, index), got "
              << type;
   int64_t threads = getThreads();
   if (threads <= 0 || threads % kLanes != 0 || threads > 1024)
@@ -548,6 +555,14 @@ OpFoldResult BroadcastOp::fold(FoldAdaptor adaptor) {
     return SplatElementsAttr::get(getResult().getType(),
                                   splat.getSplatValue<Attribute>());
   return {};
+}
+
+LogicalResult IotaOp::verify() {
+  int64_t rank = getResult().getType().getRank();
+  if (getAxis() >= static_cast<uint64_t>(rank))
+    return emitOpError("axis ")
+           << getAxis() << " is out of range for a rank-" << rank << " tile";
+  return success();
 }
 
 OpFoldResult SplatOp::fold(FoldAdaptor adaptor) {

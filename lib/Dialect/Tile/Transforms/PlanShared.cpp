@@ -239,8 +239,9 @@ struct TilePlanShared : tile::impl::TilePlanSharedBase<TilePlanShared> {
         Operation *user = use.getOwner();
         if (isa<BroadcastOp>(user) && !readsAcrossThreads(use))
           continue;
-        // The first lane of each row stores the row's result itself.
-        if (isa<StoreOp>(user))
+        // The first lane of each row stores the row's result itself
+        // (unless a mask, which the owners of [R, 1] hold, decides).
+        if (auto store = dyn_cast<StoreOp>(user); store && !store.getMask())
           continue;
         // A var written with it is shared (needsSharedMemory).
         if (isa<VarOp, WriteOp>(user))

@@ -143,6 +143,10 @@ inline bool reducesInPlace(ReductionOpInterface op) {
 /// The scratch var type a warp-segmented reduction of `type` needs.
 VarType getScratchType(RankedTensorType type);
 
+/// Whether `type` is that of a scalar kernel parameter: f16, bf16, f32,
+/// i32 or index.
+bool isScalarParamType(Type type);
+
 /// The number of elements of a tile type (1 for a scalar).
 int64_t getNumElements(Type type);
 

@@ -29,6 +29,15 @@ def Tile_Matrix
     : Type<And<[StaticShapeTensorOf<[F16, BF16, F32, I32]>.predicate,
                 HasAnyRankOfPred<[2]>]>,
            "rank-2 tile of f16, bf16, f32 or i32", "::mlir::RankedTensorType">;
+def Tile_MaskTile
+    : Type<StaticShapeTensorOf<[I1]>.predicate, "tile of i1",
+           "::mlir::RankedTensorType">;
+def Tile_IndexTile
+    : Type<StaticShapeTensorOf<[I32]>.predicate, "tile of i32",
+           "::mlir::RankedTensorType">;
+/// The types of a scalar kernel parameter.
+def Tile_ScalarParamType : AnyTypeOf<[F16, BF16, F32, I32, Index],
+                                     "f16, bf16, f32, i32 or index">;
 
 //===----------------------------------------------------------------------===//
 // Kernel
@@ -39,10 +48,11 @@ def Tile_KernelOp : Tile_Op<"kernel", [
   let summary = "a GPU kernel over tiles";
   let description = [{
     A kernel launched with `threads` threads per CTA over a grid of CTAs.
-    Every argument is a global tensor (`!tile.tensor`); a kernel returns
-    nothing. The symbolic dimensions of the arguments, in order of first
-    appearance, are the kernel's *symbols*: the ABI passes one 64-bit integer
-    for each after the tensor pointers.
+    Every argument is a global tensor (`!tile.tensor`) or a scalar (`f32`,
+    `f16`, `bf16`, `i32`, `index`), which every thread reads; a kernel
+    returns nothing. The symbolic dimensions of the tensor arguments, in
+    order of first appearance, are the kernel's *symbols*: the ABI passes
+    one 64-bit integer for each after the parameters (docs/abi.md).
 
     * `threads`: threads per CTA (`@launch(N)`), a multiple of 32 in
       [32, 1024]. It is `ctx.threads`.
@@ -61,6 +71,9 @@ def Tile_KernelOp : Tile_Op<"kernel", [
       ...
       tile.return
     }
+    tile.kernel @axpy(%alpha: f32, %X: !tile.tensor<[N], f32>,
+                      %Y: !tile.tensor<[N], f32>)
+        attributes {threads = 128 : i64} { ... }
     ```
   }];
   let arguments = (ins SymbolNameAttr:$sym_name,
@@ -268,42 +281,64 @@ def Tile_WriteOp : Tile_Op<"write", [
 // Global tensor slices
 //===----------------------------------------------------------------------===//
 
-def Tile_LoadOp : Tile_Op<"load", [MemoryEffects<[MemRead]>]> {
+def Tile_LoadOp : Tile_Op<"load", [
+    MemoryEffects<[MemRead]>, AttrSizedOperandSegments,
+    OptionalTypesMatchWith<"other is the tile's element type", "result", "other",
+                           "::llvm::cast<::mlir::RankedTensorType>($_self).getElementType()">]> {
   let summary = "read a slice of a global tensor into a tile";
   let description = [{
     `X[i :+ R, j :+ C]`: the tile of the result's shape whose element
-    `(a, b)` is `X[i + a, j + b]`. Elements outside the tensor read as 0.
-    The extents are the result's static shape; an extent larger than a
-    static dimension of the tensor is an error.
+    `(a, b)` is `X[i + a, j + b]`. Elements outside the tensor read as
+    `other`, a scalar of the element type (`load(X[...], other = v)`), or 0
+    without it. The extents are the result's static shape; an extent
+    larger than a static dimension of the tensor is an error.
 
     ```mlir
     %x = tile.load %X[%c0, %kt] : !tile.tensor<[16, K], f32> -> tensor<16x64xf32>
+    %y = tile.load %X[%c0, %kt] other %ninf : !tile.tensor<[16, K], f32> -> tensor<16x64xf32>
     ```
   }];
-  let arguments = (ins Tile_GlobalTensorType:$source, Variadic<Index>:$offsets);
+  let arguments = (ins Tile_GlobalTensorType:$source, Variadic<Index>:$offsets,
+                       Optional<Tile_ElementType>:$other);
   let results = (outs Tile_TileValue:$result);
   let assemblyFormat = [{
-    $source `[` $offsets `]` attr-dict `:` qualified(type($source)) `->` type($result)
+    $source `[` $offsets `]` (`other` $other^)? attr-dict `:` qualified(type($source))
+    `->` type($result)
   }];
   let hasVerifier = 1;
+  let builders = [OpBuilder<(ins "::mlir::Type":$result, "::mlir::Value":$source,
+                                 "::mlir::ValueRange":$offsets), [{
+    build($_builder, $_state, result, source, offsets, /*other=*/::mlir::Value());
+  }]>];
 }
 
-def Tile_StoreOp : Tile_Op<"store", [MemoryEffects<[MemWrite]>]> {
+def Tile_StoreOp : Tile_Op<"store", [
+    MemoryEffects<[MemWrite]>, AttrSizedOperandSegments,
+    OptionalTypesMatchWith<"mask is an i1 tile of the value's shape", "value", "mask",
+                           "::llvm::cast<::mlir::RankedTensorType>($_self).clone("
+                           "::mlir::IntegerType::get($_self.getContext(), 1))">]> {
   let summary = "write a tile into a slice of a global tensor";
   let description = [{
     `X[i :+ R, j :+ C] = t`. Elements that fall outside the tensor are
-    dropped.
+    dropped, and so are those where `mask`, an i1 tile of the value's
+    shape, is false (`store(X[...], t, mask = m)`).
 
     ```mlir
     tile.store %t, %O[%c0, %c0] : tensor<16x64xf32> -> !tile.tensor<[16, 64], f32>
+    tile.store %t, %O[%c0, %c0] mask %m : tensor<16x64xf32> -> !tile.tensor<[16, 64], f32>
     ```
   }];
   let arguments = (ins Tile_TileValue:$value, Tile_GlobalTensorType:$dest,
-                       Variadic<Index>:$offsets);
+                       Variadic<Index>:$offsets, Optional<Tile_MaskTile>:$mask);
   let assemblyFormat = [{
-    $value `,` $dest `[` $offsets `]` attr-dict `:` type($value) `->` qualified(type($dest))
+    $value `,` $dest `[` $offsets `]` (`mask` $mask^)? attr-dict `:` type($value) `->`
+    qualified(type($dest))
   }];
   let hasVerifier = 1;
+  let builders = [OpBuilder<(ins "::mlir::Value":$value, "::mlir::Value":$dest,
+                                 "::mlir::ValueRange":$offsets), [{
+    build($_builder, $_state, value, dest, offsets, /*mask=*/::mlir::Value());
+  }]>];
 }
 
 def Tile_BarrierOp : Tile_Op<"barrier", [
@@ -444,6 +479,24 @@ def Tile_SplatOp : Tile_Op<"splat", [
   let results = (outs Tile_TileValue:$result);
   let assemblyFormat = "$input attr-dict `:` type($result)";
   let hasFolder = 1;
+}
+
+def Tile_IotaOp : Tile_Op<"iota", [Pure]> {
+  let summary = "a tile of element indices along one axis";
+  let description = [{
+    `iota([R, C], axis)`: the i32 tile whose element `(i, j)` is `i` for
+    axis 0 and `j` for axis 1 (any rank: the element's index along
+    `axis`). Each thread computes the indices of its own elements, so it
+    needs no memory; causal and padding masks compare it with offsets.
+
+    ```mlir
+    %cols = tile.iota 1 : tensor<16x64xi32>
+    ```
+  }];
+  let arguments = (ins ConfinedAttr<I64Attr, [IntNonNegative]>:$axis);
+  let results = (outs Tile_IndexTile:$result);
+  let assemblyFormat = "$axis attr-dict `:` type($result)";
+  let hasVerifier = 1;
 }
 
 #endif // TILE_DIALECT_TILE_IR_TILEOPS_TD
