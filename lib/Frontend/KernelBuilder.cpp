@@ -195,6 +195,23 @@ LogicalResult KernelBuilder::beginKernel(const Kernel &desc) {
   return success();
 }
 
+void KernelBuilder::addRegister(StringRef name, Pos pos) {
+  Impl &s = *impl;
+  frontend::Kernel &kernel = *s.kernel;
+  frontend::Attribute *registers = nullptr;
+  for (frontend::Attribute &attr : kernel.attributes)
+    if (attr.name == "registers")
+      registers = &attr;
+  if (!registers) {
+    registers = &kernel.attributes.emplace_back();
+    registers->loc = s.loc(pos);
+    registers->name = "registers";
+  }
+  AttrArg &arg = registers->args.emplace_back();
+  arg.loc = s.loc(pos);
+  arg.value = std::make_unique<NameExpr>(arg.loc, s.save(name));
+}
+
 LogicalResult KernelBuilder::endKernel() {
   Impl &s = *impl;
   assert(s.open.empty() && "a block is still open");
@@ -326,6 +343,21 @@ FailureOr<KernelBuilder::ValueId> KernelBuilder::full(ArrayRef<int64_t> shape,
   if (failed(value))
     return failure();
   return s.add(Operand{*value, std::nullopt, at});
+}
+
+FailureOr<KernelBuilder::ValueId>
+KernelBuilder::broadcast(ValueId value, ArrayRef<int64_t> shape, Pos pos) {
+  Impl &s = *impl;
+  Emitter &e = s.emitter;
+  const Operand &operand = e.evaluated[value];
+  if (operand.isLiteral())
+    return s.diag.error(s.loc(pos)) << "a literal has no type to broadcast";
+  Type element = getElementTypeOrSelf(operand.value.getType());
+  FailureOr<Value> result = e.convert(
+      operand, RankedTensorType::get(shape, element), "the broadcast value");
+  if (failed(result))
+    return failure();
+  return s.add(Operand{*result, std::nullopt, s.loc(pos)});
 }
 
 KernelBuilder::ValueInfo KernelBuilder::describe(ValueId id) const {

@@ -328,6 +328,14 @@ NB_MODULE(_tile, m) {
              return check(c,
                           c.getBuilder().full(shape, dtype, literal, pos(p)));
            })
+      .def("broadcast",
+           [](Compilation &c, unsigned v, std::vector<int64_t> shape, Pos p) {
+             return check(c, c.getBuilder().broadcast(v, shape, pos(p)));
+           })
+      .def("add_register",
+           [](Compilation &c, const std::string &name, Pos p) {
+             c.getBuilder().addRegister(name, pos(p));
+           })
       .def("describe", &describe)
       // Statements.
       .def(

@@ -40,8 +40,11 @@ _tile.set_errors(Error, CompileError, BackendUnavailable, KernelFault)
 from .dtypes import (DType, TensorSpec, TileType, bf16, f16, f32, i1, i32,  # noqa: E402
                      index, tensor, tile_type)
 from .api import (BUILTINS, cdiv, ctx, fma, for_range, full, lanes,  # noqa: E402
-                  maximum, minimum, num_blocks, num_threads, ones, range,
-                  range_constexpr, static_range, where, zeros, block_id)
+                  maximum, minimum, num_blocks, ones, range, range_constexpr,
+                  static_range, where, zeros, block_id)
+from .seed import (Pipeline, RegisterTensor, SharedBuffer, ThreadIndex,  # noqa: E402
+                   barrier, copy, num_threads, pipeline, register_tensor,
+                   thread_id, threadgroup_alloc)
 from .kernel import CompiledKernel, Kernel  # noqa: E402
 from .result import RunResult  # noqa: E402
 
@@ -77,4 +80,6 @@ __all__ = [
     "RunResult", "zeros", "ones", "full", "range", "for_range",
     "range_constexpr", "static_range", "cdiv", "fma", "where", "maximum",
     "minimum", "block_id", "num_blocks", "num_threads", "lanes", "ctx",
+    "thread_id", "register_tensor", "threadgroup_alloc", "copy", "barrier",
+    "pipeline", "Pipeline", "RegisterTensor", "SharedBuffer", "ThreadIndex",
 ] + sorted(BUILTINS)

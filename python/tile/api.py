@@ -89,11 +89,6 @@ def num_blocks(axis=0):
     return current_frontend("tile.num_blocks").context("blocks", _axis(axis))
 
 
-def num_threads():
-    """Threads per CTA (``threads=`` of the kernel), an index."""
-    return current_frontend("tile.num_threads").context("threads")
-
-
 def lanes():
     """Threads per warp (32), an index."""
     return current_frontend("tile.lanes").context("lanes")

@@ -134,23 +134,41 @@ class TensorParam:
                      for d in self.spec.shape)
 
     def __getitem__(self, key):
-        return self.fe.tensor_subscript(self, key, None)
+        """From Python code a kernel calls: ``X[a:b, c:d]`` with integer
+        bounds, or ``X[base + thread_id()]``."""
+        fe = self.fe
+        ranges = fe.python_ranges(self, key)
+        return Value(fe, fe.c.load(self.name, self.pos, ranges, fe.pos))
 
     def __setitem__(self, key, value):
-        raise CompileError(self.fe.located(
-            f"store into '{self.name}' in the kernel's own source"))
+        fe = self.fe
+        slice_id = fe.c.prepare_slice(self.name, self.pos,
+                                      fe.python_ranges(self, key), fe.pos)
+        fe.c.store_slice(slice_id, fe.to_id(value), fe.pos)
 
     def __repr__(self):
         return f"<tensor parameter {self.name}: {self.spec!r}>"
 
 
 def _assigned_names(stmts):
-    """Names the statements assign (targets, not loop indices)."""
+    """Names the statements assign (=, op=, annotated), not the indices of
+    loops, which are Python's (unrolled) or the kernel's (read-only)."""
     names = set()
     for stmt in stmts:
         for node in ast.walk(stmt):
-            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
-                names.add(node.id)
+            targets = []
+            if isinstance(node, ast.Assign):
+                targets = list(node.targets)
+            elif isinstance(node, (ast.AugAssign, ast.AnnAssign)):
+                targets = [node.target]
+            while targets:
+                target = targets.pop()
+                if isinstance(target, ast.Name):
+                    names.add(target.id)
+                elif isinstance(target, (ast.Tuple, ast.List)):
+                    targets.extend(target.elts)
+                elif isinstance(target, ast.Starred):
+                    targets.append(target.value)
     return names
 
 
@@ -245,6 +263,11 @@ class Frontend:
         self.mutable = set()
         self.inline_depth = 0
         self.inline_entry = []
+        # The kernel blocks open (ids), and the name an assignment gives.
+        self.open_blocks = []
+        self.block_count = 0
+        self.target_name = None
+        self.names = set()
 
     # ---- diagnostics ------------------------------------------------------
 
@@ -259,6 +282,26 @@ class Frontend:
     def error(self, message, node=None):
         return CompileError(self.located(
             message, _pos(node) if node is not None else None))
+
+    def block_path(self):
+        """The kernel blocks open here, outermost first."""
+        return tuple(self.open_blocks)
+
+    def _open_block(self):
+        self.block_count += 1
+        self.open_blocks.append(self.block_count)
+
+    def new_name(self, default):
+        """A name for vars an API call declares: the name the statement
+        assigns it to (`acc = tile.register_tensor(...)`), made unique."""
+        base = self.target_name or default
+        self.target_name = None
+        name, n = base, 1
+        while name in self.names:
+            n += 1
+            name = f"{base}{n}"
+        self.names.add(name)
+        return name
 
     # ---- building ---------------------------------------------------------
 
@@ -355,7 +398,12 @@ class Frontend:
                 self.pos = _pos(node)
                 self.c.store_slice(slice_id, self.to_id(value), _pos(node))
                 return
-        value = self.expr(node.value)
+        if len(node.targets) == 1 and isinstance(target, ast.Name):
+            self.target_name = target.id
+        try:
+            value = self.expr(node.value)
+        finally:
+            self.target_name = None
         for target in node.targets:
             self.assign(target, value, node)
 
@@ -425,6 +473,11 @@ class Frontend:
                 self.c.store_slice(slice_id, self.to_id(value), _pos(node))
             elif hasattr(obj, "__tile_setitem__"):
                 obj.__tile_setitem__(self.subscript_key(target.slice), value)
+            elif hasattr(obj, "__setitem__") and not isinstance(obj, Value):
+                try:
+                    obj[self.subscript_key(target.slice)] = value
+                except (TypeError, IndexError, KeyError) as error:
+                    raise self.error(str(error), target) from None
             else:
                 raise self.error("this subscript cannot be assigned to",
                                  target)
@@ -494,6 +547,7 @@ class Frontend:
 
     def end_block(self):
         self.c.end_block()
+        self.open_blocks.pop()
         depth = self.c.depth
         for name, binding in list(self.locals.items()):
             if isinstance(binding, (_Var, _Index)) and binding.depth > depth:
@@ -557,6 +611,7 @@ class Frontend:
                              "kernel", target)
         index = self.c.begin_for(name, _pos(target), ids[0], ids[1], step,
                                  _pos(node))
+        self._open_block()
         self.locals[name] = _Index(Value(self, index), self.c.depth)
         try:
             self.walk_body(body)
@@ -586,11 +641,13 @@ class Frontend:
             return
         self.pos = _pos(node)
         self.c.begin_if(test.id, bool(node.orelse), _pos(node))
+        self._open_block()
         try:
             self.walk_body(node.body)
             if node.orelse:
                 self._drop_block_bindings()
                 self.c.begin_else()
+                self.open_blocks[-1] = self.block_count = self.block_count + 1
                 self.walk_body(node.orelse)
         finally:
             self.end_block()
@@ -612,6 +669,7 @@ class Frontend:
             raise self.error("a while loop Python unrolls ran 100000 times; "
                              "does it end?", node)
         self.c.begin_while(_pos(node))
+        self._open_block()
         try:
             test = self.expr(node.test)
             if not isinstance(test, Value):
@@ -862,6 +920,8 @@ class Frontend:
     def to_id(self, value):
         if isinstance(value, Value):
             return value.id
+        if hasattr(value, "slice_start"):  # a seed ThreadIndex
+            return value.value().id
         if isinstance(value, bool):
             return self.c.bool_(value, self.pos)
         if isinstance(value, int):
@@ -878,7 +938,8 @@ class Frontend:
         return Value(self, id)
 
     def binary(self, op, lhs, rhs):
-        if not isinstance(lhs, Value) and not isinstance(rhs, Value):
+        if not isinstance(lhs, Value) and not isinstance(rhs, Value) or (
+                hasattr(lhs, "slice_start") or hasattr(rhs, "slice_start")):
             try:
                 return _PY_OPS[op](lhs, rhs)
             except Exception as error:
@@ -971,6 +1032,23 @@ class Frontend:
         ranges = []
         for dim, element in enumerate(elements):
             if not isinstance(element, ast.Slice):
+                index = self.expr(element)
+                start = index.slice_start() if hasattr(
+                    index, "slice_start") else None
+                if start is not None and tensor.ndim == 1:
+                    # A per-thread index base + thread_id(): the slice of
+                    # one element per thread, thread t's at base + t.
+                    self.pos = _pos(element)
+                    ranges.append((self.to_id(start),
+                                   self.to_id(self.kernel.threads)))
+                    continue
+                if start is not None or hasattr(index, "slice_start"):
+                    raise self.error(
+                        f"'{tensor.name}' is indexed per thread: that is a "
+                        "slice of one element per thread, base + "
+                        "thread_id() into a 1-D tensor; other per-thread "
+                        "indices need the language's gathers (issue 14)",
+                        element)
                 raise self.error(
                     f"index {dim} of '{tensor.name}' is not a slice: a tile "
                     "is read as start:stop in every dimension (write "
@@ -1000,6 +1078,37 @@ class Frontend:
                         "write start:start + N", element)
             self.pos = _pos(element)
             ranges.append((self.to_id(start), self.to_id(extent)))
+        return ranges
+
+    def python_ranges(self, tensor, key):
+        """The ranges of `tensor[key]` for a key Python code computed."""
+        key = key if isinstance(key, tuple) else (key,)
+        if len(key) != tensor.ndim:
+            raise CompileError(self.located(
+                f"'{tensor.name}' has {tensor.ndim} dimension(s) but the "
+                f"index has {len(key)}"))
+        ranges = []
+        for dim, index in enumerate(key):
+            if isinstance(index, slice):
+                start = 0 if index.start is None else index.start
+                stop = tensor.spec.shape[dim] if index.stop is None else \
+                    index.stop
+                if index.step is not None or not all(
+                        isinstance(x, int) and not isinstance(x, bool)
+                        for x in (start, stop)):
+                    raise CompileError(self.located(
+                        f"a slice of '{tensor.name}' in Python code the "
+                        "kernel calls has integer bounds; write slices with "
+                        "a computed start in the kernel's own source"))
+                ranges.append((self.to_id(start), self.to_id(stop - start)))
+                continue
+            start = index.slice_start() if hasattr(index, "slice_start") \
+                else None
+            if start is None or tensor.ndim != 1:
+                raise CompileError(self.located(
+                    f"'{tensor.name}' is indexed with {index!r}: an index is "
+                    "a slice, or base + thread_id() into a 1-D tensor"))
+            ranges.append((self.to_id(start), self.to_id(self.kernel.threads)))
         return ranges
 
     def extent(self, lower, upper):

@@ -89,12 +89,16 @@ class Value:
 
 def _binary(op):
     def method(self, other):
+        if hasattr(other, "slice_start"):  # a per-thread index: its own ops
+            return NotImplemented
         return self.fe.binary(op, self, other)
     return method
 
 
 def _reflected(op):
     def method(self, other):
+        if hasattr(other, "slice_start"):
+            return NotImplemented
         return self.fe.binary(op, other, self)
     return method
 

@@ -105,6 +105,8 @@ public:
   /// The kernel op, its parameters and symbols (names in the kernel), the
   /// builder at the start of its body.
   LogicalResult beginKernel(const Kernel &kernel);
+  /// Adds a var to `@registers` (a front end's own register tiles).
+  void addRegister(StringRef name, Pos pos);
   /// Ends the body; checks the attributes that name what it declares.
   LogicalResult endKernel();
   /// The module of the kernels built, verified; null after an error.
@@ -132,6 +134,9 @@ public:
   /// is `literal`.
   FailureOr<ValueId> full(ArrayRef<int64_t> shape, StringRef dtype,
                           ValueId literal, Pos pos);
+  /// `value` converted to a tile of `shape` as an assignment converts it:
+  /// a scalar or literal splat, size-1 dimensions stretched.
+  FailureOr<ValueId> broadcast(ValueId value, ArrayRef<int64_t> shape, Pos pos);
   ValueInfo describe(ValueId value) const;
   /// Whether `callee` is a builtin function of the language.
   static bool isBuiltin(StringRef callee);

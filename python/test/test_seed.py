@@ -1,0 +1,180 @@
+"""Seed 003's API: register tensors, copies, pipelines, per-thread code;
+the three seed kernels (examples/python/seed_*.py) against numpy."""
+
+import importlib.util
+import os
+
+import numpy as np
+import pytest
+
+import tile
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+
+
+def example(name):
+    path = os.path.join(ROOT, "examples", "python", name + ".py")
+    spec = importlib.util.spec_from_file_location("example_" + name, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize("name", ["seed_registers", "seed_copy",
+                                  "seed_pipeline"])
+def test_seed_kernels_match_numpy(name, capsys):
+    example(name).main()
+    assert "matches numpy" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("N", [256, 257, 999])
+def test_copy_edges(N):
+    module = example("seed_copy")
+    A = np.arange(N, dtype=np.float32)
+    B = np.full(N, -1, np.float32)
+    module.scale(A, B, backend="emulate")
+    np.testing.assert_array_equal(B, A * 2)
+
+
+@pytest.mark.parametrize("N", [256, 512 + 1, 256 * 7])
+def test_pipeline_rotates_every_iteration(N):
+    module = example("seed_pipeline")
+    A = np.random.default_rng(N).uniform(-1, 1, N).astype(np.float32)
+    Out = np.zeros(256, np.float32)
+    module.tile_sums(A, Out, backend="emulate")
+    padded = np.zeros(-(-N // 256) * 256)
+    padded[:N] = A
+    np.testing.assert_allclose(Out, padded.reshape(-1, 256).sum(0),
+                               rtol=1e-5, atol=1e-5)
+
+
+def test_register_tensor_elements_are_register_tiles():
+    module = example("seed_registers")
+    compiled = module.batched_matmul.compile()
+    tiles = {t["name"]: t for t in compiled.manifest["registers"]}
+    assert len(tiles) == 64 and tiles["acc_3_5"]["slots"] == 1
+    # The loop over k carries the accumulators in registers.
+    assert "iter_args" in compiled.mlir("tile-promote-registers")
+
+
+@tile.kernel(threads=64)
+def per_thread(X: tile.tensor(tile.f32, [64]), Y: tile.tensor(tile.f32, [64]),
+               T: tile.tensor(tile.i32, [64])):
+    tid = tile.thread_id()
+    assert tile.num_threads() == 64  # a Python int
+    x = X[tid]
+    Y[tid] = tile.where(tid < 32, x * 2.0, x - tile.f32(tid))
+    T[tid] = tid * 3 + 1
+
+
+@tile.kernel(threads=64)
+def reversed_index(X: tile.tensor(tile.f32, [64]),
+                   Y: tile.tensor(tile.f32, [64])):
+    Y[tile.thread_id()] = X[63 - tile.thread_id()]
+
+
+def test_per_thread_values():
+    X = np.arange(64, dtype=np.float32)
+    Y = np.zeros(64, np.float32)
+    T = np.zeros(64, np.int32)
+    per_thread(X, Y, T, backend="emulate")
+    t = np.arange(64)
+    np.testing.assert_array_equal(T, t * 3 + 1)
+    np.testing.assert_array_equal(Y, np.where(t < 32, X * 2, X - t))
+    # 63 - t has scale -1: a gather, which the language does not have yet.
+    with pytest.raises(tile.CompileError, match="indexed per thread"):
+        reversed_index.compile()
+
+
+@tile.kernel(threads=64)
+def masked(X: tile.tensor(tile.f32, [64]), Y: tile.tensor(tile.f32, [64])):
+    tid = tile.thread_id()
+    buf = tile.threadgroup_alloc("float", 64)
+    tile.copy(X, buf, 64, mask_fn=lambda i: i % 2 == 0)
+    Y[tid] = buf[tid]
+
+
+def test_masked_copy_keeps_the_rest():
+    X = np.arange(1, 65, dtype=np.float32)
+    Y = np.full(64, -1, np.float32)
+    masked(X, Y, backend="emulate")
+    want = np.where(np.arange(64) % 2 == 0, X, 0)  # buffers start as zeros
+    np.testing.assert_array_equal(Y, want)
+
+
+@tile.kernel(threads=64)
+def copies(X: tile.tensor(tile.f32, [128]), Y: tile.tensor(tile.f32, [128])):
+    tile.copy(X, Y, count=64, src_offset=64, dst_offset=0, coalesced_width=4)
+    tile.copy(X, Y, count=64, src_offset=0, dst_offset=64)
+
+
+def test_tensor_to_tensor_copy():
+    X = np.arange(128, dtype=np.float32)
+    Y = np.zeros(128, np.float32)
+    copies(X, Y, backend="emulate")
+    np.testing.assert_array_equal(Y, np.concatenate([X[64:], X[:64]]))
+
+
+@tile.kernel(threads=64)
+def bad_width(X: tile.tensor(tile.f32, [64]), Y: tile.tensor(tile.f32, [64])):
+    tile.copy(X, Y, 64, coalesced_width=3)
+
+
+@tile.kernel(threads=64)
+def bad_register_index(Y: tile.tensor(tile.f32, [64])):
+    acc = tile.register_tensor((2, 2))
+    Y[tile.thread_id()] = acc[2, 0]
+
+
+@tile.kernel(threads=64)
+def traced_register_index(Y: tile.tensor(tile.f32, [64])):
+    acc = tile.register_tensor((2,))
+    for i in tile.range(0, 2):
+        Y[tile.thread_id()] = acc[i]
+
+
+@tile.kernel(threads=64)
+def partial_buffer(X: tile.tensor(tile.f32, [64])):
+    buf = tile.threadgroup_alloc("float", 128)
+    tile.copy(X, buf, 64)
+
+
+@tile.kernel(threads=64)
+def masked_into_tensor(X: tile.tensor(tile.f32, [64]),
+                       Y: tile.tensor(tile.f32, [64])):
+    tile.copy(X, Y, 64, mask_fn=lambda i: i < 3)
+
+
+@tile.kernel(threads=64)
+def one_stage(X: tile.tensor(tile.f32, [64])):
+    tile.pipeline("float", 64, stages=1)
+
+
+@tile.kernel(threads=64)
+def strided(X: tile.tensor(tile.f32, [128]), Y: tile.tensor(tile.f32, [64])):
+    Y[tile.thread_id()] = X[tile.thread_id() * 2]
+
+
+@pytest.mark.parametrize("kernel, message", [
+    (bad_width, "coalesced_width is 1, 2 or 4, got 3"),
+    (bad_register_index, "indexed with compile-time constants in range, got "
+                         r"\(2, 0\)"),
+    (traced_register_index, "indexed with compile-time constants"),
+    (partial_buffer, "a copy covers a whole buffer until the language has "
+                     "sub-tile slices"),
+    (masked_into_tensor, r"a masked copy into tensor 'Y' needs a masked "
+                         r"store"),
+    (one_stage, "a pipeline has at least 2 stages, got 1"),
+    (strided, "'X' is indexed per thread: that is a slice of one element per "
+              "thread"),
+])
+def test_seed_api_errors(kernel, message):
+    with pytest.raises(tile.CompileError, match=message):
+        kernel.compile()
+
+
+def test_barrier_and_thread_id_outside_a_kernel():
+    with pytest.raises(tile.Error, match="tile.barrier can only be used"):
+        tile.barrier()
+    with pytest.raises(tile.Error, match="tile.thread_id can only be used"):
+        tile.thread_id()

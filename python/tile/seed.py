@@ -1,0 +1,433 @@
+"""Seed 003's API: register tensors, explicit copies, pipelines and
+per-thread code, mapped onto the tile dialect.
+
+The mapping (docs/python.md, "Per-thread code"): tile spreads every tile
+over a CTA of T threads, element ``e`` in thread ``e % T``, so
+
+* a *per-thread value* (one value in each thread) is a tile of shape
+  ``[T]`` whose element ``t`` is thread ``t``'s value: per-thread arithmetic
+  is elementwise tile arithmetic, which stays in registers;
+* ``thread_id()`` is such a value, ``i32(ctx.thread)`` spread over ``[T]``,
+  and indices built from it as ``base + thread_id()`` (``base`` uniform) are
+  tracked as such, so ``X[base + tid]`` of a 1-D tensor is the slice
+  ``X[base :+ T]``, and a store to it the slice store;
+* ``register_tensor(shape)`` is one per-thread value per element, each a
+  ``[T]`` tile var kept in registers (``@registers``); its indices are
+  compile-time constants, as the seed says;
+* ``threadgroup_alloc(dtype, size)`` is a ``[size]`` tile var, zero-filled
+  (in shared memory where threads read each other's elements, in registers
+  where each thread reads only its own, which nothing can observe);
+* ``copy`` is a slice copy, CTA-wide (every thread copies its elements,
+  consecutive threads consecutive elements, which coalesces), masked by
+  ``where`` into a buffer; ``barrier()`` is implied: tile's ops run in
+  program order for the whole CTA and the compiler places every barrier
+  that takes (tile-insert-barriers), so an explicit one adds nothing;
+* ``pipeline(dtype, size, stages)`` is ``stages`` buffers; ``advance()``
+  rotates their contents in the kernel (so it is right in a traced loop,
+  every iteration), not only Python's names for them.
+
+What needs the language's gathers and sub-tile slices (issue 14: a
+per-thread index into a tensor of rank 2 or more, or with a stride, a
+buffer index other than ``thread_id()`` when the buffer is not one element
+per thread, a uniform element ``X[i, j]``) is a CompileError that says so.
+"""
+
+import itertools
+
+from . import dtypes
+from .errors import CompileError
+from .frontend import current_frontend
+from .values import Value
+
+
+def _as_dtype(dtype):
+    return dtypes.as_dtype(dtype)
+
+
+class ThreadIndex:
+    """``base + scale * t`` for thread ``t``: an index each thread has its
+    own of, kept symbolic so that it can index a tensor as a slice.
+
+    Used as a value (``tid * tid``, ``tid < n``, ``tile.f32(tid)``) it is the
+    ``[T]`` i32 tile of those indices; a uniform ``index`` operand of such
+    arithmetic is converted to i32.
+    """
+
+    def __init__(self, fe, base=0, scale=1):
+        self.fe = fe
+        self.base = base    # a Python int or a uniform scalar Value
+        self.scale = scale  # a Python int
+
+    def __repr__(self):
+        return f"<thread index {self.base!r} + {self.scale} * t>"
+
+    def _uniform(self, other):
+        return (isinstance(other, int) and not isinstance(other, bool)) or (
+            isinstance(other, Value) and other.kind == "scalar"
+            and other.dtype in (dtypes.index, dtypes.i32))
+
+    def _combine(self, other, sign):
+        fe = self.fe
+        if isinstance(other, ThreadIndex):
+            return ThreadIndex(fe, fe.binary("+" if sign > 0 else "-",
+                                             self.base, other.base),
+                               self.scale + sign * other.scale)
+        if self._uniform(other):
+            base = self.base
+            if isinstance(base, int) and isinstance(other, int):
+                return ThreadIndex(fe, base + sign * other, self.scale)
+            base, other = self._same_type(base, other)
+            return ThreadIndex(fe, fe.binary("+" if sign > 0 else "-", base,
+                                             other), self.scale)
+        return None
+
+    def _same_type(self, a, b):
+        if isinstance(a, Value) and isinstance(b, Value) and a.dtype != b.dtype:
+            return self.fe.cast(dtypes.index, a), self.fe.cast(dtypes.index, b)
+        return a, b
+
+    def __add__(self, other):
+        result = self._combine(other, 1)
+        return result if result is not None else self.value() + other
+
+    __radd__ = __add__
+
+    def __sub__(self, other):
+        result = self._combine(other, -1)
+        return result if result is not None else self.value() - other
+
+    def __rsub__(self, other):
+        negated = ThreadIndex(self.fe, 0, -self.scale)._combine(other, 1)
+        if negated is not None and self.base == 0:
+            return negated
+        return other - self.value()
+
+    def __mul__(self, other):
+        if isinstance(other, int) and not isinstance(other, bool):
+            base = self.base * other if isinstance(self.base, int) else \
+                self.fe.binary("*", self.base, other)
+            return ThreadIndex(self.fe, base, self.scale * other)
+        return self.value() * other
+
+    __rmul__ = __mul__
+
+    def __neg__(self):
+        return self * -1
+
+    def value(self):
+        """The ``[T]`` i32 tile of every thread's index."""
+        fe = self.fe
+        threads = fe.kernel.threads
+        t = fe.cast(dtypes.i32, fe.context("thread"))
+        tile = Value(fe, fe.c.broadcast(t.id, [threads], fe.pos))
+        if self.scale != 1:
+            tile = fe.binary("*", tile, self.scale)
+        if not (isinstance(self.base, int) and self.base == 0):
+            base = self.base
+            if isinstance(base, Value) and base.dtype != dtypes.i32:
+                base = fe.cast(dtypes.i32, base)
+            tile = fe.binary("+", tile, base)
+        return tile
+
+    def slice_start(self):
+        """The start of the slice this index reads, or None."""
+        if self.scale != 1:
+            return None
+        base = self.base
+        if isinstance(base, Value) and base.dtype != dtypes.index:
+            return self.fe.cast(dtypes.index, base)
+        return base
+
+
+def _value_op(name):
+    def method(self, *args):
+        # A uniform index meets the i32 indices as an i32.
+        args = [self.fe.cast(dtypes.i32, a) if isinstance(a, Value) and
+                a.kind == "scalar" and a.dtype == dtypes.index else a
+                for a in args]
+        return getattr(self.value(), name)(*args)
+    return method
+
+
+for _name in ("__lt__", "__le__", "__gt__", "__ge__", "__eq__", "__ne__",
+              "__truediv__", "__floordiv__", "__mod__", "__rtruediv__",
+              "__rfloordiv__", "__rmod__", "__and__", "__or__", "astype"):
+    setattr(ThreadIndex, _name, _value_op(_name))
+ThreadIndex.__hash__ = object.__hash__
+
+
+def thread_id():
+    """This thread's index in its CTA, a per-thread value (seed 003)."""
+    return ThreadIndex(current_frontend("tile.thread_id"))
+
+
+def num_threads():
+    """Threads per CTA: the kernel's ``threads=``, a Python int."""
+    return current_frontend("tile.num_threads").kernel.threads
+
+
+def barrier():
+    """Seed 003's barrier: implied. tile's ops run in program order for the
+    whole CTA, and the compiler puts a barrier wherever one thread's access
+    meets another's (tile-insert-barriers); an explicit one adds nothing."""
+    current_frontend("tile.barrier")
+
+
+class _Scoped:
+    """An object of the kernel that holds vars declared in one block: usable
+    only while that block is open."""
+
+    def __init__(self, fe, what):
+        self.fe = fe
+        self.what = what
+        self.path = fe.block_path()
+
+    def check_scope(self):
+        path = self.fe.block_path()
+        if path[:len(self.path)] != self.path:
+            raise CompileError(self.fe.located(
+                f"{self.what} was made inside a loop or if that has ended"))
+
+
+class RegisterTensor(_Scoped):
+    """``register_tensor(shape, dtype, fill)``: a small per-thread tensor,
+    indexed with compile-time constants (``acc[i, j]``); each element is a
+    per-thread value kept in registers."""
+
+    def __init__(self, fe, name, shape, dtype, fill):
+        super().__init__(fe, f"register tensor '{name}'")
+        self.name = name
+        self.shape = tuple(shape)
+        self.dtype = dtype
+        threads = fe.kernel.threads
+        init = fe.full((threads,), dtype, fill)
+        for index in itertools.product(*(range(n) for n in self.shape)):
+            var = self.var(index)
+            fe.c.declare_var(var, fe.pos, None, init.id, fe.pos, fe.c.depth)
+            fe.c.add_register(var, fe.pos)
+
+    def var(self, index):
+        return "_".join([self.name] + [str(i) for i in index])
+
+    def _index(self, key):
+        key = key if isinstance(key, tuple) else (key,)
+        if len(key) != len(self.shape) or not all(
+                isinstance(i, int) and not isinstance(i, bool) and
+                0 <= i < n for i, n in zip(key, self.shape)):
+            raise CompileError(self.fe.located(
+                f"register tensor '{self.name}' of shape {list(self.shape)} "
+                f"is indexed with compile-time constants in range, got "
+                f"{key!r}"))
+        return key
+
+    def __tile_getitem__(self, key):
+        self.check_scope()
+        var = self.var(self._index(key))
+        return Value(self.fe, self.fe.c.name(var, self.fe.pos))
+
+    def __tile_setitem__(self, key, value):
+        self.check_scope()
+        var = self.var(self._index(key))
+        self.fe.c.assign(var, self.fe.pos, "", self.fe.pos,
+                         self.fe.to_id(value), self.fe.pos)
+
+    def __repr__(self):
+        return f"<register tensor {self.name} {self.dtype.name}" \
+               f"{list(self.shape)}>"
+
+
+def register_tensor(shape, dtype="float", fill=0):
+    """A small per-thread tensor of ``shape`` (a tuple of ints) filled with
+    ``fill``, in registers; its indices are compile-time constants."""
+    fe = current_frontend("tile.register_tensor")
+    shape = (shape,) if isinstance(shape, int) else tuple(shape)
+    if not shape or not all(isinstance(n, int) and n > 0 for n in shape):
+        raise CompileError(fe.located(
+            f"a register tensor's shape is a tuple of positive ints, got "
+            f"{shape!r}"))
+    return RegisterTensor(fe, fe.new_name("regs"), shape, _as_dtype(dtype),
+                          fill)
+
+
+class SharedBuffer(_Scoped):
+    """``threadgroup_alloc(dtype, size)``: a buffer the CTA shares, a
+    ``[size]`` tile var."""
+
+    def __init__(self, fe, name, dtype, size):
+        super().__init__(fe, f"buffer '{name}'")
+        self.name = name
+        self.dtype = dtype
+        self.size = size
+        # Zero-filled, so that a masked copy's untouched elements are defined.
+        init = fe.full((size,), dtype, 0).id
+        fe.c.declare_var(name, fe.pos, None, init, fe.pos, fe.c.depth)
+
+    def read(self):
+        self.check_scope()
+        return Value(self.fe, self.fe.c.name(self.name, self.fe.pos))
+
+    def write(self, value):
+        self.check_scope()
+        self.fe.c.assign(self.name, self.fe.pos, "", self.fe.pos,
+                         self.fe.to_id(value), self.fe.pos)
+
+    def _whole(self, key):
+        if isinstance(key, slice) and key == slice(None):
+            return True
+        threads = self.fe.kernel.threads
+        if isinstance(key, ThreadIndex) and key.scale == 1 and \
+                isinstance(key.base, int) and key.base == 0 and \
+                self.size == threads:
+            return True
+        raise CompileError(self.fe.located(
+            f"buffer '{self.name}' of {self.size} elements: an element access "
+            f"here is buf[:], or buf[thread_id()] when the buffer holds one "
+            f"element per thread ({threads}); other indices need the "
+            "language's sub-tile slices and gathers (issue 14)"))
+
+    def __tile_getitem__(self, key):
+        self._whole(key)
+        return self.read()
+
+    def __tile_setitem__(self, key, value):
+        self._whole(key)
+        self.write(value)
+
+    def __repr__(self):
+        return f"<buffer {self.name} {self.dtype.name}[{self.size}]>"
+
+
+def threadgroup_alloc(dtype, size):
+    """A buffer of ``size`` elements the CTA shares (seed 003)."""
+    fe = current_frontend("tile.threadgroup_alloc")
+    if not isinstance(size, int) or isinstance(size, bool) or size <= 0:
+        raise CompileError(fe.located(
+            f"a buffer's size is a positive int, got {size!r}"))
+    return SharedBuffer(fe, fe.new_name("buffer"), _as_dtype(dtype), size)
+
+
+def _source(fe, src, count, offset):
+    """The [count] tile `src[offset :+ count]`."""
+    from .frontend import TensorParam
+    if isinstance(src, TensorParam):
+        if src.ndim != 1:
+            raise CompileError(fe.located(
+                f"copy from '{src.name}': copies move elements of 1-D "
+                "tensors and buffers"))
+        start = fe.to_id(offset)
+        return Value(fe, fe.c.load(src.name, src.pos,
+                                   [(start, fe.to_id(count))], fe.pos))
+    if isinstance(src, SharedBuffer):
+        _whole_copy(fe, src, count, offset, "from")
+        return src.read()
+    raise CompileError(fe.located(
+        f"copy from {src!r}: the source is a tensor parameter or a buffer"))
+
+
+def _whole_copy(fe, buffer, count, offset, way):
+    if count != buffer.size or not (isinstance(offset, int) and offset == 0):
+        raise CompileError(fe.located(
+            f"copy {way} buffer '{buffer.name}' of {buffer.size} elements: "
+            f"{count} elements at offset {offset!r}; a copy covers a whole "
+            "buffer until the language has sub-tile slices (issue 14)"))
+
+
+def copy(src, dst, count, src_offset=0, dst_offset=0, mask_fn=None,
+         coalesced_width=1):
+    """Copies ``count`` elements ``src[src_offset + i]`` to
+    ``dst[dst_offset + i]``, CTA-wide (seed 003). ``mask_fn(i)``, traced,
+    says which elements to copy (the others of ``dst`` keep their values);
+    ``coalesced_width`` (1, 2 or 4) is accepted and checked: tile chooses
+    the access width itself."""
+    from .frontend import TensorParam
+    fe = current_frontend("tile.copy")
+    if coalesced_width not in (1, 2, 4):
+        raise CompileError(fe.located(
+            f"coalesced_width is 1, 2 or 4, got {coalesced_width!r}"))
+    if not isinstance(count, int) or isinstance(count, bool) or count <= 0:
+        raise CompileError(fe.located(
+            f"a copy's count is a positive int, got {count!r}"))
+    value = _source(fe, src, count, src_offset)
+    mask = None
+    if mask_fn is not None:
+        if count != fe.kernel.threads:
+            raise CompileError(fe.located(
+                f"mask_fn over {count} elements: an element index of a copy "
+                f"is a thread index when the copy has one element per thread "
+                f"({fe.kernel.threads}); other counts need tile.iota "
+                "(issue 14)"))
+        mask = mask_fn(ThreadIndex(fe))
+        if isinstance(mask, ThreadIndex):
+            mask = mask.value()
+    if isinstance(dst, SharedBuffer):
+        _whole_copy(fe, dst, count, dst_offset, "into")
+        if mask is not None:
+            value = fe.builtin("where", [mask, value, dst.read()])
+        dst.write(value)
+        return
+    if isinstance(dst, TensorParam):
+        if dst.ndim != 1:
+            raise CompileError(fe.located(
+                f"copy into '{dst.name}': copies move elements of 1-D "
+                "tensors and buffers"))
+        if mask is not None:
+            raise CompileError(fe.located(
+                f"a masked copy into tensor '{dst.name}' needs a masked "
+                "store (store(..., mask=), issue 14)"))
+        start = fe.to_id(dst_offset)
+        slice_id = fe.c.prepare_slice(dst.name, dst.pos,
+                                      [(start, fe.to_id(count))], fe.pos)
+        fe.c.store_slice(slice_id, value.id, fe.pos)
+        return
+    raise CompileError(fe.located(
+        f"copy into {dst!r}: the destination is a tensor parameter or a "
+        "buffer"))
+
+
+class Pipeline(_Scoped):
+    """``pipeline(dtype, size, stages)``: a ring of ``stages`` buffers."""
+
+    def __init__(self, fe, name, dtype, size, stages):
+        super().__init__(fe, f"pipeline '{name}'")
+        self.name = name
+        self.buffers = [SharedBuffer(fe, f"{name}_stage{k}", dtype, size)
+                        for k in range(stages)]
+
+    def stage(self, k):
+        """Stage ``k`` (0 is the front)."""
+        if not isinstance(k, int) or isinstance(k, bool) or \
+                not 0 <= k < len(self.buffers):
+            raise CompileError(self.fe.located(
+                f"pipeline '{self.name}' has stages 0 to "
+                f"{len(self.buffers) - 1}, got {k!r}"))
+        return self.buffers[k]
+
+    def front(self):
+        """This iteration's buffer, stage 0."""
+        return self.buffers[0]
+
+    def back(self):
+        """The most distant prefetch buffer, stage ``stages - 1``."""
+        return self.buffers[-1]
+
+    def advance(self):
+        """Rotates the stages by one: stage k + 1's contents become stage
+        k's, the front's the back's. Emitted in the kernel, so it rotates
+        in every iteration of a loop."""
+        self.check_scope()
+        values = [b.read() for b in self.buffers]
+        for k, buffer in enumerate(self.buffers):
+            buffer.write(values[(k + 1) % len(values)])
+
+
+def pipeline(dtype, size, stages=2):
+    """A ring of ``stages`` (at least 2) buffers of ``size`` elements for
+    overlapping loads with compute (seed 003)."""
+    fe = current_frontend("tile.pipeline")
+    if not isinstance(stages, int) or isinstance(stages, bool) or stages < 2:
+        raise CompileError(fe.located(
+            f"a pipeline has at least 2 stages, got {stages!r}"))
+    if not isinstance(size, int) or isinstance(size, bool) or size <= 0:
+        raise CompileError(fe.located(
+            f"a pipeline stage's size is a positive int, got {size!r}"))
+    return Pipeline(fe, fe.new_name("pipe"), _as_dtype(dtype), size, stages)
