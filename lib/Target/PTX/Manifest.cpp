@@ -167,6 +167,9 @@ static llvm::json::Object buildManifest(KernelOp kernel, StringRef chip) {
       {"shared_bytes", shared},
       {"dynamic_shared", shared > kMaxStaticSharedBytes},
       {"shared_buffers", std::move(buffers)},
+      {"elided_spills", kernel->hasAttr(kElidedSpillsAttr)
+                            ? toJSON(kernel->getAttr(kElidedSpillsAttr))
+                            : llvm::json::Array()},
       {"registers", kernel->hasAttr(kPromotedAttr)
                         ? toJSON(kernel->getAttr(kPromotedAttr))
                         : llvm::json::Array()},

@@ -8,11 +8,12 @@
 // keeps its one scratch var in shared memory (it went to registers), the
 // owner-only var `x` stays the planner's register decision (tile.local, not
 // a `storage = registers` request that promotion would act on), and the
-// spill of the register tile stays at its offset.
+// spill of the register tile, which no other thread reads, stays elided.
 // CHECK-LABEL: tile.kernel @squares
-// CHECK-SAME: tile.shared_bytes = 4096
+// CHECK-SAME: tile.elided_spills = ["acc"]
+// CHECK-SAME: tile.shared_bytes = 128
 // CHECK: tile.var "x" = %{{.*}} {tile.local}
-// CHECK: tile.var "acc" = %{{.*}} {tile.live = {{.*}}, tile.offset = 0 : i64, tile.spill_of = "acc"}
+// CHECK-NOT: tile.var "acc"
 // CHECK: %[[P:.*]] = tile.var "rowsum.partials" {tile.live = {{.*}}, tile.offset = 0 : i64, tile.temp}
 // CHECK-NOT: tile.var "rowsum.partials"
 // CHECK: tile.rowsum %{{.*}} through %[[P]]

@@ -198,3 +198,29 @@ tile.kernel @segmented(%X: !tile.tensor<[16, 64], f32>, %Y: !tile.tensor<[16, 64
   tile.store %s, %S[%c0, %c0] : tensor<16x1xf32> -> !tile.tensor<[16, 1], f32>
   tile.return
 }
+
+// -----
+
+// The spill of a register tile stays where some use reads it across
+// threads (a rowsum of rows of 48 goes through shared memory); where no use
+// does, its store is elided and its reads take the registers.
+// CHECK-LABEL: tile.kernel @spills
+// CHECK-SAME: tile.elided_spills = ["b"]
+// CHECK: %[[A:.*]] = tile.var "a" = %{{.*}} {tile.live = {{.*}}, tile.offset = 0 : i64, tile.spill_of = "a"}
+// CHECK: %[[RA:.*]] = tile.read %[[A]]
+// CHECK: tile.rowsum %[[RA]]
+// CHECK-NOT: tile.var "b"
+// CHECK: tile.store %[[B:.*]], %arg1
+// CHECK: tile.return
+tile.kernel @spills(%X: !tile.tensor<[16, 48], f32>, %O: !tile.tensor<[16, 48], f32>, %S: !tile.tensor<[16, 1], f32>) attributes {threads = 128 : i64} {
+  %c0 = arith.constant 0 : index
+  %x = tile.load %X[%c0, %c0] : !tile.tensor<[16, 48], f32> -> tensor<16x48xf32>
+  %a = tile.var "a" = %x {tile.spill_of = "a"} : !tile.var<16x48xf32>
+  %ra = tile.read %a : !tile.var<16x48xf32>
+  %s = tile.rowsum %ra : tensor<16x48xf32> -> tensor<16x1xf32>
+  tile.store %s, %S[%c0, %c0] : tensor<16x1xf32> -> !tile.tensor<[16, 1], f32>
+  %b = tile.var "b" = %x {tile.spill_of = "b"} : !tile.var<16x48xf32>
+  %rb = tile.read %b : !tile.var<16x48xf32>
+  tile.store %rb, %O[%c0, %c0] : tensor<16x48xf32> -> !tile.tensor<[16, 48], f32>
+  tile.return
+}

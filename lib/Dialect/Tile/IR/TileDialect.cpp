@@ -92,6 +92,13 @@ public:
           return error() << "must be a byte count (a non-negative i64)";
         return success();
       });
+    if (name == kElidedSpillsAttr)
+      return onKernel([&]() -> LogicalResult {
+        auto names = dyn_cast<ArrayAttr>(value);
+        if (!names || !llvm::all_of(names, llvm::IsaPred<StringAttr>))
+          return error() << "must be an array of var names";
+        return success();
+      });
     if (name == kPromotedAttr)
       return onKernel([&] {
         return records({{"name", Kind::String},

@@ -135,6 +135,7 @@ struct TilePlanShared : tile::impl::TilePlanSharedBase<TilePlanShared> {
     if (failed(checkRequestsCarriedOut(kernel)))
       return signalPassFailure();
     forwardRowResultVars(kernel);
+    elideDeadSpills(kernel);
     readAcrossThreadsFromShared(kernel);
     storeRowResultsBeforeOtherUses(kernel);
     addReductionScratch(kernel);
@@ -200,6 +201,50 @@ struct TilePlanShared : tile::impl::TilePlanSharedBase<TilePlanShared> {
       }
       var.erase();
     }
+  }
+
+  /// A spill of a @registers var (seed 000 spills for every use that is not
+  /// elementwise) that no use reads across threads is a store no other
+  /// thread reads: its reads take the registers instead, and the store and
+  /// its buffer go (reported). In squares, the store to O and the rowsum of
+  /// whole-warp rows both read only what each thread holds.
+  void elideDeadSpills(KernelOp kernel) {
+    SmallVector<VarOp> dead;
+    kernel.walk([&](VarOp var) {
+      if (!var->hasAttr(kSpillOfAttr) || !var.getInit())
+        return;
+      bool deadStore = llvm::all_of(var->getUsers(), [](Operation *user) {
+        auto read = dyn_cast<ReadOp>(user);
+        return read && llvm::none_of(read->getUses(), readsAcrossThreads);
+      });
+      if (deadStore)
+        dead.push_back(var);
+    });
+    SmallVector<Attribute> names;
+    if (auto earlier = kernel->getAttrOfType<ArrayAttr>(kElidedSpillsAttr))
+      llvm::append_range(names, earlier);
+    for (VarOp var : dead) {
+      if (!llvm::is_contained(names, var.getNameAttr()))
+        names.push_back(var.getNameAttr());
+      if (report) {
+        int64_t uses = 0;
+        for (Operation *read : var->getUsers())
+          uses += llvm::range_size(read->getUses());
+        emitRemark(var.getLoc())
+            << "'" << var.getName()
+            << "' spill store elided: no use of it reads another thread's "
+               "elements, so its "
+            << uses << " use(s) read the registers";
+      }
+      for (Operation *user : llvm::make_early_inc_range(var->getUsers())) {
+        user->getResult(0).replaceAllUsesWith(var.getInit());
+        user->erase();
+      }
+      var.erase();
+    }
+    if (!names.empty())
+      kernel->setAttr(kElidedSpillsAttr,
+                      ArrayAttr::get(kernel.getContext(), names));
   }
 
   /// Makes every operand read across threads the unchanged content of a

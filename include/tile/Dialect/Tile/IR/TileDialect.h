@@ -85,6 +85,8 @@ inline constexpr StringLiteral kFoldAttr =
     TileDialect::FoldAttrHelper::getNameStr();
 inline constexpr StringLiteral kPromotedAttr =
     TileDialect::PromotedAttrHelper::getNameStr();
+inline constexpr StringLiteral kElidedSpillsAttr =
+    TileDialect::ElidedSpillsAttrHelper::getNameStr();
 inline constexpr StringLiteral kSharedBytesAttr =
     TileDialect::SharedBytesAttrHelper::getNameStr();
 inline constexpr StringLiteral kPipelinedAttr =

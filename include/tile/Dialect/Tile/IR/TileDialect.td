@@ -54,6 +54,9 @@ def Tile_Dialect : Dialect {
     // tile.kernel, tile-promote-registers: one dictionary per promoted var
     // ({name, type, threads, slots, shuffles, spills}).
     "::mlir::ArrayAttr":$promoted,
+    // tile.kernel, tile-plan-shared: the names of the spills of @registers
+    // vars whose store it elided (no use read another thread's elements).
+    "::mlir::ArrayAttr":$elided_spills,
     // tile.kernel, tile-plan-shared: the bytes of shared memory it uses.
     "::mlir::IntegerAttr":$shared_bytes,
     // tile.kernel, tile-pipeline-loads: one dictionary per pipelined loop
