@@ -124,7 +124,8 @@ LogicalResult KernelBuilder::beginKernel(const Kernel &desc) {
     frontend::Param &ast = kernel.params.emplace_back();
     ast.loc = s.loc(param.pos);
     ast.name = s.save(param.name);
-    ast.type.kind = TypeRef::Kind::Tensor;
+    ast.type.kind =
+        param.isScalar ? TypeRef::Kind::Scalar : TypeRef::Kind::Tensor;
     ast.type.loc = s.loc(param.dtypePos);
     ast.type.dtype = s.save(param.dtype);
     ast.type.dtypeLoc = ast.type.loc;
@@ -304,6 +305,53 @@ KernelBuilder::call(StringRef callee, ArrayRef<ValueId> args, Pos pos) {
     wrapped.push_back(s.wrap(arg));
   CallExpr expr(s.loc(pos), s.save(callee), std::move(wrapped));
   return s.add(s.emitter.emitExpr(expr));
+}
+
+FailureOr<std::optional<KernelBuilder::ValueId>>
+KernelBuilder::call(StringRef callee, ArrayRef<CallArg> args, Pos pos,
+                    bool statement) {
+  Impl &s = *impl;
+  std::vector<ExprPtr> positional;
+  std::vector<NamedArg> named;
+  for (const CallArg &arg : args) {
+    SMLoc at = s.loc(arg.pos);
+    ExprPtr expr;
+    switch (arg.kind) {
+    case CallArg::Kind::Value:
+      expr = s.wrap(arg.value);
+      break;
+    case CallArg::Kind::Int:
+      expr = std::make_unique<IntExpr>(at, arg.ints.front());
+      break;
+    case CallArg::Kind::IntList: {
+      std::vector<ExprPtr> elements;
+      for (int64_t value : arg.ints)
+        elements.push_back(std::make_unique<IntExpr>(at, value));
+      expr = std::make_unique<ListExpr>(at, std::move(elements));
+      break;
+    }
+    case CallArg::Kind::Slice:
+      expr = std::make_unique<SliceExpr>(
+          at, s.save(arg.tensor), s.loc(arg.tensorPos), s.ranges(arg.ranges));
+      break;
+    }
+    if (arg.name.empty())
+      positional.push_back(std::move(expr));
+    else
+      named.push_back({at, s.save(arg.name), std::move(expr)});
+  }
+  auto expr = std::make_unique<CallExpr>(
+      s.loc(pos), s.save(callee), std::move(positional), std::move(named));
+  if (statement) {
+    CallStmt stmt(s.loc(pos), std::move(expr));
+    if (failed(s.emitter.emitCallStmt(stmt)))
+      return failure();
+    return std::optional<ValueId>();
+  }
+  FailureOr<ValueId> value = s.add(s.emitter.emitExpr(*expr));
+  if (failed(value))
+    return failure();
+  return std::optional<ValueId>(*value);
 }
 
 FailureOr<KernelBuilder::ValueId> KernelBuilder::load(StringRef tensor,

@@ -93,6 +93,7 @@ KernelBuilder::Kernel kernelFrom(const nb::dict &desc) {
     KernelBuilder::Param &param = kernel.params.emplace_back();
     param.name = nb::cast<std::string>(entry["name"]);
     param.pos = pos(nb::cast<Pos>(entry["pos"]));
+    param.isScalar = nb::cast<bool>(entry["scalar"]);
     param.dtype = nb::cast<std::string>(entry["dtype"]);
     param.dtypePos = pos(nb::cast<Pos>(entry["dtype_pos"]));
     for (nb::handle dim : nb::cast<nb::list>(entry["dims"])) {
@@ -155,12 +156,25 @@ nb::dict run(Compilation &c, nb::list params, const std::string &backend,
   std::vector<Array> arrays;
   for (nb::handle item : params) {
     std::string dtypeName = nb::cast<std::string>(item[0]);
-    Array array = nb::cast<Array>(item[1]);
     std::optional<rt::DType> dtype = rt::parseDType(dtypeName);
     if (!dtype)
       raise(Failure{Failure::Kind::Input, "unknown dtype " + dtypeName});
     rt::HostTensor &tensor = buffers.emplace_back();
     tensor.dtype = *dtype;
+    if (!nb::isinstance<Array>(item[1])) {
+      // A scalar parameter: shape [], its value rounded to the dtype.
+      tensor.bytes.resize(rt::dtypeSize(*dtype));
+      if (nb::isinstance<nb::int_>(item[1]) &&
+          (*dtype == rt::DType::Index || *dtype == rt::DType::I32)) {
+        int64_t value = nb::cast<int64_t>(item[1]);
+        std::memcpy(tensor.bytes.data(), &value, tensor.bytes.size());
+      } else {
+        tensor.set(0, nb::cast<double>(item[1]));
+      }
+      arrays.emplace_back();
+      continue;
+    }
+    Array array = nb::cast<Array>(item[1]);
     for (size_t d = 0; d < array.ndim(); ++d)
       tensor.shape.push_back(array.shape(d));
     tensor.bytes.resize(array.nbytes());
@@ -177,7 +191,8 @@ nb::dict run(Compilation &c, nb::list params, const std::string &backend,
   RunResult result = value(std::move(outcome));
   // The kernel's writes, back into the arrays it was given.
   for (auto [tensor, array] : llvm::zip(buffers, arrays))
-    if (tensor.bytes.size() == array.nbytes() && array.nbytes())
+    if (!tensor.isScalar() && tensor.bytes.size() == array.nbytes() &&
+        array.nbytes())
       std::memcpy(array.data(), tensor.bytes.data(), tensor.bytes.size());
 
   nb::dict out;
@@ -312,6 +327,38 @@ NB_MODULE(_tile, m) {
            [](Compilation &c, const std::string &callee,
               std::vector<unsigned> args, Pos p) {
              return check(c, c.getBuilder().call(callee, args, pos(p)));
+           })
+      .def("call_with",
+           [](Compilation &c, const std::string &callee, nb::list items, Pos p,
+              bool statement) -> nb::object {
+             // Each argument: (kind, name, pos, payload).
+             std::vector<KernelBuilder::CallArg> args;
+             for (nb::handle item : items) {
+               KernelBuilder::CallArg &arg = args.emplace_back();
+               std::string kind = nb::cast<std::string>(item[0]);
+               arg.name = nb::cast<std::string>(item[1]);
+               arg.pos = pos(nb::cast<Pos>(item[2]));
+               nb::handle payload = item[3];
+               if (kind == "value") {
+                 arg.value = nb::cast<unsigned>(payload);
+               } else if (kind == "int") {
+                 arg.kind = KernelBuilder::CallArg::Kind::Int;
+                 arg.ints = {nb::cast<int64_t>(payload)};
+               } else if (kind == "ints") {
+                 arg.kind = KernelBuilder::CallArg::Kind::IntList;
+                 arg.ints = nb::cast<std::vector<int64_t>>(payload);
+               } else {
+                 arg.kind = KernelBuilder::CallArg::Kind::Slice;
+                 arg.tensor = nb::cast<std::string>(payload[0]);
+                 arg.tensorPos = pos(nb::cast<Pos>(payload[1]));
+                 for (nb::handle range : nb::cast<nb::list>(payload[2]))
+                   arg.ranges.push_back({nb::cast<unsigned>(range[0]),
+                                         nb::cast<unsigned>(range[1])});
+               }
+             }
+             std::optional<unsigned> result =
+                 check(c, c.getBuilder().call(callee, args, pos(p), statement));
+             return result ? nb::cast(*result) : nb::none();
            })
       .def("load",
            [](Compilation &c, const std::string &tensor, Pos tensorPos,

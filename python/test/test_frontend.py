@@ -264,3 +264,66 @@ def python_int_of_value(X: tile.tensor(F32, [32])):
 def test_front_end_errors(kernel, message):
     with pytest.raises(tile.CompileError, match=message):
         kernel.compile()
+
+
+@tile.kernel(threads=32)
+def scalars(alpha: tile.f32, n: tile.i32, r: tile.index,
+            X: tile.tensor(F32, [4, 32]), Y: tile.tensor(F32, [1, 32])):
+    Y[0, 0:32] = X[r, 0:32] * alpha + tile.f32(n)
+
+
+def test_scalar_parameters_and_single_indices():
+    X = np.arange(128, dtype=np.float32).reshape(4, 32)
+    Y = np.zeros((1, 32), np.float32)
+    run(scalars, 0.5, 3, 2, X, Y)
+    np.testing.assert_array_equal(Y[0], X[2] * 0.5 + 3)
+    run(scalars, np.float32(2), np.int32(1), np.array(1), X, Y)
+    np.testing.assert_array_equal(Y[0], X[1] * 2 + 1)
+    assert [p["shape"] for p in scalars.compile().manifest["params"]][:3] == \
+        [[], [], []]
+    with pytest.raises(tile.Error, match="parameter 'n' is a scalar i32; got "
+                                         "the number 1.5"):
+        run(scalars, 0.5, 1.5, 2, X, Y)
+    with pytest.raises(tile.Error, match="parameter 'alpha' is a scalar f32; "
+                                         r"got an array of shape \(2,\)"):
+        run(scalars, np.zeros(2), 1, 2, X, Y)
+
+
+@tile.kernel(threads=128)
+def masked_rows(X: tile.tensor(F32, [16, "N"]), Y: tile.tensor(F32, [16, "N"]),
+                C: tile.tensor(tile.i32, [16, 64])):
+    x = tile.load(X[0:16, 0:64], other=-tile.inf)
+    e = tile.exp(x - tile.rowmax(x))
+    cols = tile.iota((16, 64), 1)
+    C[0:16, 0:64] = cols
+    tile.store(Y[0:16, 0:64], e / tile.rowsum(e), mask=cols < tile.i32(N))
+
+
+def test_load_other_store_mask_iota():
+    X = np.random.default_rng(1).uniform(-3, 3, (16, 40)).astype(np.float32)
+    Y = np.full((16, 40), 7, np.float32)
+    C = np.zeros((16, 64), np.int32)
+    run(masked_rows, X, Y, C)
+    e = np.exp(X - X.max(1, keepdims=True))
+    np.testing.assert_allclose(Y, e / e.sum(1, keepdims=True), rtol=1e-5)
+    np.testing.assert_array_equal(C, np.broadcast_to(np.arange(64), (16, 64)))
+
+
+@tile.kernel(threads=32)
+def load_of_value(X: tile.tensor(F32, [32])):
+    x = X[0:32]
+    X[0:32] = tile.load(x)
+
+
+@tile.kernel(threads=32)
+def iota_axis(X: tile.tensor(tile.i32, [32])):
+    X[0:32] = tile.iota((32,), 1)
+
+
+def test_load_and_iota_errors():
+    with pytest.raises(tile.CompileError, match="the first argument of "
+                                                "tile.load is a slice"):
+        load_of_value.compile()
+    with pytest.raises(tile.CompileError, match="the axis of 'iota' is an "
+                                                "integer from 0 to 0"):
+        iota_axis.compile()

@@ -14,7 +14,7 @@ ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 BIN = os.path.abspath(os.path.join(os.path.dirname(tile._tile.__file__), "..",
                                    "..", "bin"))
 TWINS = {"squares": "squares", "softmax": "softmax", "matmul": "matmul",
-         "rowscale": "rowscale", "control": "rowmean"}
+         "rowscale": "rowscale", "control": "rowmean", "axpy": "axpy"}
 
 
 def example(name):
@@ -52,21 +52,47 @@ def test_squares_and_matmul_examples(capsys):
     assert out.count("matches numpy") == 2
 
 
-def test_same_results_as_tile_run(tmp_path):
+@pytest.mark.parametrize("name, kernel, dims", [
+    ("squares", "squares", {"K": 192}),
+    # Its Python twin declares `x` once for both loops (Python's scope), the
+    # .tile kernel once in each: the same results, not the same IR.
+    ("softmax_masked", "softmax_masked", {"M": 40, "N": 300}),
+    ("axpy", "axpy", {"N": 3000}),
+])
+def test_same_results_as_tile_run(name, kernel, dims, tmp_path):
     # tile-run writes its seeded inputs and interp's outputs; the Python
     # kernel on those inputs writes the same outputs.
     run = os.path.join(BIN, "tile-run")
-    subprocess.run([run, os.path.join(ROOT, "examples", "squares.tile"),
-                    "--backend=interp", "--dim", "K=192", "--write-io",
-                    str(tmp_path)], check=True, capture_output=True)
-    X = np.fromfile(tmp_path / "X.bin", np.float32).reshape(16, 192)
-    O = np.zeros((16, 64), np.float32)
-    S = np.zeros((16, 1), np.float32)
-    example("squares").squares(X, O, S, backend="emulate")
-    want_o = np.fromfile(tmp_path / "expect" / "O.bin", np.float32)
-    want_s = np.fromfile(tmp_path / "expect" / "S.bin", np.float32)
-    np.testing.assert_allclose(O.ravel(), want_o, rtol=1e-6)
-    np.testing.assert_allclose(S.ravel(), want_s, rtol=1e-6)
+    command = [run, os.path.join(ROOT, "examples", name + ".tile"),
+               "--backend=interp", "--write-io", str(tmp_path)]
+    for symbol, value in dims.items():
+        command += ["--dim", f"{symbol}={value}"]
+    subprocess.run(command, check=True, capture_output=True)
+    compiled = getattr(example(name), kernel).compile()
+    manifest = compiled.manifest
+    values = {}
+    for line in (tmp_path / "dims.txt").read_text().split():
+        key, value = line.split("=")
+        values[key] = value
+    arrays, written = [], []
+    for param in manifest["params"]:
+        dtype = {"f32": np.float32, "i32": np.int32}[param["dtype"]]
+        if not param["shape"]:  # a scalar: dims.txt has its value
+            arrays.append(dtype(float(values[param["name"]])))
+            continue
+        shape = [d if isinstance(d, int) else int(values[d])
+                 for d in param["shape"]]
+        path = tmp_path / (param["name"] + ".bin")
+        array = np.fromfile(path, dtype).reshape(shape) if path.exists() \
+            else np.zeros(shape, dtype)
+        arrays.append(array)
+        if param["access"] != "read":
+            written.append((param["name"], array))
+    compiled.run(*arrays, backend="emulate")
+    for param_name, array in written:
+        want = np.fromfile(tmp_path / "expect" / (param_name + ".bin"),
+                           array.dtype)
+        np.testing.assert_allclose(array.ravel(), want, rtol=1e-5, atol=1e-6)
 
 
 ISSUE_EXAMPLE = '''

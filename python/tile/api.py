@@ -155,3 +155,51 @@ def _make_builtin(name):
 BUILTINS = {name: _make_builtin(name) for name in _tile.builtin_names()}
 maximum = BUILTINS["max"]
 minimum = BUILTINS["min"]
+
+
+inf = float("inf")
+
+
+def iota(shape, axis):
+    """The i32 tile of ``shape`` whose element is its index along ``axis``
+    (``tile.iota((16, 64), 1)[i, j] == j``)."""
+    fe = current_frontend("tile.iota")
+    shape = [shape] if isinstance(shape, int) else list(shape)
+    for x in shape + [axis]:
+        if not isinstance(x, int) or isinstance(x, bool):
+            raise TypeError(f"tile.iota(shape, axis) takes Python ints, got "
+                            f"{x!r}")
+    return fe.call_with("iota", [("ints", "", shape), ("int", "", axis)])
+
+
+def load(slice_, other=None):
+    """``X[a:b, ...]`` loaded, its elements outside the tensor ``other`` (a
+    scalar) instead of 0: ``tile.load(X[0:16, k:k + 64], other=-tile.inf)``."""
+    fe = current_frontend("tile.load")
+    args = [_slice_arg(fe, "load", slice_)]
+    if other is not None:
+        args.append(("value", "other", other))
+    return fe.call_with("load", args)
+
+
+def store(slice_, value, mask=None):
+    """Stores ``value`` into ``Y[a:b, ...]``, only where ``mask`` (an i1
+    tile, broadcast) is true: ``tile.store(Y[0:16, 0:64], v, mask=m)``."""
+    fe = current_frontend("tile.store")
+    args = [_slice_arg(fe, "store", slice_), ("value", "", value)]
+    if mask is not None:
+        args.append(("value", "mask", mask))
+    fe.call_with("store", args, statement=True)
+
+
+load.__tile_slice_arg__ = True
+store.__tile_slice_arg__ = True
+
+
+def _slice_arg(fe, what, slice_):
+    from .frontend import SliceRef
+    if not isinstance(slice_, SliceRef):
+        raise TypeError(f"the first argument of tile.{what} is a slice of a "
+                        f"tensor parameter, written in the call: "
+                        f"tile.{what}(X[a:b, ...], ...)")
+    return ("slice", "", slice_)

@@ -116,6 +116,15 @@ class InlineFunction:
         return self.fe.call_inline(self, args, kwargs)
 
 
+class SliceRef:
+    """A slice of a tensor parameter as an argument (of load and store)."""
+
+    def __init__(self, tensor, ranges, pos):
+        self.tensor = tensor
+        self.ranges = ranges
+        self.pos = pos
+
+
 class TensorParam:
     """A tensor parameter inside the kernel: sliced to load and store."""
 
@@ -256,6 +265,7 @@ class Frontend:
         self.pos = _pos(func_node)
         self.locals = {}
         self.params = {}
+        self.scalars = set()
         self.symbols = {}
         self.symbol_values = {}
         self.bodies = []
@@ -327,6 +337,9 @@ class Frontend:
         desc = self.kernel.describe(self, node)
         self.c.begin_kernel(desc)
         for param in desc["params"]:
+            if param["scalar"]:
+                self.scalars.add(param["name"])
+                continue
             self.params[param["name"]] = TensorParam(
                 self, param["name"], param["spec"], param["dtype_obj"],
                 param["pos"])
@@ -498,6 +511,9 @@ class Frontend:
         binding = self.locals.get(name)
         if isinstance(binding, _Index):
             raise self.error(f"cannot assign to loop index '{name}'", target)
+        if name in self.scalars:
+            raise self.error(f"cannot assign to scalar parameter '{name}'",
+                             target)
         if name in self.params:
             raise self.error(f"cannot assign to tensor parameter '{name}'; "
                              f"store into a slice of it: {name}[a:b] = value",
@@ -689,7 +705,8 @@ class Frontend:
                 binding = self.locals.get(sub.id)
                 if isinstance(binding, (_Var, _Index, Value)):
                     return True
-                if sub.id in self.params or sub.id in self.symbols:
+                if sub.id in self.params or sub.id in self.symbols or \
+                        sub.id in self.scalars:
                     return True
             if isinstance(sub, ast.Call):
                 return True
@@ -739,6 +756,8 @@ class Frontend:
             return binding
         if name in self.params:
             return self.params[name]
+        if name in self.scalars:
+            return Value(self, self.c.name(name, _pos(node)))
         if name in self.symbols:
             return self.symbol_value(name)
         return self.kernel.lookup_global(name, node, self)
@@ -828,7 +847,17 @@ class Frontend:
     def expr_Call(self, node):
         func = self.expr(node.func)
         args = []
-        for arg in node.args:
+        positional = list(node.args)
+        if getattr(func, "__tile_slice_arg__", False) and positional and \
+                isinstance(positional[0], ast.Subscript):
+            # load(X[...], ...), store(Y[...], ...): the slice itself.
+            tensor = self.expr(positional[0].value)
+            if isinstance(tensor, TensorParam):
+                args.append(SliceRef(tensor, self.tensor_ranges(
+                    tensor, positional[0].slice, positional[0]),
+                    _pos(positional[0])))
+                positional = positional[1:]
+        for arg in positional:
             if isinstance(arg, ast.Starred):
                 args.extend(self.expr(arg.value))
             else:
@@ -988,6 +1017,23 @@ class Frontend:
             op = "not"
         return Value(self, self.c.unary(op, operand.id, self.pos))
 
+    def call_with(self, callee, args, statement=False):
+        """A builtin whose arguments are more than values: each is
+        ("value"|"int"|"ints"|"slice", name, payload)."""
+        items = []
+        for kind, name, payload in args:
+            if kind == "value":
+                payload = self.to_id(payload)
+            elif kind == "slice":
+                pos = payload.pos
+                payload = (payload.tensor.name, payload.tensor.pos,
+                           payload.ranges)
+                items.append((kind, name, pos, payload))
+                continue
+            items.append((kind, name, self.pos, payload))
+        result = self.c.call_with(callee, items, self.pos, statement)
+        return None if result is None else Value(self, result)
+
     def builtin(self, name, args):
         return Value(self, self.c.call(name, [self.to_id(a) for a in args],
                                        self.pos))
@@ -1040,7 +1086,7 @@ class Frontend:
                     # one element per thread, thread t's at base + t.
                     self.pos = _pos(element)
                     ranges.append((self.to_id(start),
-                                   self.to_id(self.kernel.threads)))
+                                   self.to_id(index.lanes)))
                     continue
                 if start is not None or hasattr(index, "slice_start"):
                     raise self.error(
@@ -1049,10 +1095,15 @@ class Frontend:
                         "thread_id() into a 1-D tensor; other per-thread "
                         "indices need the language's gathers (issue 14)",
                         element)
-                raise self.error(
-                    f"index {dim} of '{tensor.name}' is not a slice: a tile "
-                    "is read as start:stop in every dimension (write "
-                    "i:i + 1 for one row)", element)
+                if isinstance(index, Value) and index.kind == "tile":
+                    raise self.error(
+                        f"index {dim} of '{tensor.name}' is a tile: gathers "
+                        "are not in the language yet (issue 14)", element)
+                # A single index is a slice of extent 1, as in .tile: the
+                # dimension stays (X[r, 0:64] is [1, 64]).
+                self.pos = _pos(element)
+                ranges.append((self.to_id(index), self.to_id(1)))
+                continue
             if element.step is not None:
                 raise self.error("a slice of a tensor has no step", element)
             size = tensor.spec.shape[dim]
@@ -1108,7 +1159,7 @@ class Frontend:
                 raise CompileError(self.located(
                     f"'{tensor.name}' is indexed with {index!r}: an index is "
                     "a slice, or base + thread_id() into a 1-D tensor"))
-            ranges.append((self.to_id(start), self.to_id(self.kernel.threads)))
+            ranges.append((self.to_id(start), self.to_id(index.lanes)))
         return ranges
 
     def extent(self, lower, upper):
@@ -1160,7 +1211,8 @@ class Frontend:
             if isinstance(binding, int) and not isinstance(binding, bool):
                 return {}, binding
             if binding is None and node.id not in self.params and \
-                    node.id not in self.symbols:
+                    node.id not in self.symbols and \
+                    node.id not in self.scalars:
                 known = self.kernel.peek_global(node.id)
                 if isinstance(known, int) and not isinstance(known, bool):
                     return {}, known

@@ -80,9 +80,13 @@ class Kernel:
             spec = hints.get(name)
             if isinstance(spec, str):  # from __future__ import annotations
                 spec = eval(spec, fn.__globals__)  # noqa: S307
-            if not isinstance(spec, dtypes.TensorSpec):
+            if isinstance(spec, dtypes.DType) and spec is not dtypes.i1:
+                pass  # a scalar parameter, passed by value
+            elif not isinstance(spec, dtypes.TensorSpec):
                 raise Error(f"kernel '{self.name}': parameter '{name}' needs "
-                            "an annotation tile.tensor(dtype, shape)")
+                            "an annotation: tile.tensor(dtype, shape) for a "
+                            "tensor, an element type (tile.f32, tile.index, "
+                            "...) for a scalar")
             self.params.append((name, spec))
 
     def __repr__(self):
@@ -138,11 +142,14 @@ class Kernel:
 
         params = []
         for arg, (name, spec) in zip(node.args.args, self.params):
-            dtype = spec.dtype or fe.dtypes_by_param[name]
+            scalar = isinstance(spec, dtypes.DType)
+            dtype = spec if scalar else (spec.dtype or
+                                         fe.dtypes_by_param[name])
             annotation = arg.annotation or arg
             params.append({
                 "name": name, "pos": _pos(arg), "dtype": dtype.name,
-                "dtype_pos": _pos(annotation), "dims": list(spec.shape),
+                "dtype_pos": _pos(annotation), "scalar": scalar,
+                "dims": [] if scalar else list(spec.shape),
                 "spec": spec, "dtype_obj": dtype,
             })
         desc = {
@@ -211,6 +218,9 @@ class Kernel:
         """The element type of each parameter: annotated, or the array's."""
         chosen = {}
         for i, (name, spec) in enumerate(self.params):
+            if isinstance(spec, dtypes.DType):
+                chosen[name] = spec
+                continue
             if spec.dtype is not None:
                 chosen[name] = spec.dtype
                 continue
@@ -253,6 +263,26 @@ class Kernel:
                             warmup=warmup, runs=runs, ptx_figures=ptx_figures)
 
 
+def _scalar(name, dtype, value):
+    """The value of scalar parameter `name`, checked against its dtype."""
+    if isinstance(value, np.ndarray):
+        if value.ndim != 0:
+            raise Error(f"parameter '{name}' is a scalar {dtype.name}; got an "
+                        f"array of shape {value.shape}")
+        value = value.item()
+    elif isinstance(value, np.generic):
+        value = value.item()
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise Error(f"parameter '{name}' is a scalar {dtype.name}; got "
+                    f"{type(value).__name__}")
+    if dtype in (dtypes.i32, dtypes.index) and not isinstance(value, int):
+        raise Error(f"parameter '{name}' is a scalar {dtype.name}; got the "
+                    f"number {value!r}")
+    if dtype is dtypes.i32 and not -2**31 <= value < 2**31:
+        raise Error(f"parameter '{name}': {value} does not fit in i32")
+    return float(value) if dtype not in (dtypes.i32, dtypes.index) else value
+
+
 def _tile_dtype(name, array):
     if not isinstance(array, np.ndarray):
         raise Error(f"parameter '{name}': expected a numpy array, got "
@@ -274,8 +304,8 @@ class _GridBuilder:
         self.fe = fe
         self.kernel = kernel
         self.keyword = keyword
-        self.symbols = {d for _, spec in kernel.params for d in spec.shape
-                        if isinstance(d, str)}
+        self.symbols = {d for _, spec in kernel.params
+                        for d in getattr(spec, "shape", ()) if isinstance(d, str)}
 
     def build(self):
         grid = self.kernel.grid
@@ -461,7 +491,10 @@ class CompiledKernel:
         manifest = self.manifest
         access = {p["name"]: p["access"] for p in manifest["params"]}
         passed, copies = [], []
-        for (name, _), array in zip(params, arrays):
+        for (name, spec), array in zip(params, arrays):
+            if isinstance(spec, dtypes.DType):
+                passed.append((spec.name, _scalar(name, spec, array)))
+                continue
             dtype = _tile_dtype(name, array)
             written = access.get(name) != "read"
             if written and not array.flags.writeable:

@@ -7,7 +7,7 @@ over a CTA of T threads, element ``e`` in thread ``e % T``, so
 * a *per-thread value* (one value in each thread) is a tile of shape
   ``[T]`` whose element ``t`` is thread ``t``'s value: per-thread arithmetic
   is elementwise tile arithmetic, which stays in registers;
-* ``thread_id()`` is such a value, ``i32(ctx.thread)`` spread over ``[T]``,
+* ``thread_id()`` is such a value, ``iota([T], 0)``,
   and indices built from it as ``base + thread_id()`` (``base`` uniform) are
   tracked as such, so ``X[base + tid]`` of a 1-D tensor is the slice
   ``X[base :+ T]``, and a store to it the slice store;
@@ -18,8 +18,8 @@ over a CTA of T threads, element ``e`` in thread ``e % T``, so
   (in shared memory where threads read each other's elements, in registers
   where each thread reads only its own, which nothing can observe);
 * ``copy`` is a slice copy, CTA-wide (every thread copies its elements,
-  consecutive threads consecutive elements, which coalesces), masked by
-  ``where`` into a buffer; ``barrier()`` is implied: tile's ops run in
+  consecutive threads consecutive elements, which coalesces), masked by a
+  masked store into a tensor and by ``where`` into a buffer; ``barrier()`` is implied: tile's ops run in
   program order for the whole CTA and the compiler places every barrier
   that takes (tile-insert-barriers), so an explicit one adds nothing;
 * ``pipeline(dtype, size, stages)`` is ``stages`` buffers; ``advance()``
@@ -29,7 +29,7 @@ over a CTA of T threads, element ``e`` in thread ``e % T``, so
 What needs the language's gathers and sub-tile slices (issue 14: a
 per-thread index into a tensor of rank 2 or more, or with a stride, a
 buffer index other than ``thread_id()`` when the buffer is not one element
-per thread, a uniform element ``X[i, j]``) is a CompileError that says so.
+per thread, a scalar out of a tile) is a CompileError that says so.
 """
 
 import itertools
@@ -45,18 +45,21 @@ def _as_dtype(dtype):
 
 
 class ThreadIndex:
-    """``base + scale * t`` for thread ``t``: an index each thread has its
-    own of, kept symbolic so that it can index a tensor as a slice.
+    """``base + scale * e`` for element ``e`` of a ``[lanes]`` tile (thread
+    ``e``'s, for ``thread_id()``: lanes = threads): an index kept symbolic
+    so that it can index a tensor as a slice of ``lanes`` elements.
 
     Used as a value (``tid * tid``, ``tid < n``, ``tile.f32(tid)``) it is the
-    ``[T]`` i32 tile of those indices; a uniform ``index`` operand of such
-    arithmetic is converted to i32.
+    ``[lanes]`` i32 tile of those indices (``iota``: element ``e`` is held by
+    thread ``e % threads``); a uniform ``index`` operand of such arithmetic
+    is converted to i32.
     """
 
-    def __init__(self, fe, base=0, scale=1):
+    def __init__(self, fe, base=0, scale=1, lanes=None):
         self.fe = fe
         self.base = base    # a Python int or a uniform scalar Value
         self.scale = scale  # a Python int
+        self.lanes = lanes or fe.kernel.threads
 
     def __repr__(self):
         return f"<thread index {self.base!r} + {self.scale} * t>"
@@ -69,16 +72,20 @@ class ThreadIndex:
     def _combine(self, other, sign):
         fe = self.fe
         if isinstance(other, ThreadIndex):
-            return ThreadIndex(fe, fe.binary("+" if sign > 0 else "-",
-                                             self.base, other.base),
-                               self.scale + sign * other.scale)
+            if other.lanes != self.lanes:
+                return None
+            base, other_base = self._same_type(self.base, other.base)
+            return ThreadIndex(fe, fe.binary("+" if sign > 0 else "-", base,
+                                             other_base),
+                               self.scale + sign * other.scale, self.lanes)
         if self._uniform(other):
             base = self.base
             if isinstance(base, int) and isinstance(other, int):
-                return ThreadIndex(fe, base + sign * other, self.scale)
+                return ThreadIndex(fe, base + sign * other, self.scale,
+                                   self.lanes)
             base, other = self._same_type(base, other)
             return ThreadIndex(fe, fe.binary("+" if sign > 0 else "-", base,
-                                             other), self.scale)
+                                             other), self.scale, self.lanes)
         return None
 
     def _same_type(self, a, b):
@@ -97,7 +104,8 @@ class ThreadIndex:
         return result if result is not None else self.value() - other
 
     def __rsub__(self, other):
-        negated = ThreadIndex(self.fe, 0, -self.scale)._combine(other, 1)
+        negated = ThreadIndex(self.fe, 0, -self.scale,
+                              self.lanes)._combine(other, 1)
         if negated is not None and self.base == 0:
             return negated
         return other - self.value()
@@ -106,7 +114,7 @@ class ThreadIndex:
         if isinstance(other, int) and not isinstance(other, bool):
             base = self.base * other if isinstance(self.base, int) else \
                 self.fe.binary("*", self.base, other)
-            return ThreadIndex(self.fe, base, self.scale * other)
+            return ThreadIndex(self.fe, base, self.scale * other, self.lanes)
         return self.value() * other
 
     __rmul__ = __mul__
@@ -115,11 +123,10 @@ class ThreadIndex:
         return self * -1
 
     def value(self):
-        """The ``[T]`` i32 tile of every thread's index."""
+        """The ``[lanes]`` i32 tile of the indices."""
         fe = self.fe
-        threads = fe.kernel.threads
-        t = fe.cast(dtypes.i32, fe.context("thread"))
-        tile = Value(fe, fe.c.broadcast(t.id, [threads], fe.pos))
+        tile = fe.call_with("iota", [("ints", "", [self.lanes]),
+                                     ("int", "", 0)])
         if self.scale != 1:
             tile = fe.binary("*", tile, self.scale)
         if not (isinstance(self.base, int) and self.base == 0):
@@ -350,13 +357,8 @@ def copy(src, dst, count, src_offset=0, dst_offset=0, mask_fn=None,
     value = _source(fe, src, count, src_offset)
     mask = None
     if mask_fn is not None:
-        if count != fe.kernel.threads:
-            raise CompileError(fe.located(
-                f"mask_fn over {count} elements: an element index of a copy "
-                f"is a thread index when the copy has one element per thread "
-                f"({fe.kernel.threads}); other counts need tile.iota "
-                "(issue 14)"))
-        mask = mask_fn(ThreadIndex(fe))
+        # The element index 0 .. count - 1, as a thread index is.
+        mask = mask_fn(ThreadIndex(fe, lanes=count))
         if isinstance(mask, ThreadIndex):
             mask = mask.value()
     if isinstance(dst, SharedBuffer):
@@ -370,13 +372,15 @@ def copy(src, dst, count, src_offset=0, dst_offset=0, mask_fn=None,
             raise CompileError(fe.located(
                 f"copy into '{dst.name}': copies move elements of 1-D "
                 "tensors and buffers"))
+        ranges = [(fe.to_id(dst_offset), fe.to_id(count))]
         if mask is not None:
-            raise CompileError(fe.located(
-                f"a masked copy into tensor '{dst.name}' needs a masked "
-                "store (store(..., mask=), issue 14)"))
-        start = fe.to_id(dst_offset)
-        slice_id = fe.c.prepare_slice(dst.name, dst.pos,
-                                      [(start, fe.to_id(count))], fe.pos)
+            from .frontend import SliceRef
+            fe.call_with("store", [("slice", "", SliceRef(dst, ranges,
+                                                          fe.pos)),
+                                   ("value", "", value),
+                                   ("value", "mask", mask)], statement=True)
+            return
+        slice_id = fe.c.prepare_slice(dst.name, dst.pos, ranges, fe.pos)
         fe.c.store_slice(slice_id, value.id, fe.pos)
         return
     raise CompileError(fe.located(

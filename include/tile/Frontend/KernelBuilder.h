@@ -58,6 +58,8 @@ public:
   struct Param {
     std::string name;
     Pos pos;
+    /// A scalar parameter (`alpha: f32`) has no dims.
+    bool isScalar = false;
     std::string dtype;
     Pos dtypePos;
     /// Each dimension: a size or a symbol's name.
@@ -93,6 +95,19 @@ public:
     ValueId start;
     ValueId extent;
   };
+  /// An argument of a builtin that takes more than values: the slice of
+  /// `load` and `store`, the shape of `iota`; `name` for a named one
+  /// (`other`, `mask`).
+  struct CallArg {
+    enum class Kind { Value, Int, IntList, Slice } kind = Kind::Value;
+    std::string name;
+    Pos pos;
+    ValueId value = 0;
+    std::vector<int64_t> ints; // Int: one
+    std::string tensor;        // Slice
+    Pos tensorPos;
+    std::vector<Range> ranges;
+  };
 
   /// Builds into a new module; `bufferID` is the source's buffer in
   /// `sourceMgr`, which must outlive the builder.
@@ -127,6 +142,9 @@ public:
   FailureOr<ValueId> binary(StringRef op, ValueId lhs, ValueId rhs, Pos pos);
   /// A builtin function or a cast (`f16(x)`).
   FailureOr<ValueId> call(StringRef callee, ArrayRef<ValueId> args, Pos pos);
+  /// A call with any kind of arguments; none for a statement (`store`).
+  FailureOr<std::optional<ValueId>>
+  call(StringRef callee, ArrayRef<CallArg> args, Pos pos, bool statement);
   /// The slice `tensor[start :+ extent, ...]` loaded.
   FailureOr<ValueId> load(StringRef tensor, Pos tensorPos,
                           ArrayRef<Range> ranges, Pos pos);
