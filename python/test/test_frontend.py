@@ -327,3 +327,44 @@ def test_load_and_iota_errors():
     with pytest.raises(tile.CompileError, match="the axis of 'iota' is an "
                                                 "integer from 0 to 0"):
         iota_axis.compile()
+
+
+@tile.kernel(threads=32)
+def running_sum(X: tile.tensor(F32, [4, 32]), Y: tile.tensor(F32, [1, 32]),
+                N: tile.tensor(tile.i32, [1])):
+    s = tile.zeros((1, 1))
+    count = 0          # a number, but assigned in the loop: a var
+    for r in tile.range(0, 4):
+        s = s + tile.rowsum(X[r, 0:32])
+        count += 1
+    Y[0:1, 0:32] = s
+    N[0:1] = count
+
+
+@tile.kernel(threads=32)
+def retyped(X: tile.tensor(F32, [32]), I: tile.tensor(tile.i32, [32])):
+    for r in tile.range(0, 2):
+        x = X[0:32]          # assigned first in each loop: one var per loop
+        X[0:32] = x + 1.0
+    for r in tile.range(0, 2):
+        x = I[0:32]          # so it may change type
+        I[0:32] = x * 2
+
+
+def test_numbers_assigned_in_loops_accumulate():
+    X = np.arange(128, dtype=np.float32).reshape(4, 32)
+    Y = np.zeros((1, 32), np.float32)
+    N = np.zeros(1, np.int32)
+    run(running_sum, X, Y, N)
+    np.testing.assert_allclose(Y, np.full((1, 32), X.sum()))
+    assert N[0] == 4
+
+
+def test_one_var_per_loop_that_assigns_before_use():
+    X = np.zeros(32, np.float32)
+    I = np.ones(32, np.int32)
+    run(retyped, X, I)
+    np.testing.assert_array_equal(X, 2)
+    np.testing.assert_array_equal(I, 4)
+    ir = retyped.compile().mlir()
+    assert ir.count('tile.var "x" =') == 2

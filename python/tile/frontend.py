@@ -186,43 +186,58 @@ def _is_static_for(node):
     if not isinstance(call, ast.Call):
         return isinstance(call, (ast.Tuple, ast.List))
     func = call.func
-    name = func.attr if isinstance(func, ast.Attribute) else getattr(
-        func, "id", None)
-    return name in _STATIC_RANGES
+    if isinstance(func, ast.Attribute):  # tile.range_constexpr, not tile.range
+        return func.attr in _STATIC_RANGES - {"range"}
+    return getattr(func, "id", None) in _STATIC_RANGES
 
 
 class _Scopes(ast.NodeVisitor):
-    """The pre-pass: for each name, the innermost statement list holding
-    all of its uses (where its var is declared), and the names assigned
-    inside control flow (which are vars even when they hold a number)."""
+    """The pre-pass: for each name, the statement lists where its var is
+    declared (the innermost one holding all its uses, or one per loop when
+    each of several loops assigns it before any use: a var of each loop,
+    as `.tile` would write it), and the names assigned inside control flow
+    (which are vars even when they hold a number)."""
 
     def __init__(self):
         self.lists = []  # the statement lists from the kernel body inwards
-        self.home = {}   # name -> id() of its statement list
-        self.paths = {}  # name -> the list path of its first use
+        self.stmts = []  # the statement visited in each of them
+        self.uses = {}   # name -> [(list ids, statements, node, is store)]
         self.mutable = set()
 
-    def note(self, name):
-        path = [id(stmts) for stmts in self.lists]
-        known = self.paths.get(name)
-        if known is None:
-            self.paths[name] = path
-            return
-        common = 0
-        while (common < len(known) and common < len(path)
-               and known[common] == path[common]):
-            common += 1
-        self.paths[name] = known[:common]
+    def note(self, name, node, store):
+        self.uses.setdefault(name, []).append(
+            (tuple(id(stmts) for stmts in self.lists), tuple(self.stmts),
+             node, store))
 
     def visit_Name(self, node):
-        self.note(node.id)
+        self.note(node.id, node, isinstance(node.ctx, ast.Store))
+
+    # In evaluation order: a value before the names it is assigned to.
+    def visit_Assign(self, node):
+        self.visit(node.value)
+        for target in node.targets:
+            self.visit(target)
+
+    def visit_AnnAssign(self, node):
+        if node.value is not None:
+            self.visit(node.value)
+        self.visit(node.annotation)
+        self.visit(node.target)
+
+    def visit_AugAssign(self, node):
+        if isinstance(node.target, ast.Name):
+            self.note(node.target.id, node.target, False)  # read, then written
+        self.visit(node.value)
+        self.visit(node.target)
 
     def body(self, stmts, mutable):
         if mutable:
             self.mutable |= _assigned_names(stmts)
         self.lists.append(stmts)
         for stmt in stmts:
+            self.stmts.append(stmt)
             self.visit(stmt)
+            self.stmts.pop()
         self.lists.pop()
 
     def visit_For(self, node):
@@ -248,7 +263,46 @@ class _Scopes(ast.NodeVisitor):
         self.body(node.body, True)
 
     def result(self):
-        return {name: path[-1] for name, path in self.paths.items() if path}
+        homes = {}
+        for name, uses in self.uses.items():
+            common = list(uses[0][0])
+            for lists, _, _, _ in uses[1:]:
+                n = 0
+                while n < len(common) and n < len(lists) and \
+                        common[n] == lists[n]:
+                    n += 1
+                del common[n:]
+            if common:
+                homes[name] = self.split(uses, len(common)) or {common[-1]}
+        return homes
+
+    def split(self, uses, depth):
+        """The bodies of the loops below the home list that each assign
+        the name before any use of it, when every use is in one of them."""
+        groups = {}
+        for use in uses:
+            lists, stmts, _, _ = use
+            if len(lists) <= depth:
+                return None  # a use in the home list itself
+            groups.setdefault(id(stmts[depth - 1]), []).append(use)
+        if len(groups) < 2:
+            return None
+        bodies = set()
+        for group in groups.values():
+            lists, stmts, node, store = group[0]
+            loop = stmts[depth - 1]
+            traced = isinstance(loop, (ast.While, ast.With)) or (
+                isinstance(loop, ast.For) and not _is_static_for(loop))
+            if not traced or not all(use[0][depth] == id(loop.body)
+                                     for use in group):
+                return None
+            assign = stmts[depth] if len(stmts) > depth else None
+            if not store or len(lists) != depth + 1 or not (
+                    isinstance(assign, ast.Assign) and len(assign.targets) == 1
+                    and assign.targets[0] is node):
+                return None
+            bodies.add(id(loop.body))
+        return bodies
 
 
 class Frontend:
@@ -328,9 +382,7 @@ class Frontend:
     def _build(self):
         node = self.func_node
         scopes = _Scopes()
-        scopes.lists.append(node.body)
-        for stmt in node.body:
-            scopes.visit(stmt)
+        scopes.body(node.body, False)
         self.homes = scopes.result()
         self.mutable = scopes.mutable
 
@@ -538,10 +590,10 @@ class Frontend:
 
     def declare(self, name, target, value, type, type_pos):
         """Declares `name` a var in the block that holds all its uses."""
-        home = self.homes.get(name)
+        homes = self.homes.get(name, ())
         depth = self.c.depth
-        for body in self.bodies:
-            if id(body.stmts) == home:
+        for body in reversed(self.bodies):
+            if id(body.stmts) in homes:
                 depth = body.depth
                 break
         here = depth >= self.c.depth
