@@ -364,6 +364,17 @@ FailureOr<KernelBuilder::ValueId> KernelBuilder::load(StringRef tensor,
   return s.add(s.emitter.emitExpr(expr));
 }
 
+FailureOr<KernelBuilder::ValueId>
+KernelBuilder::index(ValueId base, ArrayRef<Index> indices, Pos pos) {
+  Impl &s = *impl;
+  std::vector<SliceExpr::Range> ranges;
+  for (const Index &index : indices)
+    ranges.push_back(
+        {s.wrap(index.start), index.extent ? s.wrap(*index.extent) : nullptr});
+  SliceExpr expr(s.loc(pos), s.wrap(base), std::move(ranges));
+  return s.add(s.emitter.emitExpr(expr));
+}
+
 FailureOr<KernelBuilder::ValueId> KernelBuilder::full(ArrayRef<int64_t> shape,
                                                       StringRef dtype,
                                                       ValueId literal,
@@ -391,21 +402,6 @@ FailureOr<KernelBuilder::ValueId> KernelBuilder::full(ArrayRef<int64_t> shape,
   if (failed(value))
     return failure();
   return s.add(Operand{*value, std::nullopt, at});
-}
-
-FailureOr<KernelBuilder::ValueId>
-KernelBuilder::broadcast(ValueId value, ArrayRef<int64_t> shape, Pos pos) {
-  Impl &s = *impl;
-  Emitter &e = s.emitter;
-  const Operand &operand = e.evaluated[value];
-  if (operand.isLiteral())
-    return s.diag.error(s.loc(pos)) << "a literal has no type to broadcast";
-  Type element = getElementTypeOrSelf(operand.value.getType());
-  FailureOr<Value> result = e.convert(
-      operand, RankedTensorType::get(shape, element), "the broadcast value");
-  if (failed(result))
-    return failure();
-  return s.add(Operand{*result, std::nullopt, s.loc(pos)});
 }
 
 KernelBuilder::ValueInfo KernelBuilder::describe(ValueId id) const {

@@ -375,9 +375,17 @@ NB_MODULE(_tile, m) {
              return check(c,
                           c.getBuilder().full(shape, dtype, literal, pos(p)));
            })
-      .def("broadcast",
-           [](Compilation &c, unsigned v, std::vector<int64_t> shape, Pos p) {
-             return check(c, c.getBuilder().broadcast(v, shape, pos(p)));
+      .def("index",
+           [](Compilation &c, unsigned base, nb::list items, Pos p) {
+             // Each entry: (start, extent or None).
+             std::vector<KernelBuilder::Index> indices;
+             for (nb::handle item : items) {
+               KernelBuilder::Index &index = indices.emplace_back();
+               index.start = nb::cast<unsigned>(item[0]);
+               if (!item[1].is_none())
+                 index.extent = nb::cast<unsigned>(item[1]);
+             }
+             return check(c, c.getBuilder().index(base, indices, pos(p)));
            })
       .def("add_register",
            [](Compilation &c, const std::string &name, Pos p) {

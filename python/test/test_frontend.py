@@ -368,3 +368,23 @@ def test_one_var_per_loop_that_assigns_before_use():
     np.testing.assert_array_equal(I, 4)
     ir = retyped.compile().mlir()
     assert ir.count('tile.var "x" =') == 2
+
+
+@tile.kernel(threads=32)
+def tile_index(X: tile.tensor(F32, [2, 32]), Y: tile.tensor(F32, [1, 32])):
+    x = X[0:2, 0:32]
+    Y[0:1, 0:32] = x[1, 3] + x[0:1, 0:32]
+
+
+def test_indexing_a_tile_is_the_languages():
+    # t[i, j] and t[a:b, ...] of a tile go to the .tile front end: until the
+    # language has them (issue 14) its error, located here; then its result.
+    X = np.arange(64, dtype=np.float32).reshape(2, 32)
+    Y = np.zeros((1, 32), np.float32)
+    try:
+        run(tile_index, X, Y)
+    except tile.CompileError as error:
+        assert "indexing a tile" in str(error)
+        assert "x[1, 3] + x[0:1, 0:32]" in str(error)
+        return
+    np.testing.assert_array_equal(Y, X[1, 3] + X[0:1])

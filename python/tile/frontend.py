@@ -1113,8 +1113,23 @@ class Frontend:
         return Value(self, self.c.context(field, dim, self.pos))
 
     def subscript_value(self, value, key):
-        raise CompileError(self.located(
-            f"indexing a tile ({value!r}) is not supported yet"))
+        """`t[i, j]`, `t[a:b, ...]` of a tile value, as `.tile` has them
+        (constant starts; the language says what it supports)."""
+        key = key if isinstance(key, tuple) else (key,)
+        indices = []
+        for index in key:
+            if isinstance(index, slice):
+                if index.step is not None or not all(
+                        isinstance(x, int) and not isinstance(x, bool)
+                        for x in (index.start or 0, index.stop)):
+                    raise CompileError(self.located(
+                        "a slice of a tile has integer bounds, start:stop"))
+                start = index.start or 0
+                indices.append((self.to_id(start),
+                                self.to_id(index.stop - start)))
+            else:
+                indices.append((self.to_id(index), None))
+        return Value(self, self.c.index(value.id, indices, self.pos))
 
     # ---- slices of tensors ------------------------------------------------
 

@@ -148,13 +148,17 @@ public:
   /// The slice `tensor[start :+ extent, ...]` loaded.
   FailureOr<ValueId> load(StringRef tensor, Pos tensorPos,
                           ArrayRef<Range> ranges, Pos pos);
+  /// `base[...]` of a tile value: each entry a range (`start :+ extent`)
+  /// or, with no extent, a single index (`.tile`'s `t[i, j]`).
+  struct Index {
+    ValueId start;
+    std::optional<ValueId> extent;
+  };
+  FailureOr<ValueId> index(ValueId base, ArrayRef<Index> indices, Pos pos);
   /// A tile of `shape` (a scalar for none) of `dtype` whose every element
   /// is `literal`.
   FailureOr<ValueId> full(ArrayRef<int64_t> shape, StringRef dtype,
                           ValueId literal, Pos pos);
-  /// `value` converted to a tile of `shape` as an assignment converts it:
-  /// a scalar or literal splat, size-1 dimensions stretched.
-  FailureOr<ValueId> broadcast(ValueId value, ArrayRef<int64_t> shape, Pos pos);
   ValueInfo describe(ValueId value) const;
   /// Whether `callee` is a builtin function of the language.
   static bool isBuiltin(StringRef callee);
