@@ -254,10 +254,16 @@ static RunStatus runOnCuda(const RunRequest &request,
 static RunStatus runOnEmulator(const RunRequest &request,
                                std::vector<rt::HostTensor> &buffers,
                                RunFigures &figures) {
-  FailureOr<OwningOpRef<ModuleOp>> lowered = lowerForEmulation(
-      request.placed, request.manifest.chip, request.plantedBugs);
-  if (failed(lowered))
-    return RunStatus::BadInput;
+  OwningOpRef<ModuleOp> ownLowered;
+  ModuleOp lowered = request.lowered;
+  if (!lowered) {
+    FailureOr<OwningOpRef<ModuleOp>> result = lowerForEmulation(
+        request.placed, request.manifest.chip, request.plantedBugs);
+    if (failed(result))
+      return RunStatus::BadInput;
+    ownLowered = std::move(*result);
+    lowered = *ownLowered;
+  }
   figures.written.assign(buffers.size(), {});
   std::vector<emulator::EmulatedBuffer> emulated;
   for (auto [param, buffer, wrote] :
@@ -275,8 +281,8 @@ static RunStatus runOnEmulator(const RunRequest &request,
   emulator::EmulatorOptions options;
   options.dynamicSharedBytes = request.manifest.sharedBytes;
   emulator::EmulatorReport report;
-  if (failed(emulator::emulateKernel(**lowered, request.kernel, emulated,
-                                     symbols, *grid, options, report)))
+  if (failed(emulator::emulateKernel(lowered, request.kernel, emulated, symbols,
+                                     *grid, options, report)))
     return report.fault ? RunStatus::KernelFault : RunStatus::BadInput;
   figures.report = llvm::formatv(
       "emulate: '{0}' on the CPU, {1} CTA(s) x {2} threads = {3} threads, "

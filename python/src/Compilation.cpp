@@ -87,6 +87,7 @@ Compilation::Compilation(const std::string &filename, const std::string &source)
 Compilation::~Compilation() {
   // The IR before the context, the handlers before the source manager.
   stages.clear();
+  lowered = nullptr;
   placed.reset();
   module = nullptr;
   builder.reset();
@@ -294,6 +295,16 @@ Compilation::run(std::vector<rt::HostTensor> &buffers,
   request.warmupRuns = warmupRuns;
   request.timedRuns = timedRuns;
   request.plantedBugs = plantedBugs;
+  if (backend == Backend::Emulate && plantedBugs.empty()) {
+    if (!lowered) {
+      FailureOr<OwningOpRef<ModuleOp>> code =
+          lowerForEmulation(*placed->placed, options.chip);
+      if (failed(code))
+        return compileFailure();
+      lowered = std::move(*code);
+    }
+    request.lowered = *lowered;
+  }
   std::string runtimeError;
   switch (
       runOnBackend(backend, request, buffers, result.figures, runtimeError)) {

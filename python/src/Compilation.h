@@ -123,6 +123,8 @@ private:
   mlir::tile::TileToPTXOptions options;
   std::optional<mlir::tile::PlacedKernel> placed;
   std::optional<std::string> ptx;
+  /// The emulator's code, lowered once.
+  mlir::OwningOpRef<mlir::ModuleOp> lowered;
   std::vector<std::pair<std::string, std::string>> stages;
 };
 

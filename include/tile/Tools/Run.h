@@ -71,6 +71,9 @@ struct RunRequest {
   /// Test only: a pass pipeline (the tile-test-* passes) that plants a bug
   /// in the code the emulator runs, to show that the check catches it.
   std::string plantedBugs;
+  /// The emulator's code (lowerForEmulation of `placed`), when the caller
+  /// keeps it from run to run; else it is lowered for this run.
+  mutable ModuleOp lowered;
 };
 
 /// What one run measured, by backend.
