@@ -256,44 +256,66 @@ LogicalResult KernelLowering::lowerDot(DotOp op) {
   bool isFloat = isa<FloatType>(element);
   int64_t inner = op.getLhs().getType().getDimSize(1);
   int64_t columns = type.getDimSize(1);
+  int64_t numSlots = getSlots(type);
+  // Each slot's row and column. When every slot holds an element, the
+  // slots of a thread share their column (or their row) as one value, and
+  // the operand element they share is loaded and converted once.
+  bool allValid = type.getNumElements() % threads == 0;
+  SmallVector<Value> lhsRows, rhsColumns;
+  for (int64_t slot = 0; slot < numSlots; ++slot) {
+    SmallVector<Value> coords =
+        allValid
+            ? slotCoordinates(slot, type.getShape())
+            : delinearize(safeIndex(elementIndex(slot),
+                                    slotIsValid(type.getNumElements(), slot)),
+                          type.getShape());
+    lhsRows.push_back(
+        arith::MulIOp::create(builder, loc, coords[0], constantIndex(inner)));
+    rhsColumns.push_back(coords[1]);
+  }
+  // One loop over the inner dimension for all slots, their sums carried.
+  SmallVector<Value> inits(numSlots, zero(accumulator));
+  auto loop = scf::ForOp::create(
+      builder, loc, constantIndex(0), constantIndex(inner), constantIndex(1),
+      inits,
+      [&](OpBuilder &nested, Location nestedLoc, Value k, ValueRange sums) {
+        DenseMap<Value, Value> lhsOf, rhsOf; // by row, by column
+        Value rhsRow = arith::MulIOp::create(
+            nested, nestedLoc, k,
+            arith::ConstantIndexOp::create(nested, nestedLoc, columns));
+        auto operand = [&](DenseMap<Value, Value> &cache, Value key, Value view,
+                           Value index) {
+          Value &value = cache[key];
+          if (!value)
+            value =
+                convert(nested, nestedLoc,
+                        memref::LoadOp::create(nested, nestedLoc, view, index),
+                        accumulator);
+          return value;
+        };
+        SmallVector<Value> next;
+        for (int64_t slot = 0; slot < numSlots; ++slot) {
+          Value a = operand(
+              lhsOf, lhsRows[slot], *lhs,
+              arith::AddIOp::create(nested, nestedLoc, lhsRows[slot], k));
+          Value b = operand(rhsOf, rhsColumns[slot], *rhs,
+                            arith::AddIOp::create(nested, nestedLoc, rhsRow,
+                                                  rhsColumns[slot]));
+          next.push_back(
+              isFloat ? arith::AddFOp::create(
+                            nested, nestedLoc, sums[slot],
+                            arith::MulFOp::create(nested, nestedLoc, a, b))
+                            .getResult()
+                      : arith::AddIOp::create(
+                            nested, nestedLoc, sums[slot],
+                            arith::MulIOp::create(nested, nestedLoc, a, b))
+                            .getResult());
+        }
+        scf::YieldOp::create(nested, nestedLoc, next);
+      });
   Value slots = zero(getSlotsType(type));
-  for (int64_t slot = 0, e = getSlots(type); slot < e; ++slot) {
-    Value index =
-        safeIndex(elementIndex(slot), slotIsValid(type.getNumElements(), slot));
-    SmallVector<Value> coords = delinearize(index, type.getShape());
-    Value lhsRow =
-        arith::MulIOp::create(builder, loc, coords[0], constantIndex(inner));
-    auto loop = scf::ForOp::create(
-        builder, loc, constantIndex(0), constantIndex(inner), constantIndex(1),
-        ValueRange{zero(accumulator)},
-        [&](OpBuilder &nested, Location nestedLoc, Value k, ValueRange sum) {
-          Value lhsIndex = arith::AddIOp::create(nested, nestedLoc, lhsRow, k);
-          Value rhsIndex = arith::AddIOp::create(
-              nested, nestedLoc,
-              arith::MulIOp::create(
-                  nested, nestedLoc, k,
-                  arith::ConstantIndexOp::create(nested, nestedLoc, columns)),
-              coords[1]);
-          Value a =
-              convert(nested, nestedLoc,
-                      memref::LoadOp::create(nested, nestedLoc, *lhs, lhsIndex),
-                      accumulator);
-          Value b =
-              convert(nested, nestedLoc,
-                      memref::LoadOp::create(nested, nestedLoc, *rhs, rhsIndex),
-                      accumulator);
-          Value next = isFloat
-                           ? arith::AddFOp::create(
-                                 nested, nestedLoc, sum[0],
-                                 arith::MulFOp::create(nested, nestedLoc, a, b))
-                                 .getResult()
-                           : arith::AddIOp::create(
-                                 nested, nestedLoc, sum[0],
-                                 arith::MulIOp::create(nested, nestedLoc, a, b))
-                                 .getResult();
-          scf::YieldOp::create(nested, nestedLoc, next);
-        });
-    Value result = convert(builder, loc, loop.getResult(0), element);
+  for (int64_t slot = 0; slot < numSlots; ++slot) {
+    Value result = convert(builder, loc, loop.getResult(slot), element);
     slots = vector::InsertOp::create(builder, loc, result, slots, slot);
   }
   mapTile(op.getResult(), slots);

@@ -1,17 +1,24 @@
 // RUN: tile-opt %s -split-input-file --pass-pipeline='builtin.module(tile.kernel(tile-plan-shared,tile-insert-barriers),tile-to-gpu,canonicalize,cse)' | FileCheck %s
 
 // dot reads both operands from shared memory after a barrier; each owner
-// thread runs the inner product of its elements, f16 products in f32.
+// thread runs the inner products of its elements, f16 products in f32, in
+// one loop over the inner dimension that carries every slot's sum. A
+// thread's two slots are in one column: each step loads and converts that
+// column's element of the right operand once, for both.
 // CHECK-LABEL: gpu.func @dot_f16(
 // CHECK-SAME: workgroup(%[[SMEM:.*]] : memref<2048xi8, #gpu.address_space<workgroup>>)
 // CHECK-DAG: %[[LHS:.*]] = memref.view %[[SMEM]][%c0][] {{.*}} to memref<512xf16, #gpu.address_space<workgroup>>
 // CHECK-DAG: %[[RHS:.*]] = memref.view %[[SMEM]][%c1024][] {{.*}} to memref<512xf16, #gpu.address_space<workgroup>>
 // CHECK: gpu.barrier
-// CHECK: scf.for %{{.*}} = %c0 to %c32 step %c1 iter_args(%[[SUM:.*]] = %{{.*}}) -> (f32)
+// CHECK: scf.for %{{.*}} = %c0 to %c32 step %c1 iter_args(%[[S0:.*]] = %{{.*}}, %[[S1:.*]] = %{{.*}}) -> (f32, f32)
 // CHECK: memref.load %[[LHS]]
 // CHECK: memref.load %[[RHS]]
 // CHECK: arith.mulf %{{.*}} : f32
-// CHECK: arith.addf %[[SUM]]
+// CHECK: arith.addf %[[S0]]
+// CHECK: memref.load %[[LHS]]
+// CHECK-NOT: memref.load %[[RHS]]
+// CHECK: arith.addf %[[S1]]
+// CHECK: scf.yield
 tile.kernel @dot_f16(%A: !tile.tensor<[16, 32], f16>, %B: !tile.tensor<[32, 16], f16>, %C: !tile.tensor<[16, 16], f32>) attributes {threads = 128 : i64} {
   %c0 = arith.constant 0 : index
   %a = tile.load %A[%c0, %c0] : !tile.tensor<[16, 32], f16> -> tensor<16x32xf16>
