@@ -16,6 +16,9 @@
 using namespace mlir;
 using namespace mlir::tile;
 
+/// The most products of one thread's dot that are unrolled.
+static constexpr int64_t kMaxUnrolledProducts = 512;
+
 /// f16 and bf16 accumulate in f32; others in their own type.
 static Type getAccumulatorType(Type element) {
   if (element.isF16() || element.isBF16())
@@ -273,49 +276,65 @@ LogicalResult KernelLowering::lowerDot(DotOp op) {
         arith::MulIOp::create(builder, loc, coords[0], constantIndex(inner)));
     rhsColumns.push_back(coords[1]);
   }
-  // One loop over the inner dimension for all slots, their sums carried.
-  SmallVector<Value> inits(numSlots, zero(accumulator));
-  auto loop = scf::ForOp::create(
-      builder, loc, constantIndex(0), constantIndex(inner), constantIndex(1),
-      inits,
-      [&](OpBuilder &nested, Location nestedLoc, Value k, ValueRange sums) {
-        DenseMap<Value, Value> lhsOf, rhsOf; // by row, by column
-        Value rhsRow = arith::MulIOp::create(
-            nested, nestedLoc, k,
-            arith::ConstantIndexOp::create(nested, nestedLoc, columns));
-        auto operand = [&](DenseMap<Value, Value> &cache, Value key, Value view,
-                           Value index) {
-          Value &value = cache[key];
-          if (!value)
-            value =
-                convert(nested, nestedLoc,
+  // One step of the inner dimension for all slots: each operand element
+  // the slots share is loaded and converted once.
+  auto step = [&](OpBuilder &nested, Location nestedLoc, Value k,
+                  ValueRange sums) {
+    DenseMap<Value, Value> lhsOf, rhsOf; // by row, by column
+    Value rhsRow = arith::MulIOp::create(
+        nested, nestedLoc, k,
+        arith::ConstantIndexOp::create(nested, nestedLoc, columns));
+    auto operand = [&](DenseMap<Value, Value> &cache, Value key, Value view,
+                       Value index) {
+      Value &value = cache[key];
+      if (!value)
+        value = convert(nested, nestedLoc,
                         memref::LoadOp::create(nested, nestedLoc, view, index),
                         accumulator);
-          return value;
-        };
-        SmallVector<Value> next;
-        for (int64_t slot = 0; slot < numSlots; ++slot) {
-          Value a = operand(
-              lhsOf, lhsRows[slot], *lhs,
-              arith::AddIOp::create(nested, nestedLoc, lhsRows[slot], k));
-          Value b = operand(rhsOf, rhsColumns[slot], *rhs,
-                            arith::AddIOp::create(nested, nestedLoc, rhsRow,
-                                                  rhsColumns[slot]));
-          next.push_back(
-              isFloat ? arith::AddFOp::create(
-                            nested, nestedLoc, sums[slot],
-                            arith::MulFOp::create(nested, nestedLoc, a, b))
-                            .getResult()
-                      : arith::AddIOp::create(
-                            nested, nestedLoc, sums[slot],
-                            arith::MulIOp::create(nested, nestedLoc, a, b))
-                            .getResult());
-        }
-        scf::YieldOp::create(nested, nestedLoc, next);
-      });
+      return value;
+    };
+    SmallVector<Value> next;
+    for (int64_t slot = 0; slot < numSlots; ++slot) {
+      Value a =
+          operand(lhsOf, lhsRows[slot], *lhs,
+                  arith::AddIOp::create(nested, nestedLoc, lhsRows[slot], k));
+      Value b = operand(
+          rhsOf, rhsColumns[slot], *rhs,
+          arith::AddIOp::create(nested, nestedLoc, rhsRow, rhsColumns[slot]));
+      next.push_back(isFloat
+                         ? arith::AddFOp::create(
+                               nested, nestedLoc, sums[slot],
+                               arith::MulFOp::create(nested, nestedLoc, a, b))
+                               .getResult()
+                         : arith::AddIOp::create(
+                               nested, nestedLoc, sums[slot],
+                               arith::MulIOp::create(nested, nestedLoc, a, b))
+                               .getResult());
+    }
+    return next;
+  };
+  // Unrolled up to kMaxUnrolledProducts products a thread, as nvcc and
+  // Triton unroll their inner products (consecutive elements of a row of
+  // the left operand then merge into vector loads); else a loop carrying
+  // every slot's sum.
+  SmallVector<Value> sums(numSlots, zero(accumulator));
+  if (inner * numSlots <= kMaxUnrolledProducts) {
+    for (int64_t k = 0; k < inner; ++k)
+      sums = step(builder, loc, constantIndex(k), sums);
+  } else {
+    auto loop = scf::ForOp::create(builder, loc, constantIndex(0),
+                                   constantIndex(inner), constantIndex(1), sums,
+                                   [&](OpBuilder &nested, Location nestedLoc,
+                                       Value k, ValueRange carried) {
+                                     scf::YieldOp::create(
+                                         nested, nestedLoc,
+                                         step(nested, nestedLoc, k, carried));
+                                   });
+    sums.assign(loop.getResults().begin(), loop.getResults().end());
+  }
   Value slots = zero(getSlotsType(type));
   for (int64_t slot = 0; slot < numSlots; ++slot) {
-    Value result = convert(builder, loc, loop.getResult(slot), element);
+    Value result = convert(builder, loc, sums[slot], element);
     slots = vector::InsertOp::create(builder, loc, result, slots, slot);
   }
   mapTile(op.getResult(), slots);
