@@ -11,6 +11,8 @@
 
 #include "Compilation.h"
 
+#include "tile/Runtime/Cuda.h"
+
 #ifdef TILE_TEST_PASSES
 #include "TestPasses.h"
 #endif
@@ -280,6 +282,16 @@ NB_MODULE(_tile, m) {
     errors() = {error, compile, noDevice, fault};
   });
   m.def("builtin_names", &KernelBuilder::getBuiltinNames);
+  m.def(
+      "probe_cuda",
+      []() -> nb::object {
+        rt::Expected<rt::DeviceInfo> device = rt::probeCudaDevice();
+        if (!device)
+          return nb::none();
+        return nb::cast(device->name);
+      },
+      "The name of CUDA device 0, or None without a driver or a device "
+      "(the runtime's own probe, as backend='auto' asks it).");
 
   nb::class_<Compilation>(m, "Compilation")
       .def(nb::init<const std::string &, const std::string &>(), "filename"_a,

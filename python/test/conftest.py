@@ -5,25 +5,26 @@ a device (as lit's ``REQUIRES: cuda-device``); everything else runs on the
 CPU backends.
 """
 
-import ctypes
+import importlib.util
+import os
 
 import numpy as np
 import pytest
 
+import tile
 
-def cuda_device_answers():
-    try:
-        cuda = ctypes.CDLL("libcuda.so.1")
-        if cuda.cuInit(0) != 0:
-            return False
-        count = ctypes.c_int(0)
-        return cuda.cuDeviceGetCount(ctypes.byref(count)) == 0 and \
-            count.value > 0
-    except OSError:
-        return False
+# The runtime's own probe, which backend="auto" asks too.
+HAS_CUDA = tile.cuda_device() is not None
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 
 
-HAS_CUDA = cuda_device_answers()
+def example(name):
+    """The module examples/python/NAME.py."""
+    path = os.path.join(ROOT, "examples", "python", name + ".py")
+    spec = importlib.util.spec_from_file_location("example_" + name, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 def pytest_configure(config):

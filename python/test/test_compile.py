@@ -93,7 +93,7 @@ def test_save_for_tile_launch(tmp_path, rng):
 def test_remarks_at_python_lines():
     compiled = squares.compile(remarks=True)
     remarks = "\n".join(compiled.remarks)
-    assert "kernels.py:" in remarks
+    assert "squares.py:" in remarks
     assert "'acc': 4 elements per thread (1024 elements, 256 threads), " \
            "kept in registers" in remarks
     assert "spilled to shared tile 'acc'" in remarks

@@ -58,7 +58,7 @@ def test_report_prints_like_tile_run(rng):
     assert result.shared_bytes_planned == 128
     # The shared plan's live lines are the Python source's.
     assert result.shared_buffers[0]["live"].startswith("")
-    assert "kernels.py:" in result.shared_buffers[0]["live"]
+    assert "squares.py:" in result.shared_buffers[0]["live"]
     assert [c["name"] for c in result.checks] == ["O", "S"]
     assert "MISMATCH" not in repr(result)
 

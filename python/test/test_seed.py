@@ -1,23 +1,14 @@
 """Seed 003's API: register tensors, copies, pipelines, per-thread code;
 the three seed kernels (examples/python/seed_*.py) against numpy."""
 
-import importlib.util
 import os
 
 import numpy as np
 import pytest
 
 import tile
+from conftest import ROOT, example
 
-ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
-
-
-def example(name):
-    path = os.path.join(ROOT, "examples", "python", name + ".py")
-    spec = importlib.util.spec_from_file_location("example_" + name, path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 @pytest.mark.parametrize("name", ["seed_registers", "seed_copy",

@@ -9,21 +9,13 @@ import numpy as np
 import pytest
 
 import tile
+from conftest import ROOT, example
 
-ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 BIN = os.path.abspath(os.path.join(os.path.dirname(tile._tile.__file__), "..",
                                    "..", "bin"))
 TWINS = {"squares": "squares", "softmax": "softmax", "matmul": "matmul",
          "rowscale": "rowscale", "control": "rowmean", "axpy": "axpy",
          "softmax_masked": "softmax_masked"}
-
-
-def example(name):
-    path = os.path.join(ROOT, "examples", "python", name + ".py")
-    spec = importlib.util.spec_from_file_location("example_" + name, path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 def tile_ir(name):

@@ -57,6 +57,12 @@ max = BUILTINS["max"]  # noqa: A001
 min = BUILTINS["min"]  # noqa: A001
 
 
+def cuda_device():
+    """The name of the CUDA device ``backend="auto"`` would run on, or None
+    when there is no driver or no device (then it runs on the emulator)."""
+    return _tile.probe_cuda()
+
+
 def kernel(threads, grid=None, registers=(), pipeline=None, chip="sm_90"):
     """Decorates a function as a tile kernel.
 
@@ -79,7 +85,7 @@ __all__ = [
     "Error", "CompileError", "KernelFault", "BackendUnavailable",
     "MismatchError", "DType", "TensorSpec", "f32", "f16", "bf16", "i32",
     "i1", "index", "tensor", "tile_type", "TileType", "kernel", "Kernel", "CompiledKernel",
-    "RunResult", "zeros", "ones", "full", "range", "for_range",
+    "RunResult", "cuda_device", "zeros", "ones", "full", "range", "for_range",
     "range_constexpr", "static_range", "cdiv", "fma", "where", "maximum",
     "minimum", "inf", "iota", "load", "store", "block_id", "num_blocks", "num_threads", "lanes", "ctx",
     "thread_id", "register_tensor", "threadgroup_alloc", "copy", "barrier",

@@ -59,6 +59,16 @@ def as_dtype(value, what="dtype"):
                 "tile.f32, f16, bf16, i32 or i1")
 
 
+def _shape(what, shape, kinds, described):
+    """`shape` as a list whose every dimension is one of `kinds`."""
+    dims = [shape] if isinstance(shape, (int, str)) else list(shape)
+    for dim in dims:
+        if isinstance(dim, bool) or not isinstance(dim, kinds):
+            raise Error(f"{what} shape {shape!r}: each dimension is "
+                        f"{described}")
+    return dims
+
+
 class TensorSpec:
     """``tile.tensor(dtype, shape)``: the annotation of a tensor parameter.
 
@@ -73,12 +83,7 @@ class TensorSpec:
         if self.dtype is index or self.dtype is i1:
             raise Error(f"a tensor of {self.dtype!r}: tensors hold f32, f16, "
                         "bf16 or i32")
-        if isinstance(shape, (int, str)):
-            shape = [shape]
-        self.shape = list(shape)
-        for dim in self.shape:
-            if isinstance(dim, bool) or not isinstance(dim, (int, str)):
-                raise Error(f"tile.tensor shape {shape!r}: each dimension is "
+        self.shape = _shape("tile.tensor", shape, (int, str),
                             "an integer or a symbol name")
 
     def __repr__(self):
@@ -103,11 +108,7 @@ class TileType:
 
     def __init__(self, dtype, shape):
         self.dtype = as_dtype(dtype)
-        self.shape = [shape] if isinstance(shape, int) else list(shape)
-        for dim in self.shape:
-            if isinstance(dim, bool) or not isinstance(dim, int):
-                raise Error(f"tile.tile_type shape {shape!r}: each dimension "
-                            "is an integer")
+        self.shape = _shape("tile.tile_type", shape, (int,), "an integer")
 
     def __repr__(self):
         return f"tile.tile_type({self.dtype!r}, {self.shape!r})"
