@@ -1,5 +1,7 @@
 """Calling kernels on numpy arrays: backends, outputs, the report, the check."""
 
+import os
+
 import numpy as np
 import pytest
 
@@ -133,3 +135,60 @@ def test_squares_on_the_gpu(rng):
     assert "GPU:" in str(result)
     _, want_s = squares_want(X)
     np.testing.assert_allclose(S, want_s, rtol=1e-4)
+
+
+FAKE_DRIVER_RUN = '''
+import numpy as np
+import tile
+
+@tile.kernel(threads=128, grid=lambda K: tile.cdiv(K, 32))
+def copy(X: tile.tensor(tile.f32, [4, "K"]), O: tile.tensor(tile.f32, [4, "K"])):
+    col = tile.ctx.block.x * 32
+    O[0:4, col:col + 32] = X[0:4, col:col + 32]
+
+X = np.arange(4000, dtype=np.float32).reshape(4, 1000)
+O = np.zeros_like(X)
+result = copy(X, O, backend="cuda", runs=2)
+assert np.array_equal(O, X)
+print(result)
+print("device", result.device, "regs", result.registers, "tpb",
+      result.max_threads_per_block, "occupancy", result.occupancy,
+      "grid", result.grid, "ms", result.ms is not None)
+'''
+
+
+def test_cuda_backend_through_the_fake_driver(tmp_path):
+    # The cuda path end to end without a GPU: real PTX, the driver calls,
+    # seed 002's figures, against the CPU stand-in for libcuda.so.1 whose
+    # `copy` kernel copies X to O (unittests/Runtime/FakeCudaDriver.cpp).
+    import subprocess
+    import sys
+    lib = os.path.join(os.path.dirname(tile._tile.__file__), "..", "..", "lib",
+                       "libTileFakeCudaDriver.so")
+    if not os.path.exists(lib):
+        pytest.skip("the fake driver is built with the tests")
+    script = tmp_path / "fake.py"
+    script.write_text(FAKE_DRIVER_RUN)
+    env = dict(os.environ, TILE_CUDA_DRIVER_LIBRARY=os.path.abspath(lib))
+    ran = subprocess.run([sys.executable, str(script)], env=env,
+                         capture_output=True, text=True)
+    assert ran.returncode == 0, ran.stderr
+    out = ran.stdout
+    assert "GPU: tile fake CUDA device (compute capability 9.0)" in out
+    assert "grid 32 x 1 x 1, 128 threads per CTA" in out
+    assert "O matches interp (4000 elements)" in out
+    assert "device tile fake CUDA device" in out
+    assert "grid (32, 1, 1)" in out and "ms True" in out
+
+
+def test_a_race_is_a_kernel_fault_at_the_python_line(rng):
+    # Without its barriers (a bug planted in the lowered code) the rowsum's
+    # threads read partials other warps still write: the emulator reports
+    # the race, located in the kernel's Python source.
+    X, O, S = squares_inputs(rng, K=128)
+    with pytest.raises(tile.KernelFault) as raised:
+        squares.compile().run(X, O, S, backend="emulate",
+                              _planted_bugs="tile-test-drop-barriers")
+    message = str(raised.value)
+    assert "race" in message
+    assert "squares.py:" in message
