@@ -125,3 +125,36 @@ tile.kernel @whole_slice_check(%X: !tile.tensor<[16, K], f32>, %O: !tile.tensor<
   tile.store %x, %O[%c0, %c0] : tensor<16x64xf32> -> !tile.tensor<[16, 64], f32>
   tile.return
 }
+
+// -----
+
+// Constant starts against static sizes near 2^32 and at the end of 64 bits:
+// 2^32 with 32 of 2^32 + 32 elements is inside and needs no check; 2^32 + 1
+// is not; 2^63 - 1 is not (its end overflowed into "inside" before).
+// CHECK-LABEL: gpu.func @static_edges(
+// CHECK-NOT: scf.if
+// CHECK: llvm.load
+// CHECK-NOT: scf.if
+// CHECK: llvm.store
+// CHECK: arith.cmpi slt, %{{.*}}, %c4294967328 : index
+// CHECK: scf.if
+// CHECK: llvm.load
+// CHECK: arith.cmpi slt, %{{.*}}, %c4294967328 : index
+// CHECK: scf.if
+// CHECK: llvm.load
+// CHECK: gpu.return
+tile.kernel @static_edges(%X: !tile.tensor<[4294967328], f32>, %O: !tile.tensor<[96], f32>) attributes {threads = 32 : i64} {
+  %c0 = arith.constant 0 : index
+  %c32 = arith.constant 32 : index
+  %c64 = arith.constant 64 : index
+  %inside = arith.constant 4294967296 : index
+  %over = arith.constant 4294967297 : index
+  %top = arith.constant 9223372036854775807 : index
+  %a = tile.load %X[%inside] : !tile.tensor<[4294967328], f32> -> tensor<32xf32>
+  tile.store %a, %O[%c0] : tensor<32xf32> -> !tile.tensor<[96], f32>
+  %b = tile.load %X[%over] : !tile.tensor<[4294967328], f32> -> tensor<32xf32>
+  tile.store %b, %O[%c32] : tensor<32xf32> -> !tile.tensor<[96], f32>
+  %c = tile.load %X[%top] : !tile.tensor<[4294967328], f32> -> tensor<32xf32>
+  tile.store %c, %O[%c64] : tensor<32xf32> -> !tile.tensor<[96], f32>
+  tile.return
+}
