@@ -12,7 +12,10 @@
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Location.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/SourceMgr.h"
+
+#include <vector>
 
 namespace mlir::tile::frontend {
 
@@ -22,11 +25,22 @@ public:
       : sourceMgr(sourceMgr), bufferID(bufferID), context(context),
         filename(StringAttr::get(
             context,
-            sourceMgr.getMemoryBuffer(bufferID)->getBufferIdentifier())) {}
+            sourceMgr.getMemoryBuffer(bufferID)->getBufferIdentifier())) {
+    llvm::StringRef text = sourceMgr.getMemoryBuffer(bufferID)->getBuffer();
+    lineStarts.push_back(text.data());
+    for (const char &c : text)
+      if (c == '\n')
+        lineStarts.push_back(&c + 1);
+  }
 
+  /// Line and column from a table of line starts: SourceMgr's
+  /// getLineAndColumn scans back to the line start for the column, which is
+  /// quadratic over a long line of statements.
   FileLineColLoc getLoc(llvm::SMLoc loc) const {
-    auto [line, col] = sourceMgr.getLineAndColumn(loc, bufferID);
-    return FileLineColLoc::get(filename, line, col);
+    const char *pointer = loc.getPointer();
+    auto next = llvm::upper_bound(lineStarts, pointer);
+    unsigned line = next - lineStarts.begin();
+    return FileLineColLoc::get(filename, line, pointer - *(next - 1) + 1);
   }
   InFlightDiagnostic error(llvm::SMLoc loc) const {
     return mlir::emitError(getLoc(loc));
@@ -38,6 +52,7 @@ private:
   unsigned bufferID;
   MLIRContext *context;
   StringAttr filename;
+  std::vector<const char *> lineStarts;
 };
 
 } // namespace mlir::tile::frontend

@@ -264,6 +264,21 @@ LogicalResult Emitter::emitFileConst(const ConstStmt &constant) {
 
 FailureOr<AffineExpr> Emitter::emitGridExpr(const Expr &expr,
                                             ArrayRef<StringAttr> symbols) {
+  FailureOr<AffineExpr> result = emitGridTerm(expr, symbols);
+  // AffineExpr folds constants: `65536 * 65536` is one, checked here, at
+  // the expression, rather than by the kernel's verifier at its name.
+  if (succeeded(result))
+    if (auto constant = dyn_cast<AffineConstantExpr>(*result);
+        constant &&
+        (constant.getValue() > INT32_MAX || constant.getValue() < -INT32_MAX))
+      return error(expr.getLoc())
+             << "this grid expression is the constant " << constant.getValue()
+             << ", more than 2^31 - 1 in magnitude";
+  return result;
+}
+
+FailureOr<AffineExpr> Emitter::emitGridTerm(const Expr &expr,
+                                            ArrayRef<StringAttr> symbols) {
   MLIRContext *ctx = builder.getContext();
   auto recurse = [&](const ExprPtr &child) {
     return emitGridExpr(*child, symbols);
@@ -933,7 +948,15 @@ OwningOpRef<ModuleOp> mlir::tile::parseTileSource(llvm::SourceMgr &sourceMgr,
   for (; constsDone < ast->consts.size(); ++constsDone)
     if (failed(emitter.emitFileConst(*ast->consts[constsDone])))
       return nullptr;
-  if (!ok || failed(verify(*module)))
+  if (!ok)
+    return nullptr;
+  // A verifier error points into the .tile source; the generic form of the
+  // op it is about would only bury it.
+  bool printOp = context->shouldPrintOpOnDiagnostic();
+  context->printOpOnDiagnostic(false);
+  LogicalResult verified = verify(*module);
+  context->printOpOnDiagnostic(printOp);
+  if (failed(verified))
     return nullptr;
   return module;
 }

@@ -102,7 +102,10 @@ private:
   FailureOr<int64_t> emitDimSize(const Dim &dim);
   FailureOr<LaunchConfig> emitLaunch(const Attribute &attr,
                                      ArrayRef<StringAttr> symbols);
+  /// A grid expression, checked to stay within 32 bits once folded.
   FailureOr<AffineExpr> emitGridExpr(const Expr &expr,
+                                     ArrayRef<StringAttr> symbols);
+  FailureOr<AffineExpr> emitGridTerm(const Expr &expr,
                                      ArrayRef<StringAttr> symbols);
   LogicalResult emitRegisters(const Attribute &attr, KernelOp kernel);
   LogicalResult emitPipeline(const Attribute &attr, KernelOp kernel);

@@ -26,7 +26,9 @@ void mlir::tile::buildTilePlacementPipeline(OpPassManager &pm,
   promote.remarks = options.remarks;
   kernels.addPass(createTilePromoteRegisters(promote));
   kernels.addPass(createCanonicalizerPass());
-  // Merges repeated loads of one slice and reads of one var.
+  // Merges repeated loads of one slice and reads of one var (linear, where
+  // cse alone is quadratic in the repeats), then the pure ops they feed.
+  kernels.addPass(createTileReuseReads());
   kernels.addPass(createCSEPass());
   kernels.addPass(createTileHoistInvariants());
   TilePipelineLoadsOptions pipeline;

@@ -146,15 +146,29 @@ void KernelOp::build(OpBuilder &builder, OperationState &state, StringRef name,
     block->addArgument(input, state.location);
 }
 
+/// The op's inherent attributes as parsed, checked against their declared
+/// kinds: an attribute of the wrong kind (`threads = "256"`, `storage = 1`)
+/// is an error here, where a custom parser would otherwise hand it to the
+/// properties, which drop it without a word.
+template <typename OpT>
+static ParseResult verifyParsedAttrs(OpAsmParser &parser, SMLoc loc,
+                                     OperationState &result) {
+  return OpT::verifyInherentAttrs(result.name, result.attributes,
+                                  [&]() { return parser.emitError(loc); });
+}
+
 ParseResult KernelOp::parse(OpAsmParser &parser, OperationState &result) {
   auto buildFuncType =
       [](Builder &builder, ArrayRef<Type> argTypes, ArrayRef<Type> results,
          function_interface_impl::VariadicFlag,
          std::string &) { return builder.getFunctionType(argTypes, results); };
-  return function_interface_impl::parseFunctionOp(
-      parser, result, /*allowVariadic=*/false,
-      getFunctionTypeAttrName(result.name), buildFuncType,
-      getArgAttrsAttrName(result.name), getResAttrsAttrName(result.name));
+  SMLoc loc = parser.getCurrentLocation();
+  if (function_interface_impl::parseFunctionOp(
+          parser, result, /*allowVariadic=*/false,
+          getFunctionTypeAttrName(result.name), buildFuncType,
+          getArgAttrsAttrName(result.name), getResAttrsAttrName(result.name)))
+    return failure();
+  return verifyParsedAttrs<KernelOp>(parser, loc, result);
 }
 
 void KernelOp::print(OpAsmPrinter &p) {
@@ -204,11 +218,22 @@ mlir::tile::verifyPipelineOption(StringRef key, Attribute value,
     return emitError() << "unknown @pipeline option '" << key
                        << "' (the one option is 'stages')";
   auto stages = dyn_cast<IntegerAttr>(value);
-  if (!stages || !stages.getType().isInteger(64) || stages.getInt() < 2 ||
-      stages.getInt() > kMaxPipelineStages)
-    return emitError() << "@pipeline stages must be an integer from 2 to "
-                       << kMaxPipelineStages << ", got " << value;
-  return success();
+  if (stages && stages.getType().isInteger(64) && stages.getInt() >= 2 &&
+      stages.getInt() <= kMaxPipelineStages)
+    return success();
+  // The value as the source wrote it: `9`, `2.5`, not `9 : i64`.
+  InFlightDiagnostic diag = emitError()
+                            << "@pipeline stages must be an integer from 2 to "
+                            << kMaxPipelineStages << ", got ";
+  if (auto number = dyn_cast<IntegerAttr>(value))
+    diag << number.getValue().getSExtValue();
+  else if (auto number = dyn_cast<FloatAttr>(value)) {
+    SmallString<16> text;
+    number.getValue().toString(text);
+    diag << text;
+  } else
+    diag << value;
+  return diag;
 }
 
 /// Manifests, reports and tile-run's files name parameters by
@@ -266,6 +291,16 @@ static LogicalResult verifyGridExpr(KernelOp kernel, AffineExpr grid) {
 }
 
 LogicalResult KernelOp::verify() {
+  // The name is the PTX entry's: an identifier, not one PTX reserves.
+  StringRef name = getSymName();
+  if (!isIdentifier(name))
+    return emitOpError("kernel name '")
+           << name
+           << "' is not an identifier ([A-Za-z_][A-Za-z0-9_]*), which the "
+              "PTX entry needs";
+  if (name == "_" || name == "WARP_SZ")
+    return emitOpError("kernel name '")
+           << name << "' is reserved in PTX; choose another";
   if (!getResultTypes().empty())
     return emitOpError("a kernel returns nothing; results go to tensor "
                        "parameters");
@@ -423,7 +458,9 @@ ParseResult VarOp::parse(OpAsmParser &parser, OperationState &result) {
   bool hasInit = succeeded(parser.parseOptionalEqual());
   if (hasInit && parser.parseOperand(init))
     return failure();
+  SMLoc attrLoc = parser.getCurrentLocation();
   if (parser.parseOptionalAttrDict(result.attributes) ||
+      verifyParsedAttrs<VarOp>(parser, attrLoc, result) ||
       parser.parseColonType(type))
     return failure();
   if (hasInit &&

@@ -41,6 +41,14 @@ bool isIdentifier(StringRef name);
 
 /// Fails, with an error on `op`, unless `op` is nested in a tile.kernel.
 LogicalResult verifyInsideKernel(Operation *op);
+/// The trait of every tile op but tile.kernel: verifyInsideKernel.
+template <typename ConcreteType>
+class InsideKernel : public OpTrait::TraitBase<ConcreteType, InsideKernel> {
+public:
+  static LogicalResult verifyTrait(Operation *op) {
+    return verifyInsideKernel(op);
+  }
+};
 /// Checks a ReductionOpInterface op: the reduced axis becomes 1 and the
 /// element type stays, and the scratch var, when there is one, is what a
 /// warp-segmented reduction of the input needs.

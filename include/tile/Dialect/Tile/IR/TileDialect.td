@@ -80,7 +80,12 @@ def Tile_Dialect : Dialect {
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 
+// Every tile op but tile.kernel is only meaningful in a kernel's body.
+def Tile_InsideKernel : NativeOpTrait<"InsideKernel"> {
+  let cppNamespace = "::mlir::tile";
+}
+
 class Tile_Op<string mnemonic, list<Trait> traits = []>
-    : Op<Tile_Dialect, mnemonic, traits>;
+    : Op<Tile_Dialect, mnemonic, !listconcat(traits, [Tile_InsideKernel])>;
 
 #endif // TILE_DIALECT_TILE_IR_TILEDIALECT_TD

@@ -43,8 +43,9 @@ def Tile_ScalarParamType : AnyTypeOf<[F16, BF16, F32, I32, Index],
 // Kernel
 //===----------------------------------------------------------------------===//
 
-def Tile_KernelOp : Tile_Op<"kernel", [
-    AutomaticAllocationScope, FunctionOpInterface, IsolatedFromAbove]> {
+def Tile_KernelOp : Op<Tile_Dialect, "kernel", [
+    AutomaticAllocationScope, FunctionOpInterface, IsolatedFromAbove,
+    HasParent<"::mlir::ModuleOp">]> {
   let summary = "a GPU kernel over tiles";
   let description = [{
     A kernel launched with `threads` threads per CTA over a grid of CTAs.
@@ -129,12 +130,6 @@ def Tile_ReturnOp : Tile_Op<"return", [Pure, HasParent<"KernelOp">,
 class Tile_ContextOp<string mnemonic, list<Trait> traits = []>
     : Tile_Op<mnemonic, !listconcat(traits, [Pure])> {
   let results = (outs Index:$result);
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-    ::llvm::LogicalResult $cppClass::verify() {
-      return verifyInsideKernel(getOperation());
-    }
-  }];
 }
 
 def Tile_ThreadIdOp : Tile_ContextOp<"thread_id"> {
@@ -357,12 +352,6 @@ def Tile_BarrierOp : Tile_Op<"barrier", [
     ```
   }];
   let assemblyFormat = "attr-dict";
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-    ::llvm::LogicalResult $cppClass::verify() {
-      return verifyInsideKernel(getOperation());
-    }
-  }];
 }
 
 //===----------------------------------------------------------------------===//
