@@ -9,18 +9,29 @@
 using namespace mlir;
 using namespace mlir::tile;
 
-static VarOp getSharedVar(Value var) {
-  auto op = var ? var.getDefiningOp<VarOp>() : VarOp();
-  if (!op || !isSharedTile(op))
+/// The shared tile var a var handle (a tile.var or a stage of a ring)
+/// refers to, or null.
+static VarOp getSharedVar(Value handle) {
+  VarOp var = getVarOp(handle);
+  if (!var || !isSharedTile(var))
     return {};
-  return op;
+  return var;
 }
 
-static SharedAccess makeAccess(VarOp var, bool write, bool byOwner) {
+/// An access to the var `handle` refers to: its whole bytes, or those of
+/// the ring with the stage, for a stage.
+static SharedAccess makeAccess(Value handle, bool write, bool byOwner) {
+  VarOp var = getSharedVar(handle);
   auto offset = var->getAttrOfType<IntegerAttr>(kOffsetAttr);
   int64_t begin = offset ? offset.getInt() : 0;
-  return {var.getResult(), begin, begin + getVarBytes(var.getVarType()), write,
-          byOwner};
+  SharedAccess access{var.getResult(), begin, begin + getStorageBytes(var),
+                      write, byOwner};
+  if (auto stage = handle.getDefiningOp<StageOp>()) {
+    access.stages = *var.getStages();
+    access.rotation = stage.getRotation();
+    access.stage = llvm::mod(stage.getOffset(), access.stages);
+  }
+  return access;
 }
 
 /// A slice of a global tensor: what a barrier orders between threads of a
@@ -34,6 +45,11 @@ static SharedAccess makeAccess(Value tensor, ValueRange offsets, Type tile,
   return access;
 }
 
+bool mlir::tile::isAsyncCopy(Operation *op) {
+  auto copy = dyn_cast<CopyOp>(op);
+  return copy && copy.getAsync();
+}
+
 SmallVector<SharedAccess> mlir::tile::getSharedAccesses(Operation *op) {
   SmallVector<SharedAccess> accesses;
   if (auto var = dyn_cast<VarOp>(op)) {
@@ -41,12 +57,28 @@ SmallVector<SharedAccess> mlir::tile::getSharedAccesses(Operation *op) {
       accesses.push_back(
           makeAccess(var, /*write=*/true, !isRowReplicated(var.getInit())));
   } else if (auto write = dyn_cast<WriteOp>(op)) {
-    if (VarOp var = getSharedVar(write.getVar()))
-      accesses.push_back(
-          makeAccess(var, /*write=*/true, !isRowReplicated(write.getValue())));
+    if (getSharedVar(write.getVar()))
+      accesses.push_back(makeAccess(write.getVar(), /*write=*/true,
+                                    !isRowReplicated(write.getValue())));
   } else if (auto read = dyn_cast<ReadOp>(op)) {
-    if (VarOp var = getSharedVar(read.getVar()); var && hasOwnerUse(read))
-      accesses.push_back(makeAccess(var, /*write=*/false, /*byOwner=*/true));
+    if (getSharedVar(read.getVar()) && hasOwnerUse(read))
+      accesses.push_back(
+          makeAccess(read.getVar(), /*write=*/false, /*byOwner=*/true));
+  } else if (auto copy = dyn_cast<CopyOp>(op)) {
+    // The threads share a copy's chunks as no tile's owners do: any thread
+    // may touch any element of either side.
+    for (auto [side, offsets, write] :
+         {std::tuple{copy.getSource(), copy.getSourceOffsets(), false},
+          std::tuple{copy.getDest(), copy.getDestOffsets(), true}}) {
+      if (isa<GlobalTensorType>(side.getType())) {
+        SharedAccess access =
+            makeAccess(side, offsets, copy.getBoxType(), write);
+        access.byOwner = false;
+        accesses.push_back(access);
+      } else if (getSharedVar(side)) {
+        accesses.push_back(makeAccess(side, write, /*byOwner=*/false));
+      }
+    }
   } else if (auto load = dyn_cast<LoadOp>(op)) {
     accesses.push_back(makeAccess(load.getSource(), load.getOffsets(),
                                   load.getType(), /*write=*/false));
@@ -75,8 +107,9 @@ SmallVector<SharedAccess> mlir::tile::getSharedAccesses(Operation *op) {
     if (!isa<RankedTensorType>(use.get().getType()) || !readsAcrossThreads(use))
       continue;
     if (auto read = use.get().getDefiningOp<ReadOp>())
-      if (VarOp var = getSharedVar(read.getVar()))
-        accesses.push_back(makeAccess(var, /*write=*/false, /*byOwner=*/false));
+      if (getSharedVar(read.getVar()))
+        accesses.push_back(
+            makeAccess(read.getVar(), /*write=*/false, /*byOwner=*/false));
   }
   return accesses;
 }
@@ -90,15 +123,60 @@ namespace {
 
 using AccessSet = SmallVector<SharedAccess>;
 
+/// What the walk knows at a point of the kernel: the accesses since the
+/// last barrier, and the writes of async copies not yet waited for, as
+/// PTX counts them per thread: the group being formed, and the committed
+/// groups, oldest first.
+struct State {
+  AccessSet accesses;
+  AccessSet open;
+  SmallVector<AccessSet> committed;
+
+  /// Either of `a` and `b` (the branches of an if, a loop that runs or
+  /// not): every access of both, and the groups of both, aligned on the
+  /// most recent.
+  static State join(State a, const State &b) {
+    llvm::append_range(a.accesses, b.accesses);
+    llvm::append_range(a.open, b.open);
+    size_t common = std::min(a.committed.size(), b.committed.size());
+    if (b.committed.size() > a.committed.size())
+      a.committed.insert(a.committed.begin(), b.committed.begin(),
+                         b.committed.end() - common);
+    for (size_t i = 0; i < common; ++i)
+      llvm::append_range(a.committed[a.committed.size() - 1 - i],
+                         b.committed[b.committed.size() - 1 - i]);
+    return a;
+  }
+};
+
+/// Whether `value` may differ from one iteration of `loop` to the next:
+/// the loop's own values, and what is computed from them in it.
+static bool isLoopVariant(Value value, Operation *loop) {
+  return value && loop->isAncestor(value.getParentRegion()->getParentOp());
+}
+
+/// `access`, made in one iteration of `loop`, as another iteration sees
+/// it: a stage or a slice named by values of the iteration is any stage,
+/// any element.
+static SharedAccess fromOtherIteration(SharedAccess access, Operation *loop) {
+  if (isLoopVariant(access.rotation, loop))
+    access.rotation = Value();
+  if (llvm::any_of(access.offsets,
+                   [&](Value offset) { return isLoopVariant(offset, loop); }))
+    access.byOwner = false;
+  return access;
+}
+
 /// A dataflow walk over the kernel: the accesses since the last barrier,
 /// and a barrier before an access that conflicts with one of them.
 class BarrierPlanner {
 public:
-  explicit BarrierPlanner(KernelOp kernel) : kernel(kernel) {}
+  BarrierPlanner(KernelOp kernel, const DenseSet<Operation *> &ignored)
+      : kernel(kernel), ignored(ignored) {}
 
   FailureOr<BarrierPlan> run() {
     markThreadDependentControlFlow();
-    AccessSet state;
+    State state;
     walk(kernel.getBodyBlock(), state);
     bool failed = false;
     DenseSet<Operation *> reported; // one error an op
@@ -119,9 +197,12 @@ public:
     for (Operation *op : plan.before)
       requireUniform(op, "a barrier is needed here (another thread's access "
                          "to the same shared bytes)");
-    kernel.walk([&](BarrierOp barrier) {
-      requireUniform(barrier, "this barrier waits for every thread of the "
-                              "CTA");
+    kernel.walk([&](Operation *op) {
+      if (isa<BarrierOp>(op))
+        requireUniform(op, "this barrier waits for every thread of the CTA");
+      else if (isa<CommitGroupOp, WaitGroupOp>(op))
+        requireUniform(op, "this op counts groups of async copies, which "
+                           "every thread must count alike");
     });
     // Every way of reducing rows has a butterfly of warp shuffles.
     kernel.walk([&](Operation *op) {
@@ -138,59 +219,99 @@ public:
   }
 
 private:
-  void walk(Block &block, AccessSet &state) {
+  void walk(Block &block, State &state) {
     for (Operation &op : block) {
-      if (isa<BarrierOp>(op)) {
-        state.clear();
+      if (isa<BarrierOp>(op) && !ignored.contains(&op)) {
+        // A barrier orders what landed, not the copies still in flight.
+        state.accesses.clear();
+        continue;
+      }
+      if (isa<CommitGroupOp>(op)) {
+        state.committed.push_back(std::move(state.open));
+        state.open.clear();
+        continue;
+      }
+      if (auto wait = dyn_cast<WaitGroupOp>(op)) {
+        // The groups but the `pending` most recent land here.
+        auto pending = static_cast<size_t>(wait.getPending());
+        while (state.committed.size() > pending) {
+          llvm::append_range(state.accesses, state.committed.front());
+          state.committed.erase(state.committed.begin());
+        }
         continue;
       }
       AccessSet accesses = getSharedAccesses(&op);
       for (const SharedAccess &access : accesses) {
-        bool conflict = llvm::any_of(state, [&](const SharedAccess &earlier) {
-          return access.conflictsWith(earlier);
-        });
+        bool conflict =
+            llvm::any_of(state.accesses, [&](const SharedAccess &earlier) {
+              return access.conflictsWith(earlier);
+            });
         if (conflict) {
           plan.before.insert(&op);
-          state.clear();
+          state.accesses.clear();
           break;
         }
       }
       if (hasBarrierAfterWrites(&op)) {
         // Its own barrier orders everything before it, its writes included.
-        state.clear();
+        state.accesses.clear();
         llvm::erase_if(accesses,
                        [](const SharedAccess &access) { return access.write; });
       }
-      llvm::append_range(state, accesses);
+      for (SharedAccess &access : accesses) {
+        // An async copy's write may happen at any time until it is waited
+        // for: it needs the order of its issue, and orders others after
+        // the wait.
+        if (access.write && isAsyncCopy(&op))
+          state.open.push_back(std::move(access));
+        else
+          state.accesses.push_back(std::move(access));
+      }
       walkRegions(&op, state);
     }
   }
 
-  void walkRegions(Operation *op, AccessSet &state) {
+  void walkRegions(Operation *op, State &state) {
     if (auto ifOp = dyn_cast<scf::IfOp>(op)) {
-      AccessSet thenState = state, elseState = state;
+      State thenState = state, elseState = state;
       walk(ifOp.getThenRegion().front(), thenState);
       if (!ifOp.getElseRegion().empty())
         walk(ifOp.getElseRegion().front(), elseState);
-      state = std::move(thenState);
-      llvm::append_range(state, elseState);
+      state = State::join(std::move(thenState), elseState);
       return;
     }
     if (isa<scf::ForOp, scf::WhileOp>(op)) {
-      // Twice: the second pass starts from what the first left, so an
-      // access conflicts with the previous iteration's too.
-      AccessSet entry = state;
-      AccessSet first = entry;
+      // Twice: the second pass starts from what the first left, as another
+      // iteration sees it, so an access conflicts with the previous
+      // iteration's too.
+      State first = state;
       walkLoopBody(op, first);
-      AccessSet second = entry;
-      llvm::append_range(second, first);
+      State second = State::join(state, carried(first, op));
+      second.open = carried(first, op).open;
+      second.committed = carried(first, op).committed;
       walkLoopBody(op, second);
-      state = std::move(entry); // the loop may run no iteration
-      llvm::append_range(state, second);
+      // The loop may run no iteration, one, or more.
+      state = State::join(State::join(std::move(state), first),
+                          carried(second, op));
     }
   }
 
-  void walkLoopBody(Operation *loop, AccessSet &state) {
+  /// `state` at the end of an iteration of `loop`, as the next iteration
+  /// and the code after the loop see it.
+  static State carried(const State &state, Operation *loop) {
+    State other;
+    auto convert = [&](const AccessSet &from, AccessSet &to) {
+      for (const SharedAccess &access : from)
+        to.push_back(fromOtherIteration(access, loop));
+    };
+    convert(state.accesses, other.accesses);
+    convert(state.open, other.open);
+    for (const AccessSet &group : state.committed)
+      convert(group, other.committed.emplace_back());
+    return other;
+  }
+
+  void walkLoopBody(Operation *loop, State &state) {
     for (Region &region : loop->getRegions())
       walk(region.front(), state);
   }
@@ -314,12 +435,15 @@ private:
   }
 
   KernelOp kernel;
+  const DenseSet<Operation *> &ignored;
   BarrierPlan plan;
   DenseSet<Operation *> threadDependent;
 };
 
 } // namespace
 
-FailureOr<BarrierPlan> mlir::tile::planBarriers(KernelOp kernel) {
-  return BarrierPlanner(kernel).run();
+FailureOr<BarrierPlan>
+mlir::tile::planBarriers(KernelOp kernel,
+                         const DenseSet<Operation *> &ignored) {
+  return BarrierPlanner(kernel, ignored).run();
 }

@@ -22,6 +22,11 @@ TileUseKind mlir::tile::classifyTileUse(OpOperand &use) {
   }
   if (isa<DotOp>(user))
     return TileUseKind::AcrossThreads;
+  // A copy's thread for a box element is the chunk's: the element's owner
+  // only when chunks are single elements.
+  if (auto copy = dyn_cast<CopyOp>(user))
+    return copy.getWidth() == 1 ? TileUseKind::ByOwner
+                                : TileUseKind::AcrossThreads;
   if (auto broadcast = dyn_cast<BroadcastOp>(user)) {
     // A row result reduced in place is already in every lane of its row:
     // broadcasting it back over rows of the same length is free.

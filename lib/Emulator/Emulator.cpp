@@ -38,6 +38,7 @@ public:
     for (int64_t bytes : program.sharedBytes) {
       cta.shared.emplace_back(bytes);
       cta.sharedAccesses.emplace_back(launch.options.checkRaces ? bytes : 0);
+      cta.sharedInFlight.emplace_back(bytes);
     }
   }
 
@@ -90,6 +91,11 @@ LogicalResult CTARunner::run(std::array<int64_t, 3> blockId) {
   // shows up in the results.
   for (std::vector<uint8_t> &memory : cta.shared)
     std::fill(memory.begin(), memory.end(), 0xff);
+  // Each thread's copies landed when it exited.
+  cta.asyncCopies.clear();
+  for (std::vector<uint32_t> &inFlight : cta.sharedInFlight)
+    std::fill(inFlight.begin(), inFlight.end(), 0);
+  cta.sourcesInFlight.clear();
   for (Thread &thread : threads)
     interpreter.start(thread);
   LogicalResult status = success();

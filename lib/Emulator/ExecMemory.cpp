@@ -112,11 +112,18 @@ uint8_t *Interpreter::access(Operation *op, Address address, int64_t size,
                              AccessKind kind) {
   uint8_t *bytes = checkBounds(op, address, size,
                                kind == AccessKind::Read ? "load" : "store");
-  if (!bytes)
+  if (!bytes || failed(checkInFlight(op, address, size, kind)))
     return nullptr;
+  // A global access is of whole elements, a vector access of several.
+  int64_t elementBytes = size;
+  if (address.space == MemorySpace::Global)
+    elementBytes = static_cast<int64_t>(::tile::runtime::dtypeSize(
+        launch.buffers[address.memory].tensor->dtype));
   if (address.space == MemorySpace::Global && kind != AccessKind::Read)
     if (std::vector<bool> *written = launch.buffers[address.memory].written)
-      (*written)[address.offset / size] = true;
+      for (int64_t offset = address.offset; offset < address.offset + size;
+           offset += elementBytes)
+        (*written)[offset / elementBytes] = true;
   if (!launch.options.checkRaces)
     return bytes;
   if (address.space == MemorySpace::Shared) {
@@ -128,18 +135,20 @@ uint8_t *Interpreter::access(Operation *op, Address address, int64_t size,
         return nullptr;
   } else if (address.space == MemorySpace::Global) {
     // Every access to a tensor element is of the whole element: one entry.
-    ByteAccesses &history =
-        cta.globalAccesses[{address.memory, address.offset}];
-    if (failed(recordAccess(op, history, kind, [&] {
-          const EmulatedBuffer &buffer = launch.buffers[address.memory];
-          return "element " + std::to_string(address.offset / size) +
-                 " of tensor '" + buffer.name + "'";
-        })))
-      return nullptr;
-    if (launch.grid[0] * launch.grid[1] * launch.grid[2] > 1 &&
-        failed(recordCrossCTAAccess(op, address.memory, address.offset / size,
-                                    kind)))
-      return nullptr;
+    for (int64_t offset = address.offset; offset < address.offset + size;
+         offset += elementBytes) {
+      ByteAccesses &history = cta.globalAccesses[{address.memory, offset}];
+      if (failed(recordAccess(op, history, kind, [&] {
+            const EmulatedBuffer &buffer = launch.buffers[address.memory];
+            return "element " + std::to_string(offset / elementBytes) +
+                   " of tensor '" + buffer.name + "'";
+          })))
+        return nullptr;
+      if (launch.grid[0] * launch.grid[1] * launch.grid[2] > 1 &&
+          failed(recordCrossCTAAccess(op, address.memory, offset / elementBytes,
+                                      kind)))
+        return nullptr;
+    }
   }
   return bytes;
 }
@@ -279,6 +288,47 @@ std::optional<Address> Interpreter::memrefElement(Operation *op, Value memref,
   return address;
 }
 
+LogicalResult Interpreter::checkAlignment(Operation *op, Address address,
+                                          std::optional<uint64_t> alignment) {
+  // Every memory starts aligned: a global buffer as cuMemAlloc's (256
+  // bytes), shared memory and allocas to 16.
+  if (!alignment || *alignment <= 1 ||
+      address.offset % static_cast<int64_t>(*alignment) == 0)
+    return success();
+  return fail(op, "misaligned access: byte offset " + Twine(address.offset) +
+                      " is not a multiple of the access's alignment of " +
+                      Twine(*alignment) + " bytes");
+}
+
+LogicalResult Interpreter::loadValue(Operation *op,
+                                     std::optional<Address> address,
+                                     Value result,
+                                     std::optional<uint64_t> alignment) {
+  if (!address || failed(checkAlignment(op, *address, alignment)))
+    return failure();
+  Type type = result.getType();
+  const uint8_t *bytes =
+      access(op, *address, storageBytes(type), AccessKind::Read);
+  if (!bytes)
+    return failure();
+  readSlots(bytes, type, set(result));
+  return success();
+}
+
+LogicalResult Interpreter::storeValue(Operation *op,
+                                      std::optional<Address> address,
+                                      Value value,
+                                      std::optional<uint64_t> alignment) {
+  if (!address || failed(checkAlignment(op, *address, alignment)))
+    return failure();
+  Type type = value.getType();
+  uint8_t *bytes = access(op, *address, storageBytes(type), AccessKind::Write);
+  if (!bytes)
+    return failure();
+  writeSlots(bytes, type, get(value));
+  return success();
+}
+
 //===----------------------------------------------------------------------===//
 // memref
 //===----------------------------------------------------------------------===//
@@ -307,30 +357,19 @@ LogicalResult Interpreter::executeMemRef(Operation *op) {
         return success();
       })
       .Case([&](memref::LoadOp load) {
-        std::optional<Address> address =
-            memrefElement(op, load.getMemRef(), load.getIndices());
-        if (!address)
-          return failure();
-        Type type = load.getType();
-        const uint8_t *bytes =
-            access(op, *address, storageBytes(type), AccessKind::Read);
-        if (!bytes)
-          return failure();
-        readSlots(bytes, type, set(load.getResult()));
+        return loadValue(op,
+                         memrefElement(op, load.getMemRef(), load.getIndices()),
+                         load.getResult());
+      })
+      .Case([&](memref::ExtractAlignedPointerAsIndexOp extract) {
+        set(extract.getResult()) = {
+            Address::fromSlots(get(extract.getSource())).toInteger()};
         return success();
       })
       .Case([&](memref::StoreOp store) {
-        std::optional<Address> address =
-            memrefElement(op, store.getMemRef(), store.getIndices());
-        if (!address)
-          return failure();
-        Type type = store.getValueToStore().getType();
-        uint8_t *bytes =
-            access(op, *address, storageBytes(type), AccessKind::Write);
-        if (!bytes)
-          return failure();
-        writeSlots(bytes, type, get(store.getValueToStore()));
-        return success();
+        return storeValue(
+            op, memrefElement(op, store.getMemRef(), store.getIndices()),
+            store.getValueToStore());
       })
       .Default([&](Operation *) { return unsupported(op); });
 }
@@ -367,24 +406,27 @@ LogicalResult Interpreter::executeLLVM(Operation *op) {
         address.toSlots(set(gep.getResult()));
         return success();
       })
-      .Case([&](LLVM::LoadOp load) {
-        Type type = load.getType();
-        const uint8_t *bytes =
-            access(op, Address::fromSlots(get(load.getAddr())),
-                   storageBytes(type), AccessKind::Read);
-        if (!bytes)
-          return failure();
-        readSlots(bytes, type, set(load.getResult()));
+      .Case([&](LLVM::IntToPtrOp cast) -> LogicalResult {
+        std::optional<Address> address =
+            Address::fromInteger(get(cast.getArg())[0]);
+        if (!address)
+          return fail(op, "inttoptr of an integer that is no pointer's");
+        address->toSlots(set(cast.getResult()));
         return success();
       })
-      .Case([&](LLVM::StoreOp store) {
-        Type type = store.getValue().getType();
-        uint8_t *bytes = access(op, Address::fromSlots(get(store.getAddr())),
-                                storageBytes(type), AccessKind::Write);
-        if (!bytes)
-          return failure();
-        writeSlots(bytes, type, get(store.getValue()));
+      .Case([&](LLVM::PtrToIntOp cast) {
+        set(cast.getResult()) = {
+            truncateBits(Address::fromSlots(get(cast.getArg())).toInteger(),
+                         classify(cast.getType()).bits)};
         return success();
+      })
+      .Case([&](LLVM::LoadOp load) {
+        return loadValue(op, Address::fromSlots(get(load.getAddr())),
+                         load.getResult(), load.getAlignment());
+      })
+      .Case([&](LLVM::StoreOp store) {
+        return storeValue(op, Address::fromSlots(get(store.getAddr())),
+                          store.getValue(), store.getAlignment());
       })
       .Default([&](Operation *) { return unsupported(op); });
 }
@@ -477,6 +519,16 @@ LogicalResult Interpreter::executeVector(Operation *op) {
           result[linear] = source[sourceIndex];
         }
         return success();
+      })
+      .Case([&](vector::LoadOp load) {
+        return loadValue(op,
+                         memrefElement(op, load.getBase(), load.getIndices()),
+                         load.getResult(), load.getAlignment());
+      })
+      .Case([&](vector::StoreOp store) {
+        return storeValue(
+            op, memrefElement(op, store.getBase(), store.getIndices()),
+            store.getValueToStore(), store.getAlignment());
       })
       .Case([&](vector::ShapeCastOp cast) {
         set(cast.getResult()) = get(cast.getSource());

@@ -4,6 +4,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -127,7 +128,7 @@ FailureOr<Program> Program::prepare(gpu::GPUFuncOp func,
                                     slotCount(type.getElementType()));
     } else if (isa<gpu::DynamicSharedMemoryOp>(op)) {
       usesDynamicShared = true;
-    } else if (isa<LLVM::LoadOp, LLVM::StoreOp>(op)) {
+    } else if (isa<LLVM::LoadOp, LLVM::StoreOp, NVVM::CpAsyncOp>(op)) {
       program.globalAccessIds[op] = program.globalAccessOps.size();
       program.globalAccessOps.push_back(op);
     }
@@ -193,6 +194,8 @@ void Interpreter::start(Thread &t) {
        llvm::zip_equal(t.privateMemory, program.allocaBytes))
     memory.assign(bytes, 0);
   t.frames.clear();
+  t.openCopies.clear();
+  t.committedCopies.clear();
   t.status = ThreadStatus::Running;
   t.waitingAt = nullptr;
   t.steps = 0;
@@ -257,6 +260,8 @@ LogicalResult Interpreter::execute(Operation *op) {
     return executeMath(op);
   if (isa_and_nonnull<gpu::GPUDialect>(dialect))
     return executeGPU(op);
+  if (isa_and_nonnull<NVVM::NVVMDialect>(dialect))
+    return executeNVVM(op);
   return unsupported(op);
 }
 
@@ -452,6 +457,8 @@ LogicalResult Interpreter::executeGPU(Operation *op) {
         return success();
       })
       .Case([&](gpu::ReturnOp) {
+        if (failed(completeAsyncCopies(op, /*pending=*/-1)))
+          return failure();
         thread->status = ThreadStatus::Exited;
         thread->frames.clear();
         return success();

@@ -22,6 +22,8 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "llvm/ADT/DenseSet.h"
 
+#include <deque>
+
 namespace mlir::tile::emulator {
 
 /// The lanes a shuffle exchanges among.
@@ -72,6 +74,11 @@ struct Frame {
 
 struct Thread {
   std::array<int64_t, 3> id = {0, 0, 0};
+  /// This thread's cp.async copies not yet complete (indices into
+  /// CTA::asyncCopies): those of the group being formed, and the committed
+  /// groups, oldest first.
+  SmallVector<uint32_t> openCopies;
+  std::deque<SmallVector<uint32_t>> committedCopies;
   unsigned linearId = 0;
   std::vector<Slots> values;
   SmallVector<Frame, 8> frames;
@@ -105,6 +112,17 @@ struct ByteAccesses {
             *atomicOp = nullptr;
 };
 
+/// A cp.async in flight: it may land at any time until a wait of its
+/// thread covers its group, so until then no thread may touch its
+/// destination bytes, nor write its source bytes.
+struct AsyncCopy {
+  Operation *op = nullptr;
+  uint32_t thread = 0;
+  Address dest, source;
+  /// Bytes written, and bytes read from the source (the rest zero-filled).
+  int64_t size = 0, sourceSize = 0;
+};
+
 /// The first CTA that made each kind of access to one element of a global
 /// tensor, and the op (numbered by Program::globalAccessIds). CTAs run one
 /// after another, so when CTA c finds another CTA's access of a kind, it is
@@ -132,6 +150,11 @@ struct CTA {
       crossCTAAccesses;
   /// Advanced at every barrier and every new CTA.
   uint32_t epoch = 0;
+  /// Every cp.async of the CTA so far, and per shared byte (per global
+  /// byte of a source) the one in flight that writes (reads) it, plus 1.
+  std::vector<AsyncCopy> asyncCopies;
+  std::vector<std::vector<uint32_t>> sharedInFlight;
+  llvm::DenseMap<std::pair<uint32_t, int64_t>, uint32_t> sourcesInFlight;
   /// Races reported, by the pair of ops, so each is reported once.
   llvm::DenseSet<std::pair<Operation *, Operation *>> racesReported;
   unsigned racesFound = 0;
@@ -180,6 +203,18 @@ private:
   // ExecArith.cpp
   LogicalResult executeArith(Operation *op);
   LogicalResult executeMath(Operation *op);
+  // ExecAsync.cpp
+  LogicalResult executeNVVM(Operation *op);
+  /// Lands this thread's async copies but those of its `pending` most
+  /// recent committed groups (all of them, the open group too, when
+  /// `pending` is negative: at its exit).
+  LogicalResult completeAsyncCopies(Operation *op, int64_t pending);
+  LogicalResult landAsyncCopy(uint32_t index);
+  /// Fails, with an error naming both ops, when a `kind` access of `op` to
+  /// the `size` bytes at `address` touches a cp.async in flight: its
+  /// destination, or for a write its source.
+  LogicalResult checkInFlight(Operation *op, Address address, int64_t size,
+                              AccessKind kind);
   // ExecMemory.cpp
   LogicalResult executeMemRef(Operation *op);
   LogicalResult executeLLVM(Operation *op);
@@ -189,6 +224,18 @@ private:
   /// checks, and a global write in its buffer's `written`.
   uint8_t *access(Operation *op, Address address, int64_t size,
                   AccessKind kind);
+  /// Fails, with an error at `op`, when `address` is not a multiple of
+  /// `alignment` (an access's `alignment` attribute).
+  LogicalResult checkAlignment(Operation *op, Address address,
+                               std::optional<uint64_t> alignment);
+  /// Loads `result` from, or stores `value` to, `address` (none: an error
+  /// was reported), checking its alignment and the access.
+  LogicalResult loadValue(Operation *op, std::optional<Address> address,
+                          Value result,
+                          std::optional<uint64_t> alignment = std::nullopt);
+  LogicalResult storeValue(Operation *op, std::optional<Address> address,
+                           Value value,
+                           std::optional<uint64_t> alignment = std::nullopt);
   /// The same without recording an access; `what` names it in the error.
   uint8_t *checkBounds(Operation *op, Address address, int64_t size,
                        StringRef what);

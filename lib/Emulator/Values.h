@@ -18,6 +18,7 @@
 #include "llvm/ADT/SmallVector.h"
 
 #include <cstring>
+#include <optional>
 
 namespace mlir::tile::emulator {
 
@@ -132,6 +133,25 @@ struct Address {
   }
   void toSlots(Slots &slots) const {
     slots.assign({(uint64_t(space) << 32) | memory, uint64_t(offset)});
+  }
+
+  /// The address as one integer (llvm.ptrtoint, the aligned pointer of a
+  /// memref): the space and memory above bit 40, the offset below, so
+  /// that adding to the integer moves the offset and the low bits tell
+  /// the alignment (every memory starts aligned).
+  static constexpr unsigned kOffsetBits = 40;
+  uint64_t toInteger() const {
+    return (uint64_t(space) + 1) << 56 | uint64_t(memory) << kOffsetBits |
+           (uint64_t(offset) & ((uint64_t(1) << kOffsetBits) - 1));
+  }
+  /// The address an integer of toInteger() names; none for another one.
+  static std::optional<Address> fromInteger(uint64_t value) {
+    uint64_t space = value >> 56;
+    if (space == 0 || space > 3)
+      return std::nullopt;
+    return Address{static_cast<MemorySpace>(space - 1),
+                   static_cast<uint32_t>((value >> kOffsetBits) & 0xffff),
+                   signExtend(value, kOffsetBits)};
   }
 };
 

@@ -97,11 +97,18 @@ private:
   LogicalResult executeConstant(arith::ConstantOp op);
   /// Loads (`stored` null; elements outside the tensor read `other`, or 0)
   /// or stores (where `mask` holds, if given) the slice of `tensor` at
-  /// `offsets` with the tile's shape.
+  /// `offsets` with the tile's shape. A load goes to `loaded`, or to the
+  /// op's result. Element `e` is the work of thread `(e / width) % threads`
+  /// (a copy's chunks of `width`; 1 for slices).
   LogicalResult executeSlice(Operation &op, Value tensor, ValueRange offsets,
                              RankedTensorType tileType, const Val *stored,
                              const Val *other = nullptr,
-                             const Val *mask = nullptr);
+                             const Val *mask = nullptr, int64_t width = 1,
+                             Val *loaded = nullptr);
+  LogicalResult executeCopy(CopyOp copy);
+  /// The state of the var or ring stage `handle` names, or null after an
+  /// error at `op` when none was made.
+  VarState *stateOf(Operation &op, Value handle, bool create = false);
   LogicalResult executeIf(scf::IfOp op);
   LogicalResult executeFor(scf::ForOp op);
   LogicalResult executeForPerThread(scf::ForOp op);
@@ -147,6 +154,9 @@ private:
   std::array<int64_t, 3> blockId = {0, 0, 0};
   DenseMap<Value, Val> values;
   DenseMap<Value, VarState> vars;
+  /// The stages of each ring, and the stage each tile.stage last named.
+  DenseMap<Value, SmallVector<VarState>> rings;
+  DenseMap<Value, int64_t> stageIndex;
   DenseMap<Value, rt::HostTensor *> tensors;
   DenseMap<Value, unsigned> paramIndex;
   /// The scalar parameters and their values.
@@ -532,7 +542,8 @@ LogicalResult Interpreter::executeSlice(Operation &op, Value tensorValue,
                                         ValueRange offsetValues,
                                         RankedTensorType tileType,
                                         const Val *stored, const Val *other,
-                                        const Val *mask) {
+                                        const Val *mask, int64_t width,
+                                        Val *loadedOut) {
   rt::HostTensor *tensor = getTensor(op, tensorValue);
   if (!tensor)
     return failure();
@@ -565,7 +576,7 @@ LogicalResult Interpreter::executeSlice(Operation &op, Value tensorValue,
   ArrayRef<int64_t> tileShape = tileType.getShape();
   int64_t rank = tileShape.size();
   for (int64_t e = 0; e < tileType.getNumElements(); ++e) {
-    if (stored && !isActive(e % threads))
+    if (stored && !isActive((e / width) % threads))
       continue;
     // Row-major position of element e in the tile, then in the tensor.
     int64_t remaining = e, linear = 0;
@@ -596,13 +607,130 @@ LogicalResult Interpreter::executeSlice(Operation &op, Value tensorValue,
       loaded.setInt(e, static_cast<int64_t>(tensor->get(linear)));
     }
   }
-  if (!stored)
+  if (loadedOut)
+    *loadedOut = std::move(loaded);
+  else if (!stored)
     set(op.getResult(0), std::move(loaded));
   return success();
 }
 
+VarState *Interpreter::stateOf(Operation &op, Value handle, bool create) {
+  if (auto stage = handle.getDefiningOp<StageOp>()) {
+    auto ring = rings.find(stage.getRing());
+    auto index = stageIndex.find(handle);
+    if (ring != rings.end() && index != stageIndex.end())
+      return &ring->second[index->second];
+  } else if (auto found = vars.find(handle); found != vars.end()) {
+    return &found->second;
+  } else if (create && handle.getDefiningOp<VarOp>()) {
+    return &vars[handle];
+  }
+  op.emitError("the interp backend accesses only vars made by tile.var and "
+               "stages made by tile.stage");
+  return nullptr;
+}
+
+LogicalResult Interpreter::executeCopy(CopyOp copy) {
+  Operation &op = *copy;
+  RankedTensorType box = copy.getBoxType();
+  int64_t width = copy.getWidth();
+  const Val *mask = copy.getMask() ? &get(copy.getMask()) : nullptr;
+  // A box of a var at uniform offsets, as flat element indices of the var.
+  auto varElements =
+      [&](Value handle, ValueRange offsets) -> FailureOr<SmallVector<int64_t>> {
+    ArrayRef<int64_t> dims = cast<VarType>(handle.getType()).getShape();
+    SmallVector<int64_t> start;
+    for (auto [dim, offset] : llvm::enumerate(offsets)) {
+      const Val &value = get(offset);
+      if (!value.isUniform())
+        return op.emitError("the interp backend needs the offsets into a "
+                            "var to be the same in every thread");
+      if (value.scalarInt() < 0 ||
+          value.scalarInt() + box.getDimSize(dim) > dims[dim])
+        return fault(&op) << "the box [" << value.scalarInt() << " :+ "
+                          << box.getDimSize(dim) << "] in dimension " << dim
+                          << " is outside the var of size " << dims[dim];
+      start.push_back(value.scalarInt());
+    }
+    SmallVector<int64_t> elements;
+    for (int64_t e = 0; e < box.getNumElements(); ++e) {
+      int64_t remaining = e, linear = 0, stride = 1;
+      for (int64_t dim = box.getRank() - 1; dim >= 0; --dim) {
+        linear += (start[dim] + remaining % box.getDimSize(dim)) * stride;
+        stride *= dims[dim];
+        remaining /= box.getDimSize(dim);
+      }
+      elements.push_back(linear);
+    }
+    return elements;
+  };
+
+  // The var side's state and the elements of its box.
+  struct VarBox {
+    VarState *state;
+    SmallVector<int64_t> elements;
+  };
+  auto varBox = [&](Value handle, ValueRange offsets) -> FailureOr<VarBox> {
+    VarState *state = stateOf(op, handle);
+    if (!state)
+      return failure();
+    FailureOr<SmallVector<int64_t>> elements = varElements(handle, offsets);
+    if (failed(elements))
+      return failure();
+    return VarBox{state, std::move(*elements)};
+  };
+
+  Val moved = Val::zeros(box);
+  if (isa<GlobalTensorType>(copy.getSource().getType())) {
+    if (failed(executeSlice(op, copy.getSource(), copy.getSourceOffsets(), box,
+                            nullptr, nullptr, nullptr, width, &moved)))
+      return failure();
+  } else {
+    FailureOr<VarBox> from = varBox(copy.getSource(), copy.getSourceOffsets());
+    if (failed(from))
+      return failure();
+    const VarState &state = *from->state;
+    if (!state.value || !state.written.empty())
+      return fault(&op) << "copies from var '"
+                        << getVarOp(copy.getSource()).getName()
+                        << "' before every thread wrote it";
+    for (auto [e, element] : llvm::enumerate(from->elements))
+      moved.copyElement(e, *state.value, element);
+    moved.accuracy = state.value->accuracy;
+    moved.thresholded = state.value->thresholded;
+  }
+
+  if (isa<GlobalTensorType>(copy.getDest().getType()))
+    return executeSlice(op, copy.getDest(), copy.getDestOffsets(), box, &moved,
+                        nullptr, mask, width);
+  if (!active.empty())
+    return op.emitError("the interp backend copies into a var only where "
+                        "every thread runs the copy, not under control flow "
+                        "that depends on ctx.thread");
+  FailureOr<VarBox> to = varBox(copy.getDest(), copy.getDestOffsets());
+  if (failed(to))
+    return failure();
+  VarState *state = to->state;
+  // A var a copy first fills has 0 where the copy does not reach: reading
+  // those is a kernel's bug, which the emulator's NaNs show.
+  if (!state->value)
+    state->value =
+        Val::zeros(cast<VarType>(copy.getDest().getType()).getValueType());
+  state->written.clear();
+  Val &value = *state->value;
+  for (auto [e, element] : llvm::enumerate(to->elements))
+    if (!mask || mask->ints[e])
+      value.copyElement(element, moved, e);
+  value.accuracy = rt::loosest(value.accuracy, moved.accuracy);
+  value.thresholded |= moved.thresholded || controlThresholded;
+  return success();
+}
+
 LogicalResult Interpreter::writeVar(Value var, Val value) {
-  VarState &state = vars[var];
+  VarState *found = stateOf(*var.getDefiningOp(), var, /*create=*/true);
+  if (!found)
+    return failure();
+  VarState &state = *found;
   value.thresholded |= controlThresholded;
   if (!state.value) {
     state.value = std::move(value);
@@ -622,12 +750,11 @@ LogicalResult Interpreter::writeVar(Value var, Val value) {
 }
 
 LogicalResult Interpreter::readVar(ReadOp read) {
-  auto found = vars.find(read.getVar());
-  if (found == vars.end())
-    return read.emitError("the interp backend reads only vars made by "
-                          "tile.var");
-  StringRef name = cast<VarOp>(read.getVar().getDefiningOp()).getName();
-  const VarState &state = found->second;
+  VarState *found = stateOf(*read, read.getVar());
+  if (!found)
+    return failure();
+  StringRef name = getVarOp(read.getVar()).getName();
+  const VarState &state = *found;
   if (!state.value)
     return fault(read) << "reads var '" << name
                        << "' before anything was written to it";
@@ -677,6 +804,14 @@ LogicalResult Interpreter::executeTileOp(Operation &op) {
         return setIndex(tensor->shape[dim.getIndex()]);
       })
       .Case([&](VarOp var) -> LogicalResult {
+        if (std::optional<int64_t> stages = var.getStages()) {
+          // Declared again (in a loop): every stage undefined again.
+          if (!active.empty())
+            return op.emitError("the interp backend declares a ring only "
+                                "where every thread runs");
+          rings[var.getResult()].assign(*stages, VarState());
+          return success();
+        }
         if (var.getInit())
           return writeVar(var.getResult(), get(var.getInit()));
         // Declared again (in a loop): undefined again for its threads.
@@ -692,12 +827,22 @@ LogicalResult Interpreter::executeTileOp(Operation &op) {
         return success();
       })
       .Case([&](ReadOp read) { return readVar(read); })
-      .Case([&](WriteOp write) -> LogicalResult {
-        if (!vars.count(write.getVar()))
-          return op.emitError("the interp backend writes only vars made by "
-                              "tile.var");
+      .Case([&](WriteOp write) {
         return writeVar(write.getVar(), get(write.getValue()));
       })
+      .Case([&](StageOp stage) -> LogicalResult {
+        const Val &rotation = get(stage.getRotation());
+        if (!rotation.isUniform())
+          return op.emitError("the interp backend needs a ring's rotation to "
+                              "be the same in every thread");
+        int64_t stages = *stage.getRingOp().getStages();
+        stageIndex[stage.getResult()] =
+            llvm::mod(rotation.scalarInt() + stage.getOffset(), stages);
+        return success();
+      })
+      .Case([&](CopyOp copy) { return executeCopy(copy); })
+      // Copies land at once: groups and waits have nothing to do.
+      .Case<CommitGroupOp, WaitGroupOp>([&](Operation *) { return success(); })
       .Case([&](LoadOp load) {
         return executeSlice(op, load.getSource(), load.getOffsets(),
                             load.getResult().getType(), nullptr,
@@ -924,6 +1069,8 @@ LogicalResult Interpreter::run(ArrayRef<rt::HostTensor *> args,
         vars.clear();
         for (auto &[arg, value] : scalarArgs)
           set(arg, value);
+        rings.clear();
+        stageIndex.clear();
         if (failed(runBlock(kernel.getBodyBlock(), {})))
           return failure();
       }

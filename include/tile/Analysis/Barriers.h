@@ -29,6 +29,11 @@ struct SharedAccess {
   bool byOwner;
   SmallVector<Value> offsets; // of a global slice
   Type tileType;              // of a global slice
+  /// A stage of a ring (`buffer` is the ring): the stage `(rotation +
+  /// stage) mod stages`, when `rotation` is known; the whole ring when
+  /// `rotation` is null.
+  Value rotation;
+  int64_t stage = 0, stages = 0;
 
   /// Two accesses need a barrier between them when they touch the same
   /// memory, one writes, and they are not both the owners' accesses to the
@@ -39,6 +44,10 @@ struct SharedAccess {
     bool global = isa<BlockArgument>(buffer);
     if (global != isa<BlockArgument>(other.buffer) ||
         (global && buffer != other.buffer))
+      return false;
+    // Two stages of one rotation of a ring are distinct memory.
+    if (buffer == other.buffer && stages && rotation &&
+        rotation == other.rotation && stage != other.stage)
       return false;
     bool overlap = begin < other.end && other.begin < end;
     bool sameThreads = byOwner && other.byOwner && buffer == other.buffer &&
@@ -51,6 +60,10 @@ struct SharedAccess {
 /// global tensors.
 SmallVector<SharedAccess> getSharedAccesses(Operation *op);
 
+/// Whether `op` is a tile.copy that only issues its write (`async`): the
+/// write lands at the tile.wait_group that covers it.
+bool isAsyncCopy(Operation *op);
+
 /// Whether `op` lowers to code with a barrier of its own between its
 /// writes and its reads (a warp-segmented reduction: lane 0 of each warp
 /// writes the warp's partials, and after the barrier every thread reads its
@@ -60,11 +73,16 @@ bool hasBarrierAfterWrites(Operation *op);
 /// Where barriers go: before each op of `before`, in addition to the
 /// kernel's tile.barrier ops (which order everything before them). Fails,
 /// with an error at the op, where a barrier (planned or already there) or
-/// a warp shuffle would sit under control flow that depends on the thread.
+/// a warp shuffle would sit under control flow that depends on the thread,
+/// and where a group of async copies would be committed or waited for
+/// under such control flow (groups are counted per thread).
+/// The plan acts as if the tile.barrier ops in `ignored` were not there
+/// (to tell whether a requested barrier orders anything).
 struct BarrierPlan {
   llvm::DenseSet<Operation *> before;
 };
-FailureOr<BarrierPlan> planBarriers(KernelOp kernel);
+FailureOr<BarrierPlan>
+planBarriers(KernelOp kernel, const llvm::DenseSet<Operation *> &ignored = {});
 
 } // namespace mlir::tile
 

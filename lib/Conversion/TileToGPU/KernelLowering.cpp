@@ -102,6 +102,10 @@ LogicalResult KernelLowering::lowerOp(Operation *op) {
         return success();
       })
       .Case([&](IotaOp op) { return lowerIota(op); })
+      .Case([&](StageOp op) { return lowerStage(op); })
+      .Case([&](CopyOp op) { return lowerCopy(op); })
+      .Case<CommitGroupOp, WaitGroupOp>(
+          [&](Operation *op) { return lowerAsyncGroupOp(op); })
       .Case([&](scf::ForOp op) { return lowerFor(op); })
       .Case([&](scf::IfOp op) { return lowerIf(op); })
       .Case([&](scf::WhileOp op) { return lowerWhile(op); })

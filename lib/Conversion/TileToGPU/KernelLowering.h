@@ -4,7 +4,8 @@
 // one thread runs for its elements. Its files split it by op family:
 // KernelLowering.cpp (driver, elementwise, context, control flow),
 // LowerMemory.cpp (slices, vars), LowerCrossThread.cpp (reductions, dot,
-// broadcast), LowerLanguage.cpp (iota, indexing, gathers, atomics).
+// broadcast), LowerLanguage.cpp (iota, indexing, gathers, atomics),
+// LowerCopy.cpp (copies, ring stages, async copies).
 //
 //===----------------------------------------------------------------------===//
 
@@ -111,6 +112,34 @@ private:
   Value versioned(Value whole, Type type,
                   function_ref<Value(bool checkBounds)> body);
 
+  // LowerCopy.cpp
+  LogicalResult lowerStage(StageOp op);
+  LogicalResult lowerCopy(CopyOp op);
+  LogicalResult lowerAsyncCopy(CopyOp op);
+  LogicalResult lowerAsyncGroupOp(Operation *op);
+  /// The condition for every `width`-element chunk of a box at `offsets`
+  /// of a global tensor to start on a multiple of `width * bytes`; null
+  /// for chunks of one element.
+  Value chunkAligned(Value tensor, ValueRange offsets, int64_t width,
+                     int64_t bytes);
+  /// The chunk a thread moves in one round of a copy: its box coordinates
+  /// and the index of its first element in the box.
+  struct Chunk {
+    int64_t round;
+    Value first;
+    SmallVector<Value> coords;
+  };
+  /// Runs `body` for each chunk of `width` elements of `box` this thread
+  /// moves (chunk c in thread c % threads).
+  void forEachChunk(RankedTensorType box, int64_t width,
+                    function_ref<void(const Chunk &)> body);
+  /// `fast` where `condition` (a uniform test) holds, else `checked`.
+  void fastOrChecked(Value condition, function_ref<void()> fast,
+                     function_ref<void()> checked);
+  /// The index into the view of the var `handle` of box element `coords`
+  /// of a box at `offsets` of it.
+  Value boxVarIndex(Value handle, ValueRange offsets, ArrayRef<Value> coords);
+
   // LowerCrossThread.cpp
   LogicalResult lowerReduction(ReductionOpInterface op);
   LogicalResult lowerDot(DotOp op);
@@ -173,7 +202,11 @@ private:
   IRMapping scalars;
   DenseMap<Value, DistributedTile> tiles;
   DenseMap<Value, GlobalTensor> globals;
-  DenseMap<Value, Value> varStorage; // tile.var -> memref
+  DenseMap<Value, Value> varStorage; // tile.var, tile.stage -> memref
+  /// The byte offset in shared memory of each shared var and stage.
+  DenseMap<Value, Value> sharedOffsets;
+  /// The shared buffer as an !llvm.ptr<3>, for cp.async; null without one.
+  Value sharedPointer;
 };
 
 } // namespace mlir::tile

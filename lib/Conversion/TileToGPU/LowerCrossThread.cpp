@@ -75,7 +75,7 @@ FailureOr<Value> KernelLowering::sharedViewOf(Operation *user, Value operand) {
   auto read = operand.getDefiningOp<ReadOp>();
   Value view = read ? varStorage.lookup(read.getVar()) : Value();
   if (!view || !isa<MemRefType>(view.getType()) ||
-      !isSharedTile(read.getVar().getDefiningOp<VarOp>()))
+      !isSharedTile(getVarOp(read.getVar())))
     return user->emitError("internal error: this op reads its operand across "
                            "threads but the operand is not in a shared var; "
                            "run tile-plan-shared first");

@@ -40,6 +40,9 @@ LogicalResult KernelLowering::createStorage() {
       return WalkResult::advance();
     }
     auto tensor = cast<RankedTensorType>(type.getValueType());
+    // A ring's stages are views made where each tile.stage is.
+    if (var.isRing())
+      return WalkResult::advance();
     if (isInRegisters(var)) {
       varStorage[var] = memref::AllocaOp::create(
           builder, varLoc, MemRefType::get({}, getSlotsType(tensor)));
@@ -56,12 +59,30 @@ LogicalResult KernelLowering::createStorage() {
     auto viewType =
         MemRefType::get({tensor.getNumElements()}, tensor.getElementType(),
                         MemRefLayoutAttrInterface{}, workgroup);
-    varStorage[var] =
-        memref::ViewOp::create(builder, varLoc, viewType, sharedBase,
-                               constantIndex(offset.getInt()), ValueRange{});
+    Value bytes = constantIndex(offset.getInt());
+    varStorage[var] = memref::ViewOp::create(builder, varLoc, viewType,
+                                             sharedBase, bytes, ValueRange{});
+    sharedOffsets[var] = bytes;
     return WalkResult::advance();
   });
-  return failure(walked.wasInterrupted());
+  if (walked.wasInterrupted())
+    return failure();
+  // cp.async takes the shared address as a pointer.
+  bool async = kernel
+                   .walk([](CopyOp copy) {
+                     return copy.getAsync() ? WalkResult::interrupt()
+                                            : WalkResult::advance();
+                   })
+                   .wasInterrupted();
+  if (async && sharedBase) {
+    Value address = memref::ExtractAlignedPointerAsIndexOp::create(builder, loc,
+                                                                   sharedBase);
+    sharedPointer = LLVM::IntToPtrOp::create(
+        builder, loc, LLVM::LLVMPointerType::get(builder.getContext(), 3),
+        arith::IndexCastOp::create(builder, loc, builder.getI64Type(), address),
+        /*dereferenceable=*/nullptr);
+  }
+  return success();
 }
 
 //===----------------------------------------------------------------------===//
@@ -252,7 +273,7 @@ LogicalResult KernelLowering::lowerWrite(WriteOp op) {
 LogicalResult KernelLowering::storeToVar(Operation *op, Value var,
                                          Value value) {
   Value storage = varStorage.lookup(var);
-  auto varOp = var.getDefiningOp<VarOp>();
+  VarOp varOp = getVarOp(var);
   if (varOp.getVarType().isScalar()) {
     memref::StoreOp::create(builder, loc, lookupScalar(value), storage);
     return success();
@@ -296,7 +317,7 @@ LogicalResult KernelLowering::storeToVar(Operation *op, Value var,
 
 LogicalResult KernelLowering::lowerRead(ReadOp op) {
   Value storage = varStorage.lookup(op.getVar());
-  auto varOp = op.getVar().getDefiningOp<VarOp>();
+  VarOp varOp = getVarOp(op.getVar());
   if (varOp.getVarType().isScalar()) {
     scalars.map(op.getResult(),
                 memref::LoadOp::create(builder, loc, storage).getResult());

@@ -123,8 +123,9 @@ static llvm::json::Object buildManifest(KernelOp kernel, StringRef chip) {
     }
     bool reads = false, writes = false;
     for (Operation *user : arg.getUsers()) {
-      reads |= isa<LoadOp>(user);
-      writes |= isa<StoreOp>(user);
+      auto copy = dyn_cast<CopyOp>(user);
+      reads |= isa<LoadOp>(user) || (copy && copy.getSource() == arg);
+      writes |= isa<StoreOp>(user) || (copy && copy.getDest() == arg);
     }
     params.push_back(
         llvm::json::Object{{"name", kernel.getParamName(index)},
@@ -141,7 +142,7 @@ static llvm::json::Object buildManifest(KernelOp kernel, StringRef chip) {
     if (!isSharedTile(var) || !offset)
       return;
     llvm::json::Object buffer{{"name", var.getName().str()},
-                              {"bytes", getVarBytes(var.getVarType())},
+                              {"bytes", getStorageBytes(var)},
                               {"offset", offset.getInt()}};
     if (auto live = var->getAttrOfType<StringAttr>(kLiveAttr))
       buffer["live"] = live.str();

@@ -37,7 +37,9 @@ void mlir::tile::buildTilePlacementPipeline(OpPassManager &pm,
   TilePlanSharedOptions plan;
   plan.report = options.remarks;
   kernels.addPass(createTilePlanShared(plan));
-  kernels.addPass(createTileInsertBarriers());
+  TileInsertBarriersOptions barriers;
+  barriers.remarks = options.remarks;
+  kernels.addPass(createTileInsertBarriers(barriers));
 }
 
 std::string mlir::tile::findCUDAToolkit(const TileToPTXOptions &options) {

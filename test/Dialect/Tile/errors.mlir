@@ -274,7 +274,7 @@ tile.kernel @var_no_name() attributes {threads = 32 : i64} {
 // -----
 
 tile.kernel @scalar_register_var() attributes {threads = 32 : i64} {
-  // expected-error @+1 {{only a tile var can have register storage}}
+  // expected-error @+1 {{only a tile var can ask for registers storage}}
   %n = tile.var "n" {storage = #tile.storage<registers>} : !tile.var<i32>
   tile.return
 }
@@ -359,7 +359,7 @@ tile.kernel @tensor_through_if(%A: !tile.tensor<[32], f32>, %B: !tile.tensor<[32
 tile.kernel @var_through_if_unread(%c: !tile.tensor<[1], i32>) attributes {threads = 32 : i64} {
   %a = tile.var "a" : !tile.var<i32>
   %true = arith.constant true
-  // expected-error @+1 {{'scf.if' op passes '!tile.var<i32>' along: a var is only the result of its tile.var, used by tile.read and tile.write}}
+  // expected-error @+1 {{'scf.if' op passes '!tile.var<i32>' along: a var is only the result of its tile.var (or a tile.stage of a ring), used by tile.read, tile.write and tile.copy}}
   %v = scf.if %true -> (!tile.var<i32>) {
     scf.yield %a : !tile.var<i32>
   } else {
@@ -653,4 +653,168 @@ module attributes {gpu.container_module} {
       tile.return
     }
   }
+}
+
+// -----
+
+tile.kernel @ring_read(%O: !tile.tensor<[16], f32>) attributes {threads = 32 : i64} {
+  %p = tile.var "p" {stages = 2 : i64} : !tile.var<16xf32>
+  // expected-error @+1 {{'p' is a ring of tiles: access one of its stages (tile.stage)}}
+  %v = tile.read %p : !tile.var<16xf32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @ring_init(%O: !tile.tensor<[16], f32>) attributes {threads = 32 : i64} {
+  %z = arith.constant dense<0.0> : tensor<16xf32>
+  // expected-error @+1 {{a ring has no initial value: fill its stages}}
+  %p = tile.var "p" = %z {stages = 2 : i64} : !tile.var<16xf32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @ring_one_stage(%O: !tile.tensor<[16], f32>) attributes {threads = 32 : i64} {
+  // expected-error @+1 {{a ring has at least 2 stages, got 1}}
+  %p = tile.var "p" {stages = 1 : i64} : !tile.var<16xf32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @stage_of_var(%O: !tile.tensor<[16], f32>) attributes {threads = 32 : i64} {
+  %c0 = arith.constant 0 : index
+  %t = tile.var "t" : !tile.var<16xf32>
+  // expected-error @+1 {{takes a ring: a tile.var with stages}}
+  %s = tile.stage %t[%c0 + 0] : !tile.var<16xf32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @copy_global_global(%X: !tile.tensor<[16], f32>, %Y: !tile.tensor<[16], f32>) attributes {threads = 32 : i64} {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{copies from a global tensor to a global tensor: load a tile and store it instead}}
+  tile.copy %X[%c0] to %Y[%c0] [16] : !tile.tensor<[16], f32> to !tile.tensor<[16], f32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @copy_width(%X: !tile.tensor<[16], f32>) attributes {threads = 32 : i64} {
+  %c0 = arith.constant 0 : index
+  %t = tile.var "t" : !tile.var<16xf32>
+  // expected-error @+1 {{width 8 of 'f32' is 32 bytes: a vector access moves at most 16}}
+  tile.copy %X[%c0] to %t[%c0] [16] {width = 8 : i64} : !tile.tensor<[16], f32> to !tile.var<16xf32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @copy_width_3(%X: !tile.tensor<[16], f32>) attributes {threads = 32 : i64} {
+  %c0 = arith.constant 0 : index
+  %t = tile.var "t" : !tile.var<16xf32>
+  // expected-error @+1 {{width is 1, 2, 4 or 8 elements a thread, got 3}}
+  tile.copy %X[%c0] to %t[%c0] [16] {width = 3 : i64} : !tile.tensor<[16], f32> to !tile.var<16xf32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @copy_width_extent(%X: !tile.tensor<[16, 6], f32>) attributes {threads = 32 : i64} {
+  %c0 = arith.constant 0 : index
+  %t = tile.var "t" : !tile.var<16x8xf32>
+  // expected-error @+1 {{width 4 does not divide the box's innermost extent 6}}
+  tile.copy %X[%c0, %c0] to %t[%c0, %c0] [16, 6] {width = 4 : i64} : !tile.tensor<[16, 6], f32> to !tile.var<16x8xf32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @copy_var_offset(%X: !tile.tensor<[16, 8], f32>) attributes {threads = 32 : i64} {
+  %c0 = arith.constant 0 : index
+  %c2 = arith.constant 2 : index
+  %t = tile.var "t" : !tile.var<16x8xf32>
+  // expected-error @+1 {{width 4 needs the destination var's innermost offset to be a constant multiple of it}}
+  tile.copy %X[%c0, %c0] to %t[%c0, %c2] [16, 4] {width = 4 : i64} : !tile.tensor<[16, 8], f32> to !tile.var<16x8xf32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @copy_outside_var(%X: !tile.tensor<[16, 8], f32>) attributes {threads = 32 : i64} {
+  %c0 = arith.constant 0 : index
+  %c4 = arith.constant 4 : index
+  %t = tile.var "t" : !tile.var<16x8xf32>
+  // expected-error @+1 {{the box [4 :+ 8] in dimension 1 is outside the destination var of size 8}}
+  tile.copy %X[%c0, %c0] to %t[%c0, %c4] [16, 8] : !tile.tensor<[16, 8], f32> to !tile.var<16x8xf32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @copy_types(%X: !tile.tensor<[16], f16>) attributes {threads = 32 : i64} {
+  %c0 = arith.constant 0 : index
+  %t = tile.var "t" : !tile.var<16xf32>
+  // expected-error @+1 {{element types differ: 'f16' and 'f32'}}
+  tile.copy %X[%c0] to %t[%c0] [16] : !tile.tensor<[16], f16> to !tile.var<16xf32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @copy_mask(%X: !tile.tensor<[16], f32>) attributes {threads = 32 : i64} {
+  %c0 = arith.constant 0 : index
+  %t = tile.var "t" : !tile.var<16xf32>
+  %m = arith.constant dense<true> : tensor<8xi1>
+  // expected-error @+1 {{the mask must be an i1 tile of the box's shape, got 'tensor<8xi1>'}}
+  tile.copy %X[%c0] to %t[%c0] [16] mask %m : !tile.tensor<[16], f32> to !tile.var<16xf32>, tensor<8xi1>
+  tile.return
+}
+
+// -----
+
+tile.kernel @copy_async_to_global(%X: !tile.tensor<[16], f32>) attributes {threads = 32 : i64} {
+  %c0 = arith.constant 0 : index
+  %t = tile.var "t" : !tile.var<16xf32>
+  // expected-error @+1 {{an async copy goes from a global tensor to a shared tile}}
+  tile.copy %t[%c0] to %X[%c0] [16] {async} : !tile.var<16xf32> to !tile.tensor<[16], f32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @copy_async_small(%X: !tile.tensor<[16], f16>) attributes {threads = 32 : i64} {
+  %c0 = arith.constant 0 : index
+  %t = tile.var "t" : !tile.var<16xf16>
+  // expected-error @+1 {{an async copy moves 4, 8 or 16 bytes a thread at a time; width 1 of 'f16' is 2}}
+  tile.copy %X[%c0] to %t[%c0] [16] {async} : !tile.tensor<[16], f16> to !tile.var<16xf16>
+  tile.return
+}
+
+// -----
+
+tile.kernel @copy_scalar(%X: !tile.tensor<[16], f32>) attributes {threads = 32 : i64} {
+  %c0 = arith.constant 0 : index
+  %n = tile.var "n" : !tile.var<f32>
+  // expected-error @+1 {{the destination is a scalar var, not a tile}}
+  tile.copy %X[%c0] to %n[] [16] : !tile.tensor<[16], f32> to !tile.var<f32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @wait_depth(%X: !tile.tensor<[16], f32>) attributes {threads = 32 : i64} {
+  // expected-error @+1 {{attribute 'pending' failed to satisfy constraint}}
+  tile.wait_group 9
+  tile.return
+}
+
+// -----
+
+tile.kernel @shared_scalar(%X: !tile.tensor<[16], f32>) attributes {threads = 32 : i64} {
+  // expected-error @+1 {{only a tile var can ask for shared storage}}
+  %n = tile.var "n" {storage = #tile.storage<shared>} : !tile.var<f32>
+  tile.return
 }

@@ -125,3 +125,106 @@ tile.kernel @owners_only(%X: !tile.tensor<[16, 64], f32>, %Y: !tile.tensor<[16, 
   tile.store %d, %Y[%c0, %c0] : tensor<16x64xf32> -> !tile.tensor<[16, 64], f32>
   tile.return
 }
+
+// -----
+
+// A copy into a shared tile, read by its owners: the copy's threads are
+// not the owners, so a barrier before the read; and one before the copy
+// of the next iteration overwrites what this one read. An author's
+// barrier() there counts, and is not redundant.
+// CHECK-LABEL: tile.kernel @copy_then_read
+// CHECK: scf.for
+// CHECK-NEXT: tile.barrier {requested}
+// CHECK-NEXT: tile.copy
+// CHECK-NEXT: tile.barrier
+// CHECK-NEXT: tile.read
+// CHECK-NOT: tile.barrier
+// CHECK: tile.return
+// REMARK-NOT: redundant
+tile.kernel @copy_then_read(%X: !tile.tensor<[K], f32>, %O: !tile.tensor<[K], f32>) attributes {threads = 64 : i64} {
+  %c0 = arith.constant 0 : index
+  %c128 = arith.constant 128 : index
+  %K = tile.dim %X[0] : !tile.tensor<[K], f32>
+  %t = tile.var "t" : !tile.var<128xf32>
+  scf.for %k = %c0 to %K step %c128 {
+    tile.barrier {requested}
+    tile.copy %X[%k] to %t[%c0] [128] {width = 4 : i64} : !tile.tensor<[K], f32> to !tile.var<128xf32>
+    %v = tile.read %t : !tile.var<128xf32>
+    tile.store %v, %O[%k] : tensor<128xf32> -> !tile.tensor<[K], f32>
+  }
+  tile.return
+}
+
+// -----
+
+// Two stages of one rotation of a ring are distinct: writing the back
+// stage needs no barrier after reading the front one; the next iteration,
+// whose rotation is another, does (the author's barrier() orders it).
+// A second barrier() right after the first orders nothing: a remark.
+// CHECK-LABEL: tile.kernel @ring_stages
+// CHECK: scf.for
+// CHECK: tile.read
+// CHECK-NOT: tile.barrier
+// CHECK: tile.copy
+// CHECK-NEXT: tile.barrier {requested}
+// CHECK-NEXT: tile.barrier {requested}
+// CHECK-NOT: tile.barrier
+// CHECK: tile.return
+// REMARK: insert-barriers.mlir:[[# @LINE + 17]]:5: remark: this barrier() is redundant: no access after it conflicts with another thread's access before it
+tile.kernel @ring_stages(%X: !tile.tensor<[K], f32>, %O: !tile.tensor<[K], f32>) attributes {threads = 64 : i64} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %K = tile.dim %X[0] : !tile.tensor<[K], f32>
+  %p = tile.var "p" {stages = 2 : i64} : !tile.var<128xf32>
+  %first = tile.stage %p[%c0 + 0] : !tile.var<128xf32>
+  tile.copy %X[%c0] to %first[%c0] [128] : !tile.tensor<[K], f32> to !tile.var<128xf32>
+  tile.barrier {requested}
+  scf.for %k = %c1 to %K step %c1 {
+    %front = tile.stage %p[%k + 1] : !tile.var<128xf32>
+    %v = tile.read %front : !tile.var<128xf32>
+    %b = tile.broadcast %v : tensor<128xf32> -> tensor<128xf32>
+    tile.store %v, %O[%k] : tensor<128xf32> -> !tile.tensor<[K], f32>
+    %back = tile.stage %p[%k + 0] : !tile.var<128xf32>
+    tile.copy %X[%k] to %back[%c0] [128] : !tile.tensor<[K], f32> to !tile.var<128xf32>
+    tile.barrier {requested}
+    tile.barrier {requested}
+  }
+  tile.return
+}
+
+// -----
+
+// An async copy lands at the wait that covers it: the read of its stage by
+// other threads needs a barrier after the wait, not after the copy. The
+// copy of the next stage, issued after the read of the last iteration's,
+// needs one too; here the barrier before it orders both.
+// CHECK-LABEL: tile.kernel @async_stages
+// CHECK: scf.for
+// CHECK-NEXT: tile.wait_group 0
+// CHECK-NEXT: tile.stage
+// CHECK-NEXT: tile.barrier
+// CHECK-NEXT: tile.copy
+// CHECK-NEXT: tile.commit_group
+// CHECK-NOT: tile.barrier
+// CHECK: tile.return
+tile.kernel @async_stages(%X: !tile.tensor<[K], f32>, %O: !tile.tensor<[K], f32>) attributes {threads = 64 : i64} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %K = tile.dim %X[0] : !tile.tensor<[K], f32>
+  %p = tile.var "p" {stages = 2 : i64} : !tile.var<128xf32>
+  %first = tile.stage %p[%c0 + 0] : !tile.var<128xf32>
+  tile.copy %X[%c0] to %first[%c0] [128] {async} : !tile.tensor<[K], f32> to !tile.var<128xf32>
+  tile.commit_group
+  scf.for %k = %c0 to %K step %c1 {
+    tile.wait_group 0
+    %back = tile.stage %p[%k + 1] : !tile.var<128xf32>
+    tile.copy %X[%k] to %back[%c0] [128] {async} : !tile.tensor<[K], f32> to !tile.var<128xf32>
+    tile.commit_group
+    %front = tile.stage %p[%k + 0] : !tile.var<128xf32>
+    %v = tile.read %front : !tile.var<128xf32>
+    %b = tile.broadcast %v : tensor<128xf32> -> tensor<128xf32>
+    tile.store %b, %O[%k] : tensor<128xf32> -> !tile.tensor<[K], f32>
+  }
+  tile.wait_group 0
+  tile.return
+}

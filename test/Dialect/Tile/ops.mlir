@@ -115,3 +115,35 @@ tile.kernel @language(%alpha: f32, %X: !tile.tensor<[M, N], f32>, %start: index,
   %planes = tile.iota 0 : tensor<4x2x8xi32>
   tile.return
 }
+
+// Explicit copies, a shared tile without an initial value, a ring and its
+// stages, async copies, their groups and waits, a requested barrier.
+// CHECK-LABEL: tile.kernel @copies(
+tile.kernel @copies(%A: !tile.tensor<[32, K], f16>, %Y: !tile.tensor<[N], f32>)
+    attributes {threads = 128 : i64} {
+  %c0 = arith.constant 0 : index
+  %c32 = arith.constant 32 : index
+  %K = tile.dim %A[1] : !tile.tensor<[32, K], f16>
+  // CHECK: %[[T:.*]] = tile.var "t" {storage = #tile.storage<shared>} : !tile.var<256xf32>
+  %t = tile.var "t" {storage = #tile.storage<shared>} : !tile.var<256xf32>
+  // CHECK: %[[P:.*]] = tile.var "p" {stages = 3 : i64} : !tile.var<32x32xf16>
+  %p = tile.var "p" {stages = 3 : i64} : !tile.var<32x32xf16>
+  // CHECK: %[[B:.*]] = tile.stage %[[P]][%{{.*}} + 2] : !tile.var<32x32xf16>
+  %back = tile.stage %p[%c0 + 2] : !tile.var<32x32xf16>
+  // CHECK: tile.copy %{{.*}}[%{{.*}}, %{{.*}}] to %[[B]][%{{.*}}, %{{.*}}] [32, 32] {async, width = 8 : i64} : !tile.tensor<[32, K], f16> to !tile.var<32x32xf16>
+  tile.copy %A[%c0, %c32] to %back[%c0, %c0] [32, 32] {async, width = 8 : i64} : !tile.tensor<[32, K], f16> to !tile.var<32x32xf16>
+  // CHECK: tile.commit_group
+  tile.commit_group
+  // CHECK: tile.wait_group 0
+  tile.wait_group 0
+  // CHECK: tile.barrier {requested}
+  tile.barrier {requested}
+  %m = arith.constant dense<true> : tensor<256xi1>
+  // CHECK: tile.copy %[[T]][%{{.*}}] to %{{.*}}[%{{.*}}] [256] mask %{{.*}} : !tile.var<256xf32> to !tile.tensor<[N], f32>, tensor<256xi1>
+  tile.copy %t[%c0] to %Y[%c32] [256] mask %m : !tile.var<256xf32> to !tile.tensor<[N], f32>, tensor<256xi1>
+  // CHECK: tile.copy %{{.*}}[%{{.*}}] to %[[T]][%{{.*}}] [256] {width = 4 : i64}
+  tile.copy %Y[%c0] to %t[%c0] [256] {width = 4 : i64} : !tile.tensor<[N], f32> to !tile.var<256xf32>
+  // CHECK: tile.read %[[B]] : !tile.var<32x32xf16>
+  %v = tile.read %back : !tile.var<32x32xf16>
+  tile.return
+}

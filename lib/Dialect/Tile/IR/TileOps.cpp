@@ -111,6 +111,16 @@ int64_t mlir::tile::getVarBytes(VarType type) {
          llvm::divideCeil(type.getElementType().getIntOrFloatBitWidth(), 8);
 }
 
+int64_t mlir::tile::getStageStride(VarType type) {
+  return llvm::alignTo(getVarBytes(type), kSharedAlignment);
+}
+
+int64_t mlir::tile::getStorageBytes(VarOp var) {
+  if (std::optional<int64_t> stages = var.getStages())
+    return *stages * getStageStride(var.getVarType());
+  return getVarBytes(var.getVarType());
+}
+
 /// Global tensors are the kernel's parameters, never values computed in
 /// it: the lowering maps each to its pointer argument.
 static LogicalResult verifyKernelParameter(Operation *op, Value tensor) {
@@ -121,10 +131,39 @@ static LogicalResult verifyKernelParameter(Operation *op, Value tensor) {
   return success();
 }
 
-/// A var operand is the result of its tile.var, not a value passed around.
+VarOp mlir::tile::getVarOp(Value handle) {
+  if (!handle)
+    return {};
+  if (auto stage = handle.getDefiningOp<StageOp>())
+    return stage.getRing().getDefiningOp<VarOp>();
+  return handle.getDefiningOp<VarOp>();
+}
+
+bool mlir::tile::writesVar(Operation *op, VarOp var) {
+  auto into = [&](Value handle) { return getVarOp(handle) == var; };
+  return op
+      ->walk([&](Operation *nested) {
+        bool writes = false;
+        if (auto write = dyn_cast<WriteOp>(nested))
+          writes = into(write.getVar());
+        else if (auto copy = dyn_cast<CopyOp>(nested))
+          writes = into(copy.getDest());
+        return writes ? WalkResult::interrupt() : WalkResult::advance();
+      })
+      .wasInterrupted();
+}
+
+/// A var operand is the result of its tile.var (or a stage of a ring), not
+/// a value passed around; a ring is only accessed through its stages.
 static LogicalResult verifyVarOperand(Operation *op, Value var) {
-  if (!var.getDefiningOp<VarOp>())
-    return op->emitOpError("var operand must be the result of a tile.var");
+  VarOp varOp = getVarOp(var);
+  if (!varOp)
+    return op->emitOpError("var operand must be the result of a tile.var "
+                           "or a tile.stage");
+  if (varOp.isRing() && !var.getDefiningOp<StageOp>())
+    return op->emitOpError("'")
+           << varOp.getName()
+           << "' is a ring of tiles: access one of its stages (tile.stage)";
   return success();
 }
 
@@ -367,12 +406,14 @@ static LogicalResult verifyKernelValue(Operation *owner, Value value) {
                << kMaxTileElements << " elements, not " << value.getType();
     }
   }
-  bool isVarResult = value.getDefiningOp<VarOp>() != nullptr;
+  bool isVarResult = value.getDefiningOp<VarOp>() != nullptr ||
+                     value.getDefiningOp<StageOp>() != nullptr;
   if (isa<VarType>(value.getType()) && !isVarResult)
     return owner->emitOpError("passes ")
            << value.getType()
-           << " along: a var is only the result of its tile.var, used by "
-              "tile.read and tile.write";
+           << " along: a var is only the result of its tile.var (or a "
+              "tile.stage of a ring), used by tile.read, tile.write and "
+              "tile.copy";
   if (isa<GlobalTensorType>(value.getType()))
     return owner->emitOpError("passes ")
            << value.getType()
@@ -442,7 +483,8 @@ OpFoldResult DimOp::fold(FoldAdaptor) {
 void VarOp::build(OpBuilder &builder, OperationState &state, StringRef name,
                   VarType type, Value init) {
   build(builder, state, type, builder.getStringAttr(name), init,
-        StorageAttr::get(builder.getContext(), Storage::shared));
+        StorageAttr::get(builder.getContext(), Storage::any),
+        /*stages=*/IntegerAttr());
 }
 
 // tile.var "acc" (= %init)? attr-dict : !tile.var<...>
@@ -476,7 +518,7 @@ void VarOp::print(OpAsmPrinter &p) {
   if (getInit())
     p << " = " << getInit();
   SmallVector<StringRef> elided = {getNameAttrName()};
-  if (getStorage() == Storage::shared)
+  if (getStorage() == Storage::any)
     elided.push_back(getStorageAttrName());
   p.printOptionalAttrDict((*this)->getAttrs(), elided);
   p << " : " << getType();
@@ -489,8 +531,32 @@ LogicalResult VarOp::verify() {
     return emitOpError("initial value of type ")
            << getInit().getType() << " does not match the var's "
            << getVarType().getValueType();
-  if (getStorage() == Storage::registers && getVarType().isScalar())
-    return emitOpError("only a tile var can have register storage");
+  if (getStorage() != Storage::any && getVarType().isScalar())
+    return emitOpError("only a tile var can ask for ")
+           << stringifyStorage(getStorage()) << " storage";
+  if (std::optional<int64_t> stages = getStages()) {
+    if (*stages < 2)
+      return emitOpError("a ring has at least 2 stages, got ") << *stages;
+    if (getVarType().isScalar())
+      return emitOpError("a ring holds tiles, not scalars");
+    if (getInit())
+      return emitOpError("a ring has no initial value: fill its stages");
+    if (getStorage() == Storage::registers)
+      return emitOpError("a ring lives in shared memory, not in registers");
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// StageOp
+//===----------------------------------------------------------------------===//
+
+VarOp StageOp::getRingOp() { return getRing().getDefiningOp<VarOp>(); }
+
+LogicalResult StageOp::verify() {
+  VarOp ring = getRingOp();
+  if (!ring || !ring.isRing())
+    return emitOpError("takes a ring: a tile.var with stages");
   return success();
 }
 
@@ -537,6 +603,141 @@ LogicalResult StoreOp::verify() {
 }
 
 LogicalResult ReadOp::verify() { return verifyVarOperand(*this, getVar()); }
+
+//===----------------------------------------------------------------------===//
+// CopyOp
+//===----------------------------------------------------------------------===//
+
+Type CopyOp::getElementType() {
+  Type type = getSource().getType();
+  if (auto tensor = dyn_cast<GlobalTensorType>(type))
+    return tensor.getElementType();
+  return cast<VarType>(type).getElementType();
+}
+
+RankedTensorType CopyOp::getBoxType() {
+  return RankedTensorType::get(getShape(), getElementType());
+}
+
+void CopyOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  effects.emplace_back(MemoryEffects::Read::get(), &getSourceMutable());
+  effects.emplace_back(MemoryEffects::Write::get(), &getDestMutable());
+}
+
+/// One side of a copy: a kernel parameter or a tile var, with one offset a
+/// dimension, holding the box; `what` is "source" or "destination".
+static LogicalResult verifyCopySide(CopyOp op, Value side, ValueRange offsets,
+                                    StringRef what) {
+  ArrayRef<int64_t> box = op.getShape();
+  int64_t width = op.getWidth();
+  ArrayRef<int64_t> dims;
+  Type element;
+  if (auto tensor = dyn_cast<GlobalTensorType>(side.getType())) {
+    if (failed(verifyKernelParameter(op, side)))
+      return failure();
+    dims = tensor.getShape();
+    element = tensor.getElementType();
+  } else if (auto var = dyn_cast<VarType>(side.getType())) {
+    if (failed(verifyVarOperand(op, side)))
+      return failure();
+    if (var.isScalar())
+      return op.emitOpError("the ") << what << " is a scalar var, not a tile";
+    dims = var.getShape();
+    element = var.getElementType();
+  } else {
+    return op.emitOpError("the ")
+           << what << " must be a global tensor or a tile var, got "
+           << side.getType();
+  }
+  if (element != op.getElementType())
+    return op.emitOpError("element types differ: ")
+           << op.getElementType() << " and " << element;
+  if (dims.size() != box.size() || offsets.size() != box.size())
+    return op.emitOpError("the ")
+           << what << " has rank " << dims.size() << " and " << offsets.size()
+           << " offsets for a box of rank " << box.size();
+  bool isVar = isa<VarType>(side.getType());
+  for (auto [dim, size, offset, extent] : llvm::enumerate(dims, offsets, box)) {
+    if (!ShapedType::isDynamic(size) && extent > size)
+      return op.emitOpError("the box's extent ")
+             << extent << " in dimension " << dim << " exceeds the " << what
+             << "'s size " << size;
+    APInt constant;
+    bool isConstant = matchPattern(offset, m_ConstantInt(&constant));
+    if (isVar && isConstant &&
+        (constant.getSExtValue() < 0 ||
+         constant.getSExtValue() + extent > size))
+      return op.emitOpError("the box [")
+             << constant.getSExtValue() << " :+ " << extent << "] in dimension "
+             << dim << " is outside the " << what << " var of size " << size;
+    bool innermost = dim + 1 == box.size();
+    if (isVar && innermost && width > 1) {
+      if (size % width != 0)
+        return op.emitOpError("width ")
+               << width << " needs rows of the " << what
+               << " var that are a multiple of it, not " << size;
+      if (!isConstant || constant.getSExtValue() % width != 0)
+        return op.emitOpError("width ")
+               << width << " needs the " << what
+               << " var's innermost offset to be a constant multiple of it";
+    }
+  }
+  return success();
+}
+
+LogicalResult CopyOp::verify() {
+  ArrayRef<int64_t> box = getShape();
+  if (box.empty() ||
+      llvm::any_of(box, [](int64_t extent) { return extent <= 0; }))
+    return emitOpError("the box needs at least one dimension, each of a "
+                       "positive extent");
+  Type element = getElementType();
+  int64_t width = getWidth();
+  int64_t bytes = llvm::divideCeil(element.getIntOrFloatBitWidth(), 8);
+  if (width != 1 && width != 2 && width != 4 && width != 8)
+    return emitOpError("width is 1, 2, 4 or 8 elements a thread, got ")
+           << width;
+  if (width > 1 && element.isInteger(1))
+    return emitOpError("i1 elements are copied one at a time (width 1)");
+  if (width * bytes > 16)
+    return emitOpError("width ")
+           << width << " of " << element << " is " << width * bytes
+           << " bytes: a vector access moves at most 16";
+  if (box.back() % width != 0)
+    return emitOpError("width ")
+           << width << " does not divide the box's innermost extent "
+           << box.back();
+  bool globalSource = isa<GlobalTensorType>(getSource().getType());
+  bool globalDest = isa<GlobalTensorType>(getDest().getType());
+  if (globalSource && globalDest)
+    return emitOpError("copies from a global tensor to a global tensor: "
+                       "load a tile and store it instead");
+  if (failed(
+          verifyCopySide(*this, getSource(), getSourceOffsets(), "source")) ||
+      failed(verifyCopySide(*this, getDest(), getDestOffsets(), "destination")))
+    return failure();
+  if (Value mask = getMask()) {
+    auto type = cast<RankedTensorType>(mask.getType());
+    if (!type.getElementType().isInteger(1) || type.getShape() != box)
+      return emitOpError("the mask must be an i1 tile of the box's shape, "
+                         "got ")
+             << type;
+  }
+  if (getAsync()) {
+    if (!globalSource || globalDest)
+      return emitOpError("an async copy goes from a global tensor to a "
+                         "shared tile");
+    if (getMask())
+      return emitOpError("an async copy takes no mask");
+    if (width * bytes < 4)
+      return emitOpError("an async copy moves 4, 8 or 16 bytes a thread at "
+                         "a time; width ")
+             << width << " of " << element << " is " << width * bytes;
+  }
+  return success();
+}
 
 LogicalResult WriteOp::verify() { return verifyVarOperand(*this, getVar()); }
 

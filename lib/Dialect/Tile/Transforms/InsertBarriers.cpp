@@ -45,6 +45,42 @@ struct TileInsertBarriers
                    "barrier");
     }
     kernel->setAttr(kSynchronizedAttr, builder.getUnitAttr());
+    if (remarks)
+      remarkRedundantRequests(kernel, plan->before);
+  }
+
+  /// A barrier the author wrote stays; a remark says when the kernel would
+  /// need no barrier in its place: the plan without it adds none. Later
+  /// ones first, and each found redundant is left out when asking about
+  /// the earlier ones, so that the barriers reported can all go at once.
+  void remarkRedundantRequests(KernelOp kernel,
+                               const DenseSet<Operation *> &planned) {
+    SmallVector<BarrierOp> requested;
+    kernel.walk([&](BarrierOp barrier) {
+      if (barrier.getRequested())
+        requested.push_back(barrier);
+    });
+    DenseSet<Operation *> redundant;
+    for (BarrierOp barrier : llvm::reverse(requested)) {
+      redundant.insert(barrier);
+      FailureOr<BarrierPlan> without = failure();
+      {
+        // Without the barrier the plan may fail (a barrier would be needed
+        // under thread-dependent control flow): then it is needed.
+        ScopedDiagnosticHandler quiet(kernel.getContext(),
+                                      [](Diagnostic &) { return success(); });
+        without = planBarriers(kernel, redundant);
+      }
+      if (failed(without) || llvm::any_of(without->before, [&](Operation *op) {
+            return !planned.contains(op);
+          }))
+        redundant.erase(barrier);
+    }
+    for (BarrierOp barrier : requested)
+      if (redundant.contains(barrier))
+        emitRemark(barrier.getLoc(),
+                   "this barrier() is redundant: no access after it conflicts "
+                   "with another thread's access before it");
   }
 };
 } // namespace

@@ -139,7 +139,7 @@ struct TilePipelineLoads
       auto load = value ? value.getDefiningOp<LoadOp>() : LoadOp();
       auto loop =
           load ? dyn_cast<scf::ForOp>(load->getParentOp()) : scf::ForOp();
-      if (loop && var.getDefiningOp<VarOp>().getName() == name)
+      if (loop && getVarOp(var).getName() == name)
         candidates.push_back({loop, load});
     });
     if (candidates.empty() && !loopNamed)

@@ -24,7 +24,31 @@ using namespace mlir::tile;
 
 namespace {
 
-constexpr int64_t kSharedAlignment = 16;
+/// Whether `op`, or an op nested in it, may change what the var handle
+/// `handle` holds: it writes that var, unless both are stages of one
+/// rotation of a ring at different offsets.
+static bool mayChange(Operation *op, Value handle) {
+  VarOp var = getVarOp(handle);
+  auto stage = handle.getDefiningOp<StageOp>();
+  return op
+      ->walk([&](Operation *nested) {
+        Value written;
+        if (auto write = dyn_cast<WriteOp>(nested))
+          written = write.getVar();
+        else if (auto copy = dyn_cast<CopyOp>(nested))
+          written = copy.getDest();
+        if (!written || getVarOp(written) != var)
+          return WalkResult::advance();
+        auto other = written.getDefiningOp<StageOp>();
+        int64_t stages = var.getStages().value_or(1);
+        if (stage && other && stage.getRotation() == other.getRotation() &&
+            llvm::mod(stage.getOffset(), stages) !=
+                llvm::mod(other.getOffset(), stages))
+          return WalkResult::advance();
+        return WalkResult::interrupt();
+      })
+      .wasInterrupted();
+}
 
 /// Whether no op between `read` and `user` can change the var `read` read,
 /// so `user` may read the var's shared buffer instead of the value. The
@@ -34,20 +58,11 @@ bool unchangedBetween(ReadOp read, Operation *user) {
   Operation *ancestor = read->getBlock()->findAncestorOpInBlock(*user);
   if (!ancestor || !read->isBeforeInBlock(ancestor))
     return false;
-  Value var = read.getVar();
-  auto writes = [&](Operation *op) {
-    return op
-        ->walk([&](WriteOp write) {
-          return write.getVar() == var ? WalkResult::interrupt()
-                                       : WalkResult::advance();
-        })
-        .wasInterrupted();
-  };
   for (Operation *op = read->getNextNode(); op != ancestor;
        op = op->getNextNode())
-    if (writes(op))
+    if (mayChange(op, read.getVar()))
       return false;
-  return ancestor == user || !writes(ancestor);
+  return ancestor == user || !mayChange(ancestor, read.getVar());
 }
 
 /// Stores `value` into a new shared temporary at the builder's insertion
@@ -66,7 +81,7 @@ std::string temporaryName(OpOperand &use) {
   Operation *user = use.getOwner();
   std::string name = user->getName().stripDialect().str();
   if (auto read = use.get().getDefiningOp<ReadOp>())
-    return read.getVar().getDefiningOp<VarOp>().getName().str() + "." + name;
+    return getVarOp(read.getVar()).getName().str() + "." + name;
   if (isa<DotOp>(user))
     return name + (use.getOperandNumber() == 0 ? ".lhs" : ".rhs");
   return name + ".input";
@@ -329,8 +344,10 @@ struct TilePlanShared : tile::impl::TilePlanSharedBase<TilePlanShared> {
   /// element's owner reads or writes it, or seed 000 says so. Decided from
   /// the IR alone, so a planned kernel planned again gets the same plan.
   static bool needsSharedMemory(VarOp var, int64_t threads) {
-    // A spill of @registers (seed 000), and tiles too large for registers.
-    if (var->hasAttr(kSpillOfAttr) ||
+    // A spill of @registers (seed 000), a request, a ring, and tiles too
+    // large for registers.
+    if (var->hasAttr(kSpillOfAttr) || var.getStorage() == Storage::shared ||
+        var.isRing() ||
         llvm::divideCeil(getNumElements(var.getVarType().getValueType()),
                          threads) > kMaxRegisterSlots)
       return true;
@@ -386,7 +403,7 @@ struct TilePlanShared : tile::impl::TilePlanSharedBase<TilePlanShared> {
   SharedBuffer liveRange(VarOp var, const ProgramOrder &order) {
     SharedBuffer buffer;
     buffer.var = var;
-    buffer.bytes = getVarBytes(var.getVarType());
+    buffer.bytes = getStorageBytes(var);
     buffer.first = buffer.last = order.start(var);
     buffer.firstOp = buffer.lastOp = var;
     auto extend = [&](Operation *op) {
@@ -400,15 +417,43 @@ struct TilePlanShared : tile::impl::TilePlanSharedBase<TilePlanShared> {
         buffer.lastOp = op;
       }
     };
-    for (Operation *user : var->getUsers()) {
+    auto extendOver = [&](Operation *user) {
       extend(user);
       // An op reading across threads reads the buffer where it stands.
       if (auto read = dyn_cast<ReadOp>(user))
         for (OpOperand &use : read->getUses())
           if (readsAcrossThreads(use))
             extend(use.getOwner());
+      // An async copy may write until the wait that drains it.
+      if (auto copy = dyn_cast<CopyOp>(user);
+          copy && copy.getAsync() && getVarOp(copy.getDest()) == var)
+        extend(findDrainingWait(copy));
+    };
+    for (Operation *user : var->getUsers()) {
+      extendOver(user);
+      // A ring is used through its stages.
+      if (isa<StageOp>(user))
+        for (Operation *stageUser : user->getUsers())
+          extendOver(stageUser);
     }
     return buffer;
+  }
+
+  /// The first tile.wait_group 0 after `copy`, in its block or the blocks
+  /// around it, or the kernel's return: every async copy has landed there.
+  static Operation *findDrainingWait(CopyOp copy) {
+    Operation *op = copy;
+    for (;;) {
+      for (Operation *next = op->getNextNode(); next;
+           next = next->getNextNode()) {
+        if (auto wait = dyn_cast<WaitGroupOp>(next);
+            wait && wait.getPending() == 0)
+          return wait;
+        if (isa<ReturnOp>(next))
+          return next;
+      }
+      op = op->getParentOp();
+    }
   }
 
   /// First fit, largest buffers first, among the buffers live at once.

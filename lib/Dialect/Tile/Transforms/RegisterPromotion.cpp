@@ -89,7 +89,7 @@ RegisterUseKind mlir::tile::classifyRegisterUse(OpOperand &use,
     auto read = use.get().getDefiningOp<ReadOp>();
     if (read && read.getVar() == write.getVar())
       return RegisterUseKind::Elementwise;
-    auto target = write.getVar().getDefiningOp<VarOp>();
+    VarOp target = getVarOp(write.getVar());
     reason = llvm::formatv("a copy into var '{0}'",
                            target ? target.getName() : StringRef("?"));
   } else if (auto var = dyn_cast<VarOp>(user)) {
@@ -187,7 +187,11 @@ void RegisterPromotionAnalysis::analyzeVar(VarOp var, int64_t threads) {
     errors.push_back({loc, std::move(message), std::nullopt, ""});
   };
 
-  if (!var.getInit())
+  if (var.getStorage() == Storage::shared || var.isRing())
+    fail(var.getLoc(),
+         llvm::formatv("'{0}' is declared {1}: it lives in shared memory", name,
+                       var.isRing() ? "a pipeline" : "shared"));
+  else if (!var.getInit())
     fail(var.getLoc(),
          llvm::formatv("'{0}' is declared without an initial value: a "
                        "register tile needs one",

@@ -7,10 +7,14 @@ include "tile/Dialect/Tile/IR/TileDialect.td"
 include "mlir/IR/AttrTypeBase.td"
 include "mlir/IR/EnumAttr.td"
 
+// `any` (the default): tile-plan-shared decides; `shared` and `registers`
+// are requests the compiler honours or rejects.
 def Tile_StorageShared : I32EnumAttrCase<"shared", 0>;
 def Tile_StorageRegisters : I32EnumAttrCase<"registers", 1>;
+def Tile_StorageAny : I32EnumAttrCase<"any", 2>;
 def Tile_Storage : I32EnumAttr<"Storage", "where a tile var lives",
-                               [Tile_StorageShared, Tile_StorageRegisters]> {
+                               [Tile_StorageShared, Tile_StorageRegisters,
+                                Tile_StorageAny]> {
   let cppNamespace = "::mlir::tile";
   let genSpecializedAttr = 0;
 }

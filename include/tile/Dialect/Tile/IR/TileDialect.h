@@ -106,6 +106,13 @@ inline constexpr StringLiteral kIndexAttr =
 /// The argument attribute naming a kernel parameter (the front end sets it).
 inline constexpr StringLiteral kParamNameAttr = "tile.name";
 
+/// The tile.var a var handle refers to: the var itself, or the ring a
+/// tile.stage is a stage of; null for anything else.
+VarOp getVarOp(Value handle);
+/// Whether `op`, or an op nested in it, writes `var`: a tile.write or a
+/// tile.copy into it or into one of its stages.
+bool writesVar(Operation *op, VarOp var);
+
 /// Whether `var` lives in per-thread registers: a request not yet carried
 /// out (`storage = registers`), or the planner's decision (`tile.local`).
 inline bool isInRegisters(VarOp var) {
@@ -162,6 +169,15 @@ int64_t getNumElements(Type type);
 
 /// The bytes a var's tile takes in memory.
 int64_t getVarBytes(VarType type);
+
+/// Shared buffers, and the stages of a ring, start at multiples of this
+/// many bytes (a 16-byte vector access, a cp.async of 16 bytes).
+constexpr int64_t kSharedAlignment = 16;
+/// The bytes from one stage of a ring to the next: its tile's, aligned.
+int64_t getStageStride(VarType type);
+/// The bytes a var takes in shared memory: its tile's, or every stage of a
+/// ring.
+int64_t getStorageBytes(VarOp var);
 
 } // namespace mlir::tile
 

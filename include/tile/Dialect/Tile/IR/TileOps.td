@@ -210,22 +210,32 @@ def Tile_DimOp : Tile_Op<"dim", [Pure]> {
 //===----------------------------------------------------------------------===//
 
 def Tile_VarOp : Tile_Op<"var", [MemoryEffects<[MemAlloc, MemWrite]>]> {
-  let summary = "a named, mutable tile or scalar";
+  let summary = "a named, mutable tile or scalar, or a ring of tiles";
   let description = [{
     `var name: tile<T>[dims] = e` of the language. `init`, when present, is
-    the initial value. `storage` says where the tile lives: `shared` memory
-    (the default) or per-thread `registers` (`@registers`, checked and
-    carried out by `tile-promote-registers`).
+    the initial value. `storage` says where the tile lives: `any` (the
+    default) lets `tile-plan-shared` decide; `shared` (`var t: shared
+    tile<T>[dims]`) and `registers` (`@registers`, checked and carried out
+    by `tile-promote-registers`) are requests, honoured or rejected with the
+    reason.
+
+    With `stages = S` the var is a *ring*: `S` shared tiles of its type,
+    one after another (`var p: pipeline<T>[dims](stages = S)`; seed 003's
+    `pipeline`). A ring has no initial value and is only accessed through
+    its stages (`tile.stage`).
 
     ```mlir
     %c = arith.constant dense<0.0> : tensor<16x64xf32>
     %acc = tile.var "acc" = %c : !tile.var<16x64xf32>
     %n = tile.var "n" : !tile.var<i32>
+    %t = tile.var "t" {storage = #tile.storage<shared>} : !tile.var<256xf32>
+    %p = tile.var "p" {stages = 3 : i64} : !tile.var<16x64xf16>
     ```
   }];
   let arguments = (ins StrAttr:$name, Optional<AnyType>:$init,
                        DefaultValuedAttr<Tile_StorageAttr,
-                                         "::mlir::tile::Storage::shared">:$storage);
+                                         "::mlir::tile::Storage::any">:$storage,
+                       OptionalAttr<I64Attr>:$stages);
   let results = (outs Tile_VarType:$result);
   let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
@@ -236,6 +246,37 @@ def Tile_VarOp : Tile_Op<"var", [MemoryEffects<[MemAlloc, MemWrite]>]> {
     ::mlir::tile::VarType getVarType() {
       return ::llvm::cast<::mlir::tile::VarType>(getResult().getType());
     }
+    /// Whether this var is a ring of `stages` tiles.
+    bool isRing() { return getStages().has_value(); }
+  }];
+}
+
+def Tile_StageOp : Tile_Op<"stage", [Pure,
+    TypesMatchWith<"a stage has the ring's type", "ring", "result", "$_self">]> {
+  let summary = "one stage of a ring of shared tiles";
+  let description = [{
+    The stage `(rotation + offset) mod S` of a ring of `S` tiles (a
+    `tile.var` with `stages = S`), as a var that `tile.read`, `tile.write`
+    and `tile.copy` take. `rotation` is a uniform index that counts how far
+    the ring has turned: seed 003's `advance()` renames the stages at
+    compile time, so `pipe.stage(k)` after `n` advances is
+    `tile.stage %pipe[%n + k]`, `front()` is `stage(0)` and `back()`
+    `stage(S - 1)`. Two stages of one rotation are distinct memory unless
+    their offsets agree modulo `S`, which the barrier analysis uses.
+
+    ```mlir
+    %front = tile.stage %p[%i + 0] : !tile.var<16x64xf16>
+    %back = tile.stage %p[%i + 2] : !tile.var<16x64xf16>
+    ```
+  }];
+  let arguments = (ins Tile_VarType:$ring, Index:$rotation, I64Attr:$offset);
+  let results = (outs Tile_VarType:$result);
+  let assemblyFormat = [{
+    $ring `[` $rotation `+` $offset `]` attr-dict `:` qualified(type($ring))
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    ::mlir::tile::VarOp getRingOp();
   }];
 }
 
@@ -345,13 +386,130 @@ def Tile_BarrierOp : Tile_Op<"barrier", [
     every thread after it (`__syncthreads()`). `tile-insert-barriers` puts
     one where a thread's access may conflict with another thread's since the
     last barrier; every thread must reach it, so it may not sit under
-    control flow that depends on `ctx.thread`.
+    control flow that depends on `ctx.thread`. `requested` marks a barrier
+    the author wrote (`barrier()`): it stays, and counts like any other,
+    and `tile-insert-barriers{remarks=true}` says when it orders nothing
+    that needs ordering.
 
     ```mlir
     tile.barrier
+    tile.barrier {requested}
+    ```
+  }];
+  let arguments = (ins UnitAttr:$requested);
+  let assemblyFormat = "attr-dict";
+  let hasVerifier = 1;
+  let extraClassDefinition = [{
+    ::llvm::LogicalResult $cppClass::verify() {
+      return verifyInsideKernel(getOperation());
+    }
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// Explicit copies
+//===----------------------------------------------------------------------===//
+
+def Tile_CopyOp : Tile_Op<"copy", [AttrSizedOperandSegments,
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
+  let summary = "copy a box of elements between global tensors and shared tiles";
+  let description = [{
+    Copies the box of the given `shape` at `source_offsets` of `source` to
+    `dest_offsets` of `dest`: element `i` of the box (a multi-index) goes
+    from `source[source_offsets + i]` to `dest[dest_offsets + i]` (seed
+    003's `copy`; a 1-D box of `count` elements is its flat form). Each side
+    is a global tensor parameter or a tile var (a `tile.var` or a
+    `tile.stage`); global to global is a load and a store instead. Elements
+    of a global source outside the tensor read as 0; those of a global
+    destination outside it are dropped; a box must lie inside a var.
+
+    A var side of a copy lives in shared memory. The threads of the CTA
+    share the work, each moving `width` (1, 2, 4 or 8, at most 16 bytes)
+    consecutive elements of a row of the box at a time as one vector
+    access: chunk `c` of the box (row-major, `width` elements each) is
+    moved by thread `c % threads`. So the innermost extent of the box, and
+    of each var side, is a multiple of `width`, and a var side's innermost
+    offset a constant multiple of it; a global side whose address is not
+    aligned at run time is copied an element at a time.
+
+    `mask`, an `i1` tile of the box's shape, copies only the elements where
+    it is true; the others keep their value. With a mask, elements are
+    moved one at a time.
+
+    `async` (global to shared only, no mask, `width` elements of 4, 8 or 16
+    bytes) issues the copy without waiting for it: it may land at any time
+    until a `tile.wait_group` covers the group (`tile.commit_group`) it
+    belongs to, and nothing may read its destination, or write its source
+    or destination, until then. On the GPU it is `cp.async` (16 bytes:
+    `cp.async.cg`), and elements outside the tensor are zero-filled by the
+    copy's source size, with no branch. The reference interpreter copies at
+    once.
+
+    ```mlir
+    tile.copy %X[%r, %c] to %t[%c0, %c0] [16, 64] {width = 4 : i64}
+        : !tile.tensor<[M, N], f32> to !tile.var<16x64xf32>
+    tile.copy %t[%c0] to %Y[%i] [256] mask %m
+        : !tile.var<256xf32> to !tile.tensor<[N], f32>, tensor<256xi1>
+    tile.copy %A[%c0, %k] to %back[%c0, %c0] [32, 32] {async, width = 8 : i64}
+        : !tile.tensor<[32, K], f16> to !tile.var<32x32xf16>
+    ```
+  }];
+  let arguments = (ins AnyType:$source, Variadic<Index>:$source_offsets,
+                       AnyType:$dest, Variadic<Index>:$dest_offsets,
+                       Optional<Tile_TileValue>:$mask,
+                       DenseI64ArrayAttr:$shape,
+                       DefaultValuedAttr<I64Attr, "1">:$width,
+                       UnitAttr:$async);
+  let assemblyFormat = [{
+    $source `[` $source_offsets `]` `to` $dest `[` $dest_offsets `]` $shape
+    (`mask` $mask^)? attr-dict `:` qualified(type($source)) `to`
+    qualified(type($dest)) (`,` type($mask)^)?
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The element type of both sides.
+    ::mlir::Type getElementType();
+    /// The tile type of the box: its shape and element type.
+    ::mlir::RankedTensorType getBoxType();
+  }];
+}
+
+def Tile_CommitGroupOp : Tile_Op<"commit_group", [
+    MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "close the group of async copies this thread issued";
+  let description = [{
+    The `async` `tile.copy` ops each thread issued since its last
+    `tile.commit_group` form one group (`cp.async.commit_group`), which a
+    `tile.wait_group` waits for.
+
+    ```mlir
+    tile.commit_group
     ```
   }];
   let assemblyFormat = "attr-dict";
+}
+
+def Tile_WaitGroupOp : Tile_Op<"wait_group", [
+    MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "wait until at most `pending` groups of async copies are in flight";
+  let description = [{
+    Waits until every group of async copies this thread committed has
+    landed but the `pending` most recent ones (`cp.async.wait_group`).
+    Copies it waited for are visible to the thread that issued them; other
+    threads see them after a `tile.barrier` that follows this wait.
+
+    ```mlir
+    tile.wait_group 1
+    ```
+  }];
+  let arguments = (ins ConfinedAttr<I64Attr, [IntMinValue<0>, IntMaxValue<7>]>:$pending);
+  let assemblyFormat = "$pending attr-dict";
+  let hasVerifier = 1;
+  let extraClassDefinition = [{
+    ::llvm::LogicalResult $cppClass::verify() {
+      return verifyInsideKernel(getOperation());
+    }
+  }];
 }
 
 //===----------------------------------------------------------------------===//
