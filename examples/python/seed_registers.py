@@ -2,45 +2,43 @@
 matrix products, one per thread, each accumulated in an 8 x 8 register
 tensor with fma, indexed with compile-time constants.
 
-Matrix b of a batch is stored as a structure of arrays: its element (i, j)
-is at (i * cols + j) * BATCH + b, so that consecutive threads (consecutive
-b) read consecutive elements and every access of a thread is
-base + thread_id(), a slice of one element per thread.
+The batch is the last dimension of each tensor (a structure of arrays:
+A[i, k, b] is element (i, k) of matrix b), so consecutive threads read
+consecutive elements, and each access A[i, k, b0 + thread_id()] is a
+slice of one element per thread.
 
-    build/venv/bin/python examples/python/seed_registers.py
+    build/venv/bin/python examples/python/seed_registers.py [N]
 """
+
+import sys
 
 import numpy as np
 
 import tile
 
-K = 16       # the inner dimension
-BATCH = 256  # matrices: two CTAs of 128 threads, one matrix each thread
+K = 16        # the inner dimension
 THREADS = 128
 
 
-class Stack:
-    """Element [i, j] of this thread's matrix in a stack of `cols`-column
-    matrices stored as a structure of arrays."""
+class Matrix:
+    """This thread's matrix of a batch: matrix[i, j] is tensor[i, j, b]."""
 
-    def __init__(self, tensor, cols, b):
-        self.tensor, self.cols, self.b = tensor, cols, b
+    def __init__(self, tensor, b):
+        self.tensor, self.b = tensor, b
 
     def __getitem__(self, ij):
-        i, j = ij
-        return self.tensor[(i * self.cols + j) * BATCH + self.b]
+        return self.tensor[ij[0], ij[1], self.b]
 
     def __setitem__(self, ij, value):
-        i, j = ij
-        self.tensor[(i * self.cols + j) * BATCH + self.b] = value
+        self.tensor[ij[0], ij[1], self.b] = value
 
 
-@tile.kernel(threads=THREADS, grid=BATCH // THREADS)
-def batched_matmul(A: tile.tensor(tile.f32, [8 * K * BATCH]),
-                   B: tile.tensor(tile.f32, [K * 8 * BATCH]),
-                   C: tile.tensor(tile.f32, [8 * 8 * BATCH])):
+@tile.kernel(threads=THREADS, grid=lambda N: tile.cdiv(N, THREADS))
+def batched_matmul(A: tile.tensor(tile.f32, [8, K, "N"]),
+                   B: tile.tensor(tile.f32, [K, 8, "N"]),
+                   C: tile.tensor(tile.f32, [8, 8, "N"])):
     b = tile.block_id(0) * THREADS + tile.thread_id()
-    a_tile, b_tile, c_tile = Stack(A, K, b), Stack(B, 8, b), Stack(C, 8, b)
+    a_tile, b_tile, c_tile = Matrix(A, b), Matrix(B, b), Matrix(C, b)
     # Seed 003's snippet, as written there:
     acc = tile.register_tensor((8, 8), dtype="float", fill=0.0)
     with tile.for_range(0, K) as k:
@@ -52,21 +50,19 @@ def batched_matmul(A: tile.tensor(tile.f32, [8 * K * BATCH]),
             c_tile[i, j] = acc[i, j]
 
 
-def stacked(matrices):
-    """[BATCH, R, C] matrices as the kernel's structure of arrays."""
-    return np.ascontiguousarray(np.moveaxis(matrices, 0, -1)).ravel()
-
-
-def main():
+def main(N=300):
     rng = np.random.default_rng(6)
-    a = rng.uniform(-1, 1, (BATCH, 8, K)).astype(np.float32)
-    b = rng.uniform(-1, 1, (BATCH, K, 8)).astype(np.float32)
-    C = np.zeros(8 * 8 * BATCH, np.float32)
-    print(batched_matmul(stacked(a), stacked(b), C))
-    want = stacked(a.astype(np.float64) @ b.astype(np.float64))
+    a = rng.uniform(-1, 1, (N, 8, K)).astype(np.float32)
+    b = rng.uniform(-1, 1, (N, K, 8)).astype(np.float32)
+    # The batch as the last dimension.
+    A = np.ascontiguousarray(np.moveaxis(a, 0, -1))
+    B = np.ascontiguousarray(np.moveaxis(b, 0, -1))
+    C = np.zeros((8, 8, N), np.float32)
+    print(batched_matmul(A, B, C))
+    want = np.moveaxis(a.astype(np.float64) @ b.astype(np.float64), 0, -1)
     np.testing.assert_allclose(C, want, rtol=1e-5, atol=1e-5)
     print("C matches numpy")
 
 
 if __name__ == "__main__":
-    main()
+    main(int(sys.argv[1]) if len(sys.argv) > 1 else 300)

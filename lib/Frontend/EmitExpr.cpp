@@ -27,6 +27,7 @@ enum class Builtin {
   RowMax,
   Dot,
   Iota,
+  Reshape,
   Load,
   Store,
   Pow,
@@ -67,7 +68,7 @@ static constexpr std::pair<const char *, Builtin> kBuiltins[] = {
     {"ceil", Builtin::Ceil},       {"erf", Builtin::Erf},
     {"sigmoid", Builtin::Sigmoid}, {"pow", Builtin::Pow},
     {"iota", Builtin::Iota},       {"load", Builtin::Load},
-    {"store", Builtin::Store},
+    {"store", Builtin::Store},     {"reshape", Builtin::Reshape},
 };
 
 static std::optional<Builtin> lookupBuiltin(StringRef name) {
@@ -91,6 +92,7 @@ static unsigned arityOf(Builtin builtin) {
   case Builtin::Min:
   case Builtin::CeilDiv:
   case Builtin::Iota:
+  case Builtin::Reshape:
   case Builtin::Pow:
   case Builtin::Store:
     return 2;
@@ -458,7 +460,7 @@ FailureOr<Operand> Emitter::emitExpr(const Expr &expr) {
     return emitIndexed(cast<SliceExpr>(expr));
   case Expr::Kind::List:
     return error(expr.getLoc())
-           << "a list [...] is only the shape argument of iota";
+           << "a list [...] is only the shape argument of iota and reshape";
   case Expr::Kind::Value:
     return evaluated[cast<ValueExpr>(expr).index];
   }
@@ -881,6 +883,8 @@ FailureOr<Operand> Emitter::emitCall(const CallExpr &call) {
   switch (*builtin) {
   case Builtin::Iota:
     return emitIota(call);
+  case Builtin::Reshape:
+    return emitReshape(call);
   case Builtin::Load:
     return emitLoadCall(call);
   case Builtin::Store:
@@ -1243,12 +1247,11 @@ LogicalResult Emitter::emitCallStmt(const CallStmt &stmt) {
   return success();
 }
 
-FailureOr<Operand> Emitter::emitIota(const CallExpr &call) {
-  auto *list = dyn_cast<ListExpr>(call.args[0].get());
+FailureOr<SmallVector<int64_t>>
+Emitter::emitShapeList(const Expr &expr, StringRef what, StringRef usage) {
+  auto *list = dyn_cast<ListExpr>(&expr);
   if (!list || list->elements.empty())
-    return error(call.args[0]->getLoc())
-           << "the first argument of 'iota' is the tile's shape: "
-              "iota([R, C], axis)";
+    return error(expr.getLoc()) << usage;
   SmallVector<int64_t> shape;
   for (const ExprPtr &element : list->elements) {
     FailureOr<Literal> size = evaluateConstant(*element);
@@ -1256,11 +1259,52 @@ FailureOr<Operand> Emitter::emitIota(const CallExpr &call) {
       return failure();
     if (size->kind != Literal::Kind::Int || size->intValue <= 0)
       return error(element->getLoc())
-             << "a dimension of 'iota' is a positive integer constant";
+             << "a dimension of '" << what << "' is a positive integer "
+             << "constant";
     shape.push_back(size->intValue);
   }
   if (failed(checkTileShape(shape, list->getLoc())))
     return failure();
+  return shape;
+}
+
+FailureOr<Operand> Emitter::emitReshape(const CallExpr &call) {
+  FailureOr<Operand> input = emitExpr(*call.args[0]);
+  if (failed(input))
+    return failure();
+  auto tile = input->isLiteral()
+                  ? RankedTensorType()
+                  : dyn_cast<RankedTensorType>(input->value.getType());
+  if (!tile)
+    return error(call.args[0]->getLoc())
+           << "'reshape' takes a tile, got "
+           << (input->isLiteral() ? std::string("a literal")
+                                  : describe(input->value.getType()));
+  FailureOr<SmallVector<int64_t>> shape =
+      emitShapeList(*call.args[1], "reshape",
+                    "the second argument of 'reshape' is the shape: "
+                    "reshape(t, [R, C])");
+  if (failed(shape))
+    return failure();
+  auto type = RankedTensorType::get(*shape, tile.getElementType());
+  if (type.getNumElements() != tile.getNumElements())
+    return error(call.args[1]->getLoc())
+           << "'reshape' keeps the number of elements: " << describe(tile)
+           << " has " << tile.getNumElements() << ", " << describe(type)
+           << " has " << type.getNumElements();
+  return Operand{
+      ReshapeOp::create(builder, getLoc(call.getLoc()), type, input->value),
+      std::nullopt, call.getLoc()};
+}
+
+FailureOr<Operand> Emitter::emitIota(const CallExpr &call) {
+  FailureOr<SmallVector<int64_t>> shapeList =
+      emitShapeList(*call.args[0], "iota",
+                    "the first argument of 'iota' is the tile's shape: "
+                    "iota([R, C], axis)");
+  if (failed(shapeList))
+    return failure();
+  ArrayRef<int64_t> shape = *shapeList;
   FailureOr<Literal> axis = evaluateConstant(*call.args[1]);
   if (failed(axis))
     return failure();

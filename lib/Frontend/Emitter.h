@@ -226,6 +226,11 @@ private:
   FailureOr<Operand> emitIndexed(const SliceExpr &expr);
   FailureOr<Operand> emitLoadCall(const CallExpr &call);
   FailureOr<Operand> emitIota(const CallExpr &call);
+  FailureOr<Operand> emitReshape(const CallExpr &call);
+  /// A list of positive constant dimensions, the shape argument of the
+  /// builtin `what`; `usage` is the error for anything else.
+  FailureOr<SmallVector<int64_t>>
+  emitShapeList(const Expr &expr, llvm::StringRef what, llvm::StringRef usage);
   /// `exp(x)` on its fast path.
   Value emitExp(Value x, Location loc);
 

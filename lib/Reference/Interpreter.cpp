@@ -964,6 +964,14 @@ LogicalResult Interpreter::executeTileOp(Operation &op) {
         set(broadcast.getResult(), std::move(result));
         return success();
       })
+      .Case([&](ReshapeOp reshape) {
+        // The same elements, in row-major order, in the result's shape.
+        Val result = get(reshape.getInput());
+        ArrayRef<int64_t> shape = reshape.getResult().getType().getShape();
+        result.shape.assign(shape.begin(), shape.end());
+        set(reshape.getResult(), std::move(result));
+        return success();
+      })
       .Case([&](SplatOp splat) {
         // A per-thread scalar gives each element its thread's value.
         const Val &input = get(splat.getInput());

@@ -167,8 +167,7 @@ def strided(X: tile.tensor(tile.f32, [128]), Y: tile.tensor(tile.f32, [64])):
     (partial_buffer, "a copy covers a whole buffer until the language has "
                      "sub-tile slices"),
     (one_stage, "a pipeline has at least 2 stages, got 1"),
-    (strided, "'X' is indexed per thread: that is a slice of one element per "
-              "thread"),
+    (strided, "'X' is indexed per thread with a scale other than 1"),
 ])
 def test_seed_api_errors(kernel, message):
     with pytest.raises(tile.CompileError, match=message):
@@ -180,3 +179,32 @@ def test_barrier_and_thread_id_outside_a_kernel():
         tile.barrier()
     with pytest.raises(tile.Error, match="tile.thread_id can only be used"):
         tile.thread_id()
+
+
+@tile.kernel(threads=64)
+def rows2d(X: tile.tensor(tile.f32, [4, 64]), Y: tile.tensor(tile.f32, [4, 64])):
+    tid = tile.thread_id()
+    acc = tile.register_tensor((4,), fill=0.0)
+    for r in range(4):
+        acc[r] = X[r, tid] * 2.0    # a [1, 64] slice, reshaped to [64]
+    for r in range(4):
+        Y[3 - r, tid] = acc[r]      # and back
+
+
+@tile.kernel(threads=64)
+def two_thread_indices(X: tile.tensor(tile.f32, [64, 64])):
+    tid = tile.thread_id()
+    X[tid, tid] = 1.0
+
+
+def test_per_thread_access_of_any_rank():
+    X = np.arange(256, dtype=np.float32).reshape(4, 64)
+    Y = np.zeros_like(X)
+    rows2d(X, Y, backend="emulate")
+    np.testing.assert_array_equal(Y, X[::-1] * 2)
+    assert "tile.reshape" in rows2d.compile().mlir()
+    with pytest.raises(tile.CompileError, match="indexed per thread in one "
+                                                "dimension and sliced or "
+                                                "indexed per thread in "
+                                                "another"):
+        two_thread_indices.compile()

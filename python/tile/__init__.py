@@ -41,8 +41,8 @@ from .dtypes import (DType, TensorSpec, TileType, bf16, f16, f32, i1, i32,  # no
                      index, tensor, tile_type)
 from .api import (BUILTINS, cdiv, ctx, fma, for_range, full, inf, iota,  # noqa: E402
                   lanes, load, maximum, minimum, num_blocks, ones, range,
-                  range_constexpr, static_range, store, where, zeros,
-                  block_id)
+                  range_constexpr, reshape, static_range, store, where,
+                  zeros, block_id)
 from .seed import (Pipeline, RegisterTensor, SharedBuffer, ThreadIndex,  # noqa: E402
                    barrier, copy, num_threads, pipeline, register_tensor,
                    thread_id, threadgroup_alloc)
@@ -51,7 +51,7 @@ from .result import RunResult  # noqa: E402
 
 globals().update({name: fn for name, fn in BUILTINS.items()
                   if name not in ("max", "min", "abs", "cdiv", "where",
-                                  "iota", "load", "store")})
+                                  "iota", "load", "store", "reshape")})
 abs = BUILTINS["abs"]  # noqa: A001
 max = BUILTINS["max"]  # noqa: A001
 min = BUILTINS["min"]  # noqa: A001
@@ -87,7 +87,7 @@ __all__ = [
     "i1", "index", "tensor", "tile_type", "TileType", "kernel", "Kernel", "CompiledKernel",
     "RunResult", "cuda_device", "zeros", "ones", "full", "range", "for_range",
     "range_constexpr", "static_range", "cdiv", "fma", "where", "maximum",
-    "minimum", "inf", "iota", "load", "store", "block_id", "num_blocks", "num_threads", "lanes", "ctx",
+    "minimum", "inf", "iota", "load", "store", "reshape", "block_id", "num_blocks", "num_threads", "lanes", "ctx",
     "thread_id", "register_tensor", "threadgroup_alloc", "copy", "barrier",
     "pipeline", "Pipeline", "RegisterTensor", "SharedBuffer", "ThreadIndex",
 ] + sorted(BUILTINS)

@@ -160,6 +160,18 @@ minimum = BUILTINS["min"]
 inf = float("inf")
 
 
+def reshape(t, shape):
+    """``t``'s elements in row-major order in a tile of ``shape`` (Python
+    ints, as many elements): ``tile.reshape(row, (256,))``. No data moves."""
+    fe = current_frontend("tile.reshape")
+    shape = [shape] if isinstance(shape, int) else list(shape)
+    for x in shape:
+        if not isinstance(x, int) or isinstance(x, bool):
+            raise TypeError(f"tile.reshape's shape holds Python ints, got "
+                            f"{x!r}")
+    return fe.call_with("reshape", [("value", "", t), ("ints", "", shape)])
+
+
 def iota(shape, axis):
     """The i32 tile of ``shape`` whose element is its index along ``axis``
     (``tile.iota((16, 64), 1)[i, j] == j``)."""

@@ -116,6 +116,16 @@ class InlineFunction:
         return self.fe.call_inline(self, args, kwargs)
 
 
+class _PerThreadRanges(list):
+    """The ranges of a per-thread access: one element a lane, `lanes` of
+    them, in a slice whose other dimensions are 1."""
+
+    def __init__(self, ranges, lanes, dim):
+        super().__init__(ranges)
+        self.lanes = lanes
+        self.dim = dim
+
+
 class SliceRef:
     """A slice of a tensor parameter as an argument (of load and store)."""
 
@@ -147,13 +157,14 @@ class TensorParam:
         bounds, or ``X[base + thread_id()]``."""
         fe = self.fe
         ranges = fe.python_ranges(self, key)
-        return Value(fe, fe.c.load(self.name, self.pos, ranges, fe.pos))
+        return fe.lanes_of(Value(fe, fe.c.load(self.name, self.pos, ranges,
+                                               fe.pos)), ranges)
 
     def __setitem__(self, key, value):
         fe = self.fe
-        slice_id = fe.c.prepare_slice(self.name, self.pos,
-                                      fe.python_ranges(self, key), fe.pos)
-        fe.c.store_slice(slice_id, fe.to_id(value), fe.pos)
+        slice_id = fe.prepare_ranges(self, fe.python_ranges(self, key),
+                                     self.pos, fe.pos)
+        fe.store_slice(slice_id, value, fe.pos)
 
     def __repr__(self):
         return f"<tensor parameter {self.name}: {self.spec!r}>"
@@ -329,6 +340,7 @@ class Frontend:
         self.inline_entry = []
         # The kernel blocks open (ids), and the name an assignment gives.
         self.open_blocks = []
+        self.slice_ranges = {}
         self.block_count = 0
         self.target_name = None
         self.names = set()
@@ -461,7 +473,7 @@ class Frontend:
                 slice_id = self.prepare_slice(obj, target.slice, target)
                 value = self.expr(node.value)
                 self.pos = _pos(node)
-                self.c.store_slice(slice_id, self.to_id(value), _pos(node))
+                self.store_slice(slice_id, value, _pos(node))
                 return
         if len(node.targets) == 1 and isinstance(target, ast.Name):
             self.target_name = target.id
@@ -502,12 +514,11 @@ class Frontend:
             obj = self.expr(target.value)
             if isinstance(obj, TensorParam):
                 slice_id = self.prepare_slice(obj, target.slice, target)
-                current = Value(self, self.c.load_slice(slice_id,
-                                                        _pos(target)))
+                current = self.load_slice(slice_id, _pos(target))
                 value = self.expr(node.value)
                 self.pos = _pos(node)
                 result = self.binary(op, current, value)
-                self.c.store_slice(slice_id, self.to_id(result), _pos(node))
+                self.store_slice(slice_id, result, _pos(node))
                 return
             if hasattr(obj, "__tile_setitem__"):
                 key = self.subscript_key(target.slice)
@@ -535,7 +546,7 @@ class Frontend:
             self.pos = _pos(node)
             if isinstance(obj, TensorParam):
                 slice_id = self.prepare_slice(obj, target.slice, target)
-                self.c.store_slice(slice_id, self.to_id(value), _pos(node))
+                self.store_slice(slice_id, value, _pos(node))
             elif hasattr(obj, "__tile_setitem__"):
                 obj.__tile_setitem__(self.subscript_key(target.slice), value)
             elif hasattr(obj, "__setitem__") and not isinstance(obj, Value):
@@ -1142,34 +1153,13 @@ class Frontend:
                 f"'{tensor.name}' has {tensor.ndim} "
                 f"dimension{'s' if tensor.ndim != 1 else ''} but the slice "
                 f"has {len(elements)}", node or key_node)
-        ranges = []
+        ranges, lanes = [], []
         for dim, element in enumerate(elements):
             if not isinstance(element, ast.Slice):
-                index = self.expr(element)
-                start = index.slice_start() if hasattr(
-                    index, "slice_start") else None
-                if start is not None and tensor.ndim == 1:
-                    # A per-thread index base + thread_id(): the slice of
-                    # one element per thread, thread t's at base + t.
-                    self.pos = _pos(element)
-                    ranges.append((self.to_id(start),
-                                   self.to_id(index.lanes)))
-                    continue
-                if start is not None or hasattr(index, "slice_start"):
-                    raise self.error(
-                        f"'{tensor.name}' is indexed per thread: that is a "
-                        "slice of one element per thread, base + "
-                        "thread_id() into a 1-D tensor; other per-thread "
-                        "indices need the language's gathers (issue 14)",
-                        element)
-                if isinstance(index, Value) and index.kind == "tile":
-                    raise self.error(
-                        f"index {dim} of '{tensor.name}' is a tile: gathers "
-                        "are not in the language yet (issue 14)", element)
-                # A single index is a slice of extent 1, as in .tile: the
-                # dimension stays (X[r, 0:64] is [1, 64]).
                 self.pos = _pos(element)
-                ranges.append((self.to_id(index), self.to_id(1)))
+                ranges.append(self.index_range(tensor, dim,
+                                               self.expr(element), lanes,
+                                               element))
                 continue
             if element.step is not None:
                 raise self.error("a slice of a tensor has no step", element)
@@ -1196,7 +1186,50 @@ class Frontend:
                         "write start:start + N", element)
             self.pos = _pos(element)
             ranges.append((self.to_id(start), self.to_id(extent)))
-        return ranges
+            if extent != 1:
+                lanes.append((dim, None))
+        return self.per_thread(tensor, ranges, lanes, node or key_node)
+
+    def per_thread(self, tensor, ranges, lanes, node):
+        """`ranges`, marked as a per-thread access (a list with the lanes)
+        when a dimension is indexed by a thread index: then every other
+        dimension is a single index, so the slice is one element a lane."""
+        per_thread = [(d, n) for d, n in lanes if n is not None]
+        if not per_thread:
+            return ranges
+        if len(lanes) > 1:
+            raise CompileError(self.located(
+                f"'{tensor.name}' is indexed per thread in one dimension and "
+                "sliced or indexed per thread in another; a per-thread "
+                "access is one element a thread, the other indices single "
+                "ones (gathers are not in the language yet, issue 14)",
+                _pos(node) if node is not None else None))
+        dim, count = per_thread[0]
+        return _PerThreadRanges(ranges, count, dim)
+
+    # (per_thread reports at `node`, the subscript, or the current node.)
+
+    def index_range(self, tensor, dim, index, lanes, node):
+        """The range of a single index: a per-thread index base +
+        thread_id() is the slice of one element a thread (thread t's at
+        base + t, recorded in `lanes`), any other a slice of extent 1, as
+        in .tile (the dimension stays: X[r, 0:64] is [1, 64])."""
+        start = index.slice_start() if hasattr(index, "slice_start") else None
+        if start is not None:
+            lanes.append((dim, index.lanes))
+            return (self.to_id(start), self.to_id(index.lanes))
+        if hasattr(index, "slice_start"):
+            raise CompileError(self.located(
+                f"'{tensor.name}' is indexed per thread with a scale other "
+                "than 1 (base + k * thread_id()): that is a gather, which "
+                "the language does not have yet (issue 14)",
+                _pos(node) if node is not None else None))
+        if isinstance(index, Value) and index.kind == "tile":
+            raise CompileError(self.located(
+                f"index {dim} of '{tensor.name}' is a tile: gathers are not "
+                "in the language yet (issue 14)",
+                _pos(node) if node is not None else None))
+        return (self.to_id(index), self.to_id(1))
 
     def python_ranges(self, tensor, key):
         """The ranges of `tensor[key]` for a key Python code computed."""
@@ -1205,29 +1238,26 @@ class Frontend:
             raise CompileError(self.located(
                 f"'{tensor.name}' has {tensor.ndim} dimension(s) but the "
                 f"index has {len(key)}"))
-        ranges = []
+        ranges, lanes = [], []
         for dim, index in enumerate(key):
-            if isinstance(index, slice):
-                start = 0 if index.start is None else index.start
-                stop = tensor.spec.shape[dim] if index.stop is None else \
-                    index.stop
-                if index.step is not None or not all(
-                        isinstance(x, int) and not isinstance(x, bool)
-                        for x in (start, stop)):
-                    raise CompileError(self.located(
-                        f"a slice of '{tensor.name}' in Python code the "
-                        "kernel calls has integer bounds; write slices with "
-                        "a computed start in the kernel's own source"))
-                ranges.append((self.to_id(start), self.to_id(stop - start)))
+            if not isinstance(index, slice):
+                ranges.append(self.index_range(tensor, dim, index, lanes,
+                                               None))
                 continue
-            start = index.slice_start() if hasattr(index, "slice_start") \
-                else None
-            if start is None or tensor.ndim != 1:
+            start = 0 if index.start is None else index.start
+            stop = tensor.spec.shape[dim] if index.stop is None else \
+                index.stop
+            if index.step is not None or not all(
+                    isinstance(x, int) and not isinstance(x, bool)
+                    for x in (start, stop)):
                 raise CompileError(self.located(
-                    f"'{tensor.name}' is indexed with {index!r}: an index is "
-                    "a slice, or base + thread_id() into a 1-D tensor"))
-            ranges.append((self.to_id(start), self.to_id(index.lanes)))
-        return ranges
+                    f"a slice of '{tensor.name}' in Python code the kernel "
+                    "calls has integer bounds; write slices with a computed "
+                    "start in the kernel's own source"))
+            ranges.append((self.to_id(start), self.to_id(stop - start)))
+            if stop - start != 1:
+                lanes.append((dim, None))
+        return self.per_thread(tensor, ranges, lanes, None)
 
     def extent(self, lower, upper):
         """upper - lower when it is a constant, from their linear forms."""
@@ -1292,12 +1322,49 @@ class Frontend:
         ranges = self.tensor_ranges(tensor, key_node, node)
         pos = _pos(node) if node is not None else self.pos
         self.pos = pos
-        return Value(self, self.c.load(tensor.name, tensor.pos, ranges, pos))
+        value = Value(self, self.c.load(tensor.name, tensor.pos, ranges, pos))
+        return self.lanes_of(value, ranges)
+
+    def lanes_of(self, value, ranges):
+        """A per-thread load as the [lanes] per-thread value."""
+        if isinstance(ranges, _PerThreadRanges) and value.ndim != 1:
+            return self.call_with("reshape", [("value", "", value),
+                                              ("ints", "", [ranges.lanes])])
+        return value
+
+    def store_slice(self, slice_id, value, pos):
+        """Stores `value` to a prepared slice; a per-thread value to a
+        per-thread access takes the slice's shape first."""
+        ranges = self.slice_ranges[slice_id]
+        if isinstance(ranges, _PerThreadRanges) and len(ranges) != 1:
+            value = self.value_of(value)
+            if value.kind == "tile" and value.ndim == 1:
+                shape = [1] * len(ranges)
+                shape[ranges.dim] = ranges.lanes
+                value = self.call_with("reshape", [("value", "", value),
+                                                   ("ints", "", shape)])
+        self.c.store_slice(slice_id, self.to_id(value), pos)
+
+    def load_slice(self, slice_id, pos):
+        value = Value(self, self.c.load_slice(slice_id, pos))
+        return self.lanes_of(value, self.slice_ranges[slice_id])
+
+    def value_of(self, value):
+        if isinstance(value, Value):
+            return value
+        if hasattr(value, "slice_start"):
+            return value.value()
+        return Value(self, self.to_id(value))
 
     def prepare_slice(self, tensor, key_node, target):
         ranges = self.tensor_ranges(tensor, key_node, target)
-        return self.c.prepare_slice(tensor.name, _pos(target.value), ranges,
-                                    _pos(target))
+        return self.prepare_ranges(tensor, ranges, _pos(target.value),
+                                   _pos(target))
+
+    def prepare_ranges(self, tensor, ranges, tensor_pos, pos):
+        slice_id = self.c.prepare_slice(tensor.name, tensor_pos, ranges, pos)
+        self.slice_ranges[slice_id] = ranges
+        return slice_id
 
 
 def _py_abs(fe, args, kwargs):

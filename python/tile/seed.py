@@ -9,8 +9,9 @@ over a CTA of T threads, element ``e`` in thread ``e % T``, so
   is elementwise tile arithmetic, which stays in registers;
 * ``thread_id()`` is such a value, ``iota([T], 0)``,
   and indices built from it as ``base + thread_id()`` (``base`` uniform) are
-  tracked as such, so ``X[base + tid]`` of a 1-D tensor is the slice
-  ``X[base :+ T]``, and a store to it the slice store;
+  tracked as such, so ``X[base + tid]`` is the slice ``X[base :+ T]``
+  (with single indices in a tensor's other dimensions, reshaped to
+  ``[T]``), and a store to it the slice store;
 * ``register_tensor(shape)`` is one per-thread value per element, each a
   ``[T]`` tile var kept in registers (``@registers``); its indices are
   compile-time constants, as the seed says;
@@ -27,7 +28,7 @@ over a CTA of T threads, element ``e`` in thread ``e % T``, so
   every iteration), not only Python's names for them.
 
 What needs the language's gathers and sub-tile slices (issue 14: a
-per-thread index into a tensor of rank 2 or more, or with a stride, a
+per-thread index with a stride, a
 buffer index other than ``thread_id()`` when the buffer is not one element
 per thread, a scalar out of a tile) is a CompileError that says so.
 """

@@ -97,6 +97,7 @@ LogicalResult KernelLowering::lowerOp(Operation *op) {
       .Case([&](DotOp op) { return lowerDot(op); })
       .Case([&](BroadcastOp op) { return lowerBroadcast(op); })
       .Case([&](SplatOp op) { return lowerSplat(op); })
+      .Case([&](ReshapeOp op) { return lowerReshape(op); })
       .Case([&](BarrierOp) {
         gpu::BarrierOp::create(builder, loc);
         return success();

@@ -145,6 +145,7 @@ private:
   LogicalResult lowerDot(DotOp op);
   LogicalResult lowerBroadcast(BroadcastOp op);
   LogicalResult lowerSplat(SplatOp op);
+  LogicalResult lowerReshape(ReshapeOp op);
   Value shuffleReduce(ReductionKind kind, Value slots, RankedTensorType type);
   /// A warp-segmented reduction: a butterfly per warp, the partials through
   /// `scratch` (an [R, C / 32] shared view), a barrier, and each thread

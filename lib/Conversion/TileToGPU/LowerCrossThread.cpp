@@ -376,6 +376,17 @@ LogicalResult KernelLowering::lowerBroadcast(BroadcastOp op) {
   return success();
 }
 
+LogicalResult KernelLowering::lowerReshape(ReshapeOp op) {
+  // Element e is in thread e % threads, slot e / threads, in both shapes:
+  // the same slots.
+  FailureOr<DistributedTile> input =
+      lookupTile(op, op.getInput(), /*requireOwner=*/true);
+  if (failed(input))
+    return failure();
+  mapTile(op.getResult(), input->slots);
+  return success();
+}
+
 LogicalResult KernelLowering::lowerSplat(SplatOp op) {
   mapTile(op.getResult(),
           vector::BroadcastOp::create(builder, loc, getSlotsType(op.getType()),

@@ -237,6 +237,26 @@ tile.kernel @broadcast_rank(%X: !tile.tensor<[16, 1], f32>) attributes {threads 
 
 // -----
 
+tile.kernel @reshape_count(%X: !tile.tensor<[16, 2], f32>) attributes {threads = 32 : i64} {
+  %c0 = arith.constant 0 : index
+  %x = tile.load %X[%c0, %c0] : !tile.tensor<[16, 2], f32> -> tensor<16x2xf32>
+  // expected-error @+1 {{the number of elements changes from 32 to 16}}
+  %r = tile.reshape %x : tensor<16x2xf32> -> tensor<16xf32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @reshape_type(%X: !tile.tensor<[16, 2], f32>) attributes {threads = 32 : i64} {
+  %c0 = arith.constant 0 : index
+  %x = tile.load %X[%c0, %c0] : !tile.tensor<[16, 2], f32> -> tensor<16x2xf32>
+  // expected-error @+1 {{element type changes from 'f32' to 'i32'}}
+  %r = tile.reshape %x : tensor<16x2xf32> -> tensor<32xi32>
+  tile.return
+}
+
+// -----
+
 tile.kernel @broadcast_type(%X: !tile.tensor<[16, 1], f32>) attributes {threads = 32 : i64} {
   %c0 = arith.constant 0 : index
   %x = tile.load %X[%c0, %c0] : !tile.tensor<[16, 1], f32> -> tensor<16x1xf32>

@@ -74,6 +74,8 @@ tile.kernel @everything(%A: !tile.tensor<[M, 32], f16>, %B: !tile.tensor<[32, N]
   %m2 = tile.rowmax %d through %p : tensor<16x64xf32>, !tile.var<16x2xf32> -> tensor<16x1xf32>
   // CHECK: tile.broadcast %{{.*}} : tensor<16x1xf32> -> tensor<16x64xf32>
   %mb = tile.broadcast %m : tensor<16x1xf32> -> tensor<16x64xf32>
+  // CHECK: tile.reshape %{{.*}} : tensor<16x1xf32> -> tensor<16xf32>
+  %mr = tile.reshape %m : tensor<16x1xf32> -> tensor<16xf32>
   %e = arith.subf %d, %mb : tensor<16x64xf32>
   %one = arith.constant 1.0 : f32
   // CHECK: tile.splat %{{.*}} : tensor<16x64xf32>

@@ -612,6 +612,29 @@ def Tile_BroadcastOp : Tile_Op<"broadcast", [Pure]> {
   let hasFolder = 1;
 }
 
+def Tile_ReshapeOp : Tile_Op<"reshape", [Pure]> {
+  let summary = "the same elements in another shape";
+  let description = [{
+    The elements of the input in row-major order, in a tile of the result's
+    shape (same element type, same number of elements): `[1, 64] -> [64]`,
+    `[16, 64] -> [1024]`. Every tile is spread over its CTA by its
+    row-major element index (element `e` in thread `e % threads`), which a
+    reshape keeps, so each thread keeps the elements it holds: no data
+    moves.
+
+    ```mlir
+    %row = tile.reshape %t : tensor<1x256xf32> -> tensor<256xf32>
+    ```
+  }];
+  let arguments = (ins Tile_TileValue:$input);
+  let results = (outs Tile_TileValue:$result);
+  let assemblyFormat = [{
+    $input attr-dict `:` type($input) `->` type($result)
+  }];
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
 def Tile_SplatOp : Tile_Op<"splat", [
     Pure,
     TypesMatchWith<"scalar is the tile's element type", "result", "input",
