@@ -540,6 +540,123 @@ LogicalResult KernelBuilder::storeSlice(SliceId slice, ValueId value, Pos pos) {
 }
 
 //===----------------------------------------------------------------------===//
+// Vars, stages, copies
+//===----------------------------------------------------------------------===//
+
+LogicalResult KernelBuilder::setVarPlacement(StringRef name, bool shared,
+                                             std::optional<int64_t> stages,
+                                             Pos pos) {
+  Impl &s = *impl;
+  const Symbol *symbol = s.emitter.lookup(name);
+  if (!symbol || symbol->kind != Symbol::Kind::Var)
+    return s.emitter.error(s.loc(pos)) << "'" << name << "' is not a var";
+  auto var = symbol->value.getDefiningOp<VarOp>();
+  MLIRContext *ctx = var->getContext();
+  if (shared)
+    var.setStorageAttr(StorageAttr::get(ctx, Storage::shared));
+  if (stages)
+    var.setStagesAttr(IntegerAttr::get(IntegerType::get(ctx, 64), *stages));
+  return verify(var);
+}
+
+FailureOr<KernelBuilder::ValueId> KernelBuilder::readVar(const VarRef &ref,
+                                                         Pos pos) {
+  Impl &s = *impl;
+  FailureOr<Value> var = resolve(ref);
+  if (failed(var))
+    return failure();
+  SMLoc at = s.loc(pos);
+  return s.add(
+      Operand{ReadOp::create(s.emitter.builder, s.diag.getLoc(at), *var),
+              std::nullopt, at});
+}
+
+LogicalResult KernelBuilder::writeVar(const VarRef &ref, ValueId value,
+                                      Pos pos) {
+  Impl &s = *impl;
+  FailureOr<Value> var = resolve(ref);
+  if (failed(var))
+    return failure();
+  Type type = cast<VarType>(var->getType()).getValueType();
+  FailureOr<Value> converted =
+      s.emitter.convert(s.emitter.evaluated[value], type,
+                        "the value written to '" + ref.name + "'");
+  if (failed(converted))
+    return failure();
+  WriteOp::create(s.emitter.builder, s.diag.getLoc(s.loc(pos)), *converted,
+                  *var);
+  return success();
+}
+
+FailureOr<Value> KernelBuilder::resolve(const VarRef &ref) {
+  Impl &s = *impl;
+  Emitter &e = s.emitter;
+  SMLoc at = s.loc(ref.pos);
+  const Symbol *symbol = e.lookup(ref.name);
+  if (!symbol)
+    return e.error(at) << "undefined name '" << ref.name << "'";
+  if (!ref.rotation)
+    return symbol->value;
+  FailureOr<Value> rotation =
+      e.convert(e.evaluated[*ref.rotation], e.builder.getIndexType(),
+                "a ring's rotation");
+  if (failed(rotation))
+    return failure();
+  auto stage = StageOp::create(e.builder, s.diag.getLoc(at), symbol->value,
+                               *rotation, static_cast<uint64_t>(ref.stage));
+  if (failed(verify(stage)))
+    return failure();
+  return stage.getResult();
+}
+
+LogicalResult KernelBuilder::copy(const CopySide &source, const CopySide &dest,
+                                  ArrayRef<int64_t> shape, int64_t width,
+                                  std::optional<ValueId> mask, bool async,
+                                  Pos pos) {
+  Impl &s = *impl;
+  Emitter &e = s.emitter;
+  Location loc = s.diag.getLoc(s.loc(pos));
+  auto side = [&](const CopySide &side, Value &value,
+                  SmallVector<Value> &offsets) -> LogicalResult {
+    FailureOr<Value> resolved = resolve(side.ref);
+    if (failed(resolved))
+      return failure();
+    value = *resolved;
+    for (ValueId offset : side.offsets) {
+      FailureOr<Value> index = e.convert(
+          e.evaluated[offset], e.builder.getIndexType(), "a copy's offset");
+      if (failed(index))
+        return failure();
+      offsets.push_back(*index);
+    }
+    return success();
+  };
+  Value from, to, maskValue;
+  SmallVector<Value> fromOffsets, toOffsets;
+  if (failed(side(source, from, fromOffsets)) ||
+      failed(side(dest, to, toOffsets)))
+    return failure();
+  if (mask) {
+    FailureOr<Value> converted = e.convert(
+        e.evaluated[*mask], RankedTensorType::get(shape, e.builder.getI1Type()),
+        "the copy's mask");
+    if (failed(converted))
+      return failure();
+    maskValue = *converted;
+  }
+  auto op =
+      CopyOp::create(e.builder, loc, from, fromOffsets, to, toOffsets,
+                     maskValue, shape, static_cast<uint64_t>(width), async);
+  return verify(op);
+}
+
+void KernelBuilder::barrier(Pos pos) {
+  Impl &s = *impl;
+  BarrierOp::create(s.emitter.builder, s.diag.getLoc(s.loc(pos)),
+                    /*requested=*/true);
+}
+
+//===----------------------------------------------------------------------===//
 // Control flow
 //===----------------------------------------------------------------------===//
 

@@ -86,6 +86,17 @@ template <typename T> T value(std::variant<T, Failure> result) {
   return std::get<T>(std::move(result));
 }
 
+/// (name, pos, rotation id or None, stage): a var or a stage of a ring.
+KernelBuilder::VarRef varRef(nb::handle item) {
+  KernelBuilder::VarRef ref;
+  ref.name = nb::cast<std::string>(item[0]);
+  ref.pos = pos(nb::cast<Pos>(item[1]));
+  if (!item[2].is_none())
+    ref.rotation = nb::cast<unsigned>(item[2]);
+  ref.stage = nb::cast<int64_t>(item[3]);
+  return ref;
+}
+
 KernelBuilder::Kernel kernelFrom(const nb::dict &desc) {
   KernelBuilder::Kernel kernel;
   kernel.name = nb::cast<std::string>(desc["name"]);
@@ -399,6 +410,42 @@ NB_MODULE(_tile, m) {
              }
              return check(c, c.getBuilder().index(base, indices, pos(p)));
            })
+      .def(
+          "set_var_placement",
+          [](Compilation &c, const std::string &name, bool shared,
+             nb::object stages, Pos p) {
+            std::optional<int64_t> count;
+            if (!stages.is_none())
+              count = nb::cast<int64_t>(stages);
+            check(c,
+                  c.getBuilder().setVarPlacement(name, shared, count, pos(p)));
+          },
+          "name"_a, "shared"_a, "stages"_a.none(), "pos"_a)
+      .def("read_var",
+           [](Compilation &c, nb::tuple ref, Pos p) {
+             return check(c, c.getBuilder().readVar(varRef(ref), pos(p)));
+           })
+      .def("write_var",
+           [](Compilation &c, nb::tuple ref, unsigned value, Pos p) {
+             check(c, c.getBuilder().writeVar(varRef(ref), value, pos(p)));
+           })
+      .def(
+          "copy",
+          [](Compilation &c, nb::tuple source, std::vector<unsigned> from,
+             nb::tuple dest, std::vector<unsigned> to,
+             std::vector<int64_t> shape, int64_t width, nb::object mask,
+             bool async, Pos p) {
+            std::optional<unsigned> maskId;
+            if (!mask.is_none())
+              maskId = nb::cast<unsigned>(mask);
+            check(c, c.getBuilder().copy({varRef(source), from},
+                                         {varRef(dest), to}, shape, width,
+                                         maskId, async, pos(p)));
+          },
+          "source"_a, "source_offsets"_a, "dest"_a, "dest_offsets"_a, "shape"_a,
+          "width"_a, "mask"_a.none(), "async_"_a, "pos"_a)
+      .def("barrier",
+           [](Compilation &c, Pos p) { c.getBuilder().barrier(pos(p)); })
       .def("add_register",
            [](Compilation &c, const std::string &name, Pos p) {
              c.getBuilder().addRegister(name, pos(p));

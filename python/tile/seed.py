@@ -15,17 +15,15 @@ over a CTA of T threads, element ``e`` in thread ``e % T``, so
 * ``register_tensor(shape)`` is one per-thread value per element, each a
   ``[T]`` tile var kept in registers (``@registers``); its indices are
   compile-time constants, as the seed says;
-* ``threadgroup_alloc(dtype, size)`` is a ``[size]`` tile var, zero-filled
-  (in shared memory where threads read each other's elements, in registers
-  where each thread reads only its own, which nothing can observe);
-* ``copy`` is a slice copy, CTA-wide (every thread copies its elements,
-  consecutive threads consecutive elements, which coalesces), masked by a
-  masked store into a tensor and by ``where`` into a buffer; ``barrier()`` is implied: tile's ops run in
-  program order for the whole CTA and the compiler places every barrier
-  that takes (tile-insert-barriers), so an explicit one adds nothing;
-* ``pipeline(dtype, size, stages)`` is ``stages`` buffers; ``advance()``
-  rotates their contents in the kernel (so it is right in a traced loop,
-  every iteration), not only Python's names for them.
+* ``threadgroup_alloc(dtype, size)`` is a ``[size]`` tile var in shared
+  memory (a request), zero-filled;
+* ``copy`` is ``tile.copy``, CTA-wide, ``coalesced_width`` elements a
+  thread at a time, masked by ``mask_fn`` over the element index;
+  ``barrier()`` a requested ``tile.barrier``;
+* ``pipeline(dtype, size, stages)`` is a ring of ``stages`` shared tiles;
+  ``stage(k)`` is ``tile.stage`` at the ring's rotation count plus ``k``,
+  and ``advance()`` increments the count in the kernel (so it is right in
+  every iteration of a traced loop), renaming the stages, moving nothing.
 
 What needs the language's gathers and sub-tile slices (issue 14: a
 per-thread index with a stride, a
@@ -175,10 +173,12 @@ def num_threads():
 
 
 def barrier():
-    """Seed 003's barrier: implied. tile's ops run in program order for the
-    whole CTA, and the compiler puts a barrier wherever one thread's access
-    meets another's (tile-insert-barriers); an explicit one adds nothing."""
-    current_frontend("tile.barrier")
+    """Seed 003's barrier: ``tile.barrier {requested}``. The compiler puts a
+    barrier wherever one thread's access meets another's
+    (tile-insert-barriers) anyway; a requested one stays, counts like any
+    other, and a remark says when it orders nothing that needs ordering."""
+    fe = current_frontend("tile.barrier")
+    fe.c.barrier(fe.pos)
 
 
 class _Scoped:
@@ -257,27 +257,20 @@ def register_tensor(shape, dtype="float", fill=0):
                           fill)
 
 
-class SharedBuffer(_Scoped):
-    """``threadgroup_alloc(dtype, size)``: a buffer the CTA shares, a
-    ``[size]`` tile var."""
+class _Buffer(_Scoped):
+    """A `[size]` tile var of the CTA: a buffer, or a stage of a pipeline."""
 
-    def __init__(self, fe, name, dtype, size):
-        super().__init__(fe, f"buffer '{name}'")
-        self.name = name
-        self.dtype = dtype
-        self.size = size
-        # Zero-filled, so that a masked copy's untouched elements are defined.
-        init = fe.full((size,), dtype, 0).id
-        fe.c.declare_var(name, fe.pos, None, init, fe.pos, fe.c.depth)
+    def ref(self):
+        """The var as the builder names it (name, pos, rotation, stage)."""
+        raise NotImplementedError
 
     def read(self):
         self.check_scope()
-        return Value(self.fe, self.fe.c.name(self.name, self.fe.pos))
+        return Value(self.fe, self.fe.c.read_var(self.ref(), self.fe.pos))
 
     def write(self, value):
         self.check_scope()
-        self.fe.c.assign(self.name, self.fe.pos, "", self.fe.pos,
-                         self.fe.to_id(value), self.fe.pos)
+        self.fe.c.write_var(self.ref(), self.fe.to_id(value), self.fe.pos)
 
     def _whole(self, key):
         if isinstance(key, slice) and key == slice(None):
@@ -288,10 +281,10 @@ class SharedBuffer(_Scoped):
                 self.size == threads:
             return True
         raise CompileError(self.fe.located(
-            f"buffer '{self.name}' of {self.size} elements: an element access "
-            f"here is buf[:], or buf[thread_id()] when the buffer holds one "
-            f"element per thread ({threads}); other indices need the "
-            "language's sub-tile slices and gathers (issue 14)"))
+            f"{self.what} of {self.size} elements: an element access here is "
+            f"buf[:], or buf[thread_id()] when it holds one element per "
+            f"thread ({threads}); other indices need the language's sub-tile "
+            "slices and gathers (issue 14); tile.copy moves any part of it"))
 
     def __tile_getitem__(self, key):
         self._whole(key)
@@ -300,6 +293,24 @@ class SharedBuffer(_Scoped):
     def __tile_setitem__(self, key, value):
         self._whole(key)
         self.write(value)
+
+
+class SharedBuffer(_Buffer):
+    """``threadgroup_alloc(dtype, size)``: a buffer the CTA shares, a
+    ``[size]`` tile var in shared memory (``storage = shared``)."""
+
+    def __init__(self, fe, name, dtype, size):
+        super().__init__(fe, f"buffer '{name}'")
+        self.name = name
+        self.dtype = dtype
+        self.size = size
+        # Zero-filled, so that a masked copy's untouched elements are defined.
+        init = fe.full((size,), dtype, 0).id
+        fe.c.declare_var(name, fe.pos, None, init, fe.pos, fe.c.depth)
+        fe.c.set_var_placement(name, True, None, fe.pos)
+
+    def ref(self):
+        return (self.name, self.fe.pos, None, 0)
 
     def __repr__(self):
         return f"<buffer {self.name} {self.dtype.name}[{self.size}]>"
@@ -314,40 +325,32 @@ def threadgroup_alloc(dtype, size):
     return SharedBuffer(fe, fe.new_name("buffer"), _as_dtype(dtype), size)
 
 
-def _source(fe, src, count, offset):
-    """The [count] tile `src[offset :+ count]`."""
+def _side(fe, side, offset, what):
+    """A side of a tile.copy: its var reference and offsets."""
     from .frontend import TensorParam
-    if isinstance(src, TensorParam):
-        if src.ndim != 1:
+    if isinstance(side, TensorParam):
+        if side.ndim != 1:
             raise CompileError(fe.located(
-                f"copy from '{src.name}': copies move elements of 1-D "
-                "tensors and buffers"))
-        start = fe.to_id(offset)
-        return Value(fe, fe.c.load(src.name, src.pos,
-                                   [(start, fe.to_id(count))], fe.pos))
-    if isinstance(src, SharedBuffer):
-        _whole_copy(fe, src, count, offset, "from")
-        return src.read()
+                f"copy {what} '{side.name}': seed 003's copy moves elements "
+                "of 1-D tensors and buffers"))
+        return (side.name, side.pos, None, 0), [fe.to_id(offset)]
+    if isinstance(side, _Buffer):
+        side.check_scope()
+        return side.ref(), [fe.to_id(offset)]
     raise CompileError(fe.located(
-        f"copy from {src!r}: the source is a tensor parameter or a buffer"))
-
-
-def _whole_copy(fe, buffer, count, offset, way):
-    if count != buffer.size or not (isinstance(offset, int) and offset == 0):
-        raise CompileError(fe.located(
-            f"copy {way} buffer '{buffer.name}' of {buffer.size} elements: "
-            f"{count} elements at offset {offset!r}; a copy covers a whole "
-            "buffer until the language has sub-tile slices (issue 14)"))
+        f"copy {what} {side!r}: a tensor parameter, a buffer or a pipeline "
+        "stage"))
 
 
 def copy(src, dst, count, src_offset=0, dst_offset=0, mask_fn=None,
          coalesced_width=1):
     """Copies ``count`` elements ``src[src_offset + i]`` to
-    ``dst[dst_offset + i]``, CTA-wide (seed 003). ``mask_fn(i)``, traced,
-    says which elements to copy (the others of ``dst`` keep their values);
-    ``coalesced_width`` (1, 2 or 4) is accepted and checked: tile chooses
-    the access width itself."""
-    from .frontend import TensorParam
+    ``dst[dst_offset + i]``, CTA-wide (seed 003): ``tile.copy``, each
+    thread moving ``coalesced_width`` (1, 2 or 4) consecutive elements at a
+    time as one vector access. ``mask_fn(i)``, traced, says which elements
+    to copy (the others of ``dst`` keep their values). Between two tensors
+    it is a slice load and store."""
+    from .frontend import SliceRef, TensorParam
     fe = current_frontend("tile.copy")
     if coalesced_width not in (1, 2, 4):
         raise CompileError(fe.located(
@@ -355,74 +358,104 @@ def copy(src, dst, count, src_offset=0, dst_offset=0, mask_fn=None,
     if not isinstance(count, int) or isinstance(count, bool) or count <= 0:
         raise CompileError(fe.located(
             f"a copy's count is a positive int, got {count!r}"))
-    value = _source(fe, src, count, src_offset)
     mask = None
     if mask_fn is not None:
         # The element index 0 .. count - 1, as a thread index is.
         mask = mask_fn(ThreadIndex(fe, lanes=count))
         if isinstance(mask, ThreadIndex):
             mask = mask.value()
-    if isinstance(dst, SharedBuffer):
-        _whole_copy(fe, dst, count, dst_offset, "into")
-        if mask is not None:
-            value = fe.builtin("where", [mask, value, dst.read()])
-        dst.write(value)
-        return
-    if isinstance(dst, TensorParam):
-        if dst.ndim != 1:
-            raise CompileError(fe.located(
-                f"copy into '{dst.name}': copies move elements of 1-D "
-                "tensors and buffers"))
+    if isinstance(src, TensorParam) and isinstance(dst, TensorParam):
+        for tensor in (src, dst):
+            if tensor.ndim != 1:
+                raise CompileError(fe.located(
+                    f"copy of '{tensor.name}': seed 003's copy moves "
+                    "elements of 1-D tensors and buffers"))
+        value = Value(fe, fe.c.load(src.name, src.pos,
+                                    [(fe.to_id(src_offset), fe.to_id(count))],
+                                    fe.pos))
         ranges = [(fe.to_id(dst_offset), fe.to_id(count))]
         if mask is not None:
-            from .frontend import SliceRef
             fe.call_with("store", [("slice", "", SliceRef(dst, ranges,
                                                           fe.pos)),
                                    ("value", "", value),
                                    ("value", "mask", mask)], statement=True)
             return
-        slice_id = fe.c.prepare_slice(dst.name, dst.pos, ranges, fe.pos)
-        fe.c.store_slice(slice_id, value.id, fe.pos)
+        fe.store_slice(fe.prepare_ranges(dst, ranges, dst.pos, fe.pos), value,
+                       fe.pos)
         return
-    raise CompileError(fe.located(
-        f"copy into {dst!r}: the destination is a tensor parameter or a "
-        "buffer"))
+    source, source_offsets = _side(fe, src, src_offset, "from")
+    dest, dest_offsets = _side(fe, dst, dst_offset, "into")
+    fe.c.copy(source, source_offsets, dest, dest_offsets, [count],
+              coalesced_width, None if mask is None else fe.to_id(mask),
+              False, fe.pos)
+
+
+class PipelineStage(_Buffer):
+    """Stage ``k`` of a pipeline: ``tile.stage`` of its ring at the
+    pipeline's rotation."""
+
+    def __init__(self, pipeline, k):
+        super().__init__(pipeline.fe, f"stage {k} of pipeline "
+                                      f"'{pipeline.name}'")
+        self.path = pipeline.path
+        self.pipeline = pipeline
+        self.k = k
+        self.size = pipeline.size
+
+    def ref(self):
+        return self.pipeline.ref(self.k)
+
+    def __repr__(self):
+        return f"<stage {self.k} of pipeline {self.pipeline.name}>"
 
 
 class Pipeline(_Scoped):
-    """``pipeline(dtype, size, stages)``: a ring of ``stages`` buffers."""
+    """``pipeline(dtype, size, stages)``: a ring of ``stages`` shared tiles
+    (``tile.var`` with ``stages``) and the count of its rotations."""
 
     def __init__(self, fe, name, dtype, size, stages):
         super().__init__(fe, f"pipeline '{name}'")
         self.name = name
-        self.buffers = [SharedBuffer(fe, f"{name}_stage{k}", dtype, size)
-                        for k in range(stages)]
+        self.size = size
+        self.stages = stages
+        self.rotation = name + "_rotation"
+        fe.c.declare_var(name, fe.pos, (dtype.name, [size]), None, fe.pos,
+                         fe.c.depth)
+        fe.c.set_var_placement(name, False, stages, fe.pos)
+        fe.c.declare_var(self.rotation, fe.pos, ("index", []),
+                         fe.to_id(0), fe.pos, fe.c.depth)
+
+    def ref(self, k):
+        self.check_scope()
+        fe = self.fe
+        rotation = fe.c.name(self.rotation, fe.pos)
+        return (self.name, fe.pos, rotation, k)
 
     def stage(self, k):
         """Stage ``k`` (0 is the front)."""
         if not isinstance(k, int) or isinstance(k, bool) or \
-                not 0 <= k < len(self.buffers):
+                not 0 <= k < self.stages:
             raise CompileError(self.fe.located(
-                f"pipeline '{self.name}' has stages 0 to "
-                f"{len(self.buffers) - 1}, got {k!r}"))
-        return self.buffers[k]
+                f"pipeline '{self.name}' has stages 0 to {self.stages - 1}, "
+                f"got {k!r}"))
+        return PipelineStage(self, k)
 
     def front(self):
         """This iteration's buffer, stage 0."""
-        return self.buffers[0]
+        return self.stage(0)
 
     def back(self):
         """The most distant prefetch buffer, stage ``stages - 1``."""
-        return self.buffers[-1]
+        return self.stage(self.stages - 1)
 
     def advance(self):
-        """Rotates the stages by one: stage k + 1's contents become stage
-        k's, the front's the back's. Emitted in the kernel, so it rotates
-        in every iteration of a loop."""
+        """Rotates the stages by one: stage k + 1 becomes stage k, the front
+        the back. Nothing moves: the ring's rotation count goes up by one in
+        the kernel (so in every iteration of a loop), and each stage is
+        ``tile.stage`` of the ring at it."""
         self.check_scope()
-        values = [b.read() for b in self.buffers]
-        for k, buffer in enumerate(self.buffers):
-            buffer.write(values[(k + 1) % len(values)])
+        fe = self.fe
+        fe.c.assign(self.rotation, fe.pos, "+", fe.pos, fe.to_id(1), fe.pos)
 
 
 def pipeline(dtype, size, stages=2):

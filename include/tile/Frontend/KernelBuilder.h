@@ -174,6 +174,33 @@ public:
   declareVar(StringRef name, Pos pos,
              std::optional<std::pair<std::string, std::vector<int64_t>>> type,
              std::optional<ValueId> init, Pos typePos, unsigned depth);
+  /// The var `name` (declared): in shared memory on request, or a ring of
+  /// `stages` shared tiles (declared without a value).
+  LogicalResult setVarPlacement(StringRef name, bool shared,
+                                std::optional<int64_t> stages, Pos pos);
+  /// A var a statement reads, writes or copies: a declared var by name, or
+  /// with `rotation`, stage `(rotation + stage) mod S` of the ring `name`.
+  struct VarRef {
+    std::string name;
+    Pos pos;
+    std::optional<ValueId> rotation;
+    int64_t stage = 0;
+  };
+  FailureOr<ValueId> readVar(const VarRef &var, Pos pos);
+  LogicalResult writeVar(const VarRef &var, ValueId value, Pos pos);
+  /// One side of a copy: a tensor parameter (by name) or a var, and the
+  /// box's offsets in it.
+  struct CopySide {
+    VarRef ref;
+    std::vector<ValueId> offsets;
+  };
+  /// `tile.copy`: the box of `shape` from `source` to `dest`, `width`
+  /// elements a thread at a time, only where `mask` is true.
+  LogicalResult copy(const CopySide &source, const CopySide &dest,
+                     ArrayRef<int64_t> shape, int64_t width,
+                     std::optional<ValueId> mask, bool async, Pos pos);
+  /// A barrier the author asked for (`tile.barrier {requested}`).
+  void barrier(Pos pos);
   /// `name [op]= value` ("+", "-", "*", "/" for op=).
   LogicalResult assign(StringRef name, Pos namePos, StringRef op, Pos opPos,
                        ValueId value, Pos pos);
@@ -219,6 +246,9 @@ public:
   ExprId exprCall(StringRef callee, ArrayRef<ExprId> args, Pos pos);
 
 private:
+  /// The var a VarRef names: the var itself, or a tile.stage of its ring.
+  FailureOr<Value> resolve(const VarRef &ref);
+
   struct Impl;
   std::unique_ptr<Impl> impl;
 };
