@@ -93,6 +93,13 @@ SmallVector<SharedAccess> mlir::tile::getSharedAccesses(Operation *op) {
             : value.getType();
     accesses.push_back(makeAccess(store.getDest(), store.getOffsets(), mapping,
                                   /*write=*/true));
+  } else if (isa<GatherOp, ScatterOp>(op)) {
+    // Which elements a thread touches depends on the index tiles' data:
+    // any thread, any element.
+    SharedAccess access = makeAccess(getAccessedTensor(op), {}, Type(),
+                                     /*write=*/writesTensor(op));
+    access.byOwner = false;
+    accesses.push_back(access);
   }
   // A warp-segmented reduction's lane 0s write their warps' partials, and
   // after a barrier every thread reads its rows' partials.

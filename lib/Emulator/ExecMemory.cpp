@@ -10,6 +10,7 @@
 
 #include "Interpreter.h"
 
+#include "tile/Dialect/Tile/IR/TileDialect.h"
 #include "tile/Runtime/Tensor.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -261,6 +262,36 @@ LogicalResult Interpreter::recordCrossCTAAccess(Operation *op, uint32_t buffer,
   return success();
 }
 
+LogicalResult Interpreter::checkScatterRepeat(Operation *op, Address address) {
+  auto marker = op->getAttrOfType<DenseI64ArrayAttr>(tile::kScatterAttr);
+  if (!marker || marker.size() != 2)
+    return success();
+  Thread &self = *thread;
+  // A store of another scatter, or of a slot not after the last one, is
+  // the start of the next scatter (the same op again, in a loop).
+  if (marker[0] != self.scatterNumber || marker[1] <= self.scatterSlot)
+    self.scatterWrites.clear();
+  self.scatterNumber = marker[0];
+  self.scatterSlot = marker[1];
+  for (auto [written, store] : self.scatterWrites) {
+    if (written.space != address.space || written.memory != address.memory ||
+        written.offset != address.offset)
+      continue;
+    const EmulatedBuffer &buffer = launch.buffers[address.memory];
+    auto elementBytes =
+        static_cast<int64_t>(::tile::runtime::dtypeSize(buffer.tensor->dtype));
+    return reportRace(op, store,
+                      "global-memory race: a scatter writes element " +
+                          Twine(address.offset / elementBytes) +
+                          " of tensor '" + buffer.name +
+                          "' twice, from two of this thread's elements: which "
+                          "one lands is undefined,",
+                      "the other write of this thread");
+  }
+  self.scatterWrites.push_back({address, op});
+  return success();
+}
+
 std::optional<Address> Interpreter::memrefElement(Operation *op, Value memref,
                                                   ValueRange indices) {
   auto type = cast<MemRefType>(memref.getType());
@@ -424,9 +455,11 @@ LogicalResult Interpreter::executeLLVM(Operation *op) {
         return loadValue(op, Address::fromSlots(get(load.getAddr())),
                          load.getResult(), load.getAlignment());
       })
-      .Case([&](LLVM::StoreOp store) {
-        return storeValue(op, Address::fromSlots(get(store.getAddr())),
-                          store.getValue(), store.getAlignment());
+      .Case([&](LLVM::StoreOp store) -> LogicalResult {
+        Address address = Address::fromSlots(get(store.getAddr()));
+        if (failed(checkScatterRepeat(op, address)))
+          return failure();
+        return storeValue(op, address, store.getValue(), store.getAlignment());
       })
       .Default([&](Operation *) { return unsupported(op); });
 }

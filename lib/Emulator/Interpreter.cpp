@@ -199,6 +199,8 @@ void Interpreter::start(Thread &t) {
   t.status = ThreadStatus::Running;
   t.waitingAt = nullptr;
   t.steps = 0;
+  t.scatterNumber = t.scatterSlot = -1;
+  t.scatterWrites.clear();
 
   gpu::GPUFuncOp func = program.func;
   Block &entry = func.getBody().front();

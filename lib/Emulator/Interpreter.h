@@ -87,6 +87,11 @@ struct Thread {
   Operation *waitingAt = nullptr;
   uint64_t steps = 0;
   std::vector<std::vector<uint8_t>> privateMemory;
+  /// The tile.scatter whose stores the thread is in (its number, and the
+  /// slot of the last one: a slot not above it starts the next scatter)
+  /// and the tensor elements they wrote, with the store of each.
+  int64_t scatterNumber = -1, scatterSlot = -1;
+  SmallVector<std::pair<Address, Operation *>> scatterWrites;
 };
 
 /// How a thread touches memory. Two accesses from different threads (with
@@ -249,6 +254,10 @@ private:
   /// `buffer` and reports a race with another CTA's.
   LogicalResult recordCrossCTAAccess(Operation *op, uint32_t buffer,
                                      int64_t element, AccessKind kind);
+  /// For a store of a tile.scatter (marked kScatterAttr): reports, as a
+  /// race, a second element of the same scatter of this thread written to
+  /// `address`, which the first already wrote.
+  LogicalResult checkScatterRepeat(Operation *op, Address address);
   /// Reports a race of `op` with `otherOp` of `other` (a thread of this
   /// CTA, or a CTA); fails when the run must stop: too many races.
   LogicalResult reportRace(Operation *op, Operation *otherOp,

@@ -1089,20 +1089,43 @@ FailureOr<Emitter::Slice> Emitter::emitSlice(const SliceExpr &expr) {
   Slice slice;
   slice.tensor = symbol->value;
   slice.type = cast<GlobalTensorType>(slice.tensor.getType());
-  if (expr.ranges.size() != slice.type.getRank())
-    return error(expr.getLoc())
-           << "'" << name << "' has " << slice.type.getRank()
-           << (slice.type.getRank() == 1 ? " dimension" : " dimensions")
-           << " but the slice has " << expr.ranges.size();
-  SmallVector<int64_t> shape;
+  int64_t rank = slice.type.getRank();
+  if (expr.ranges.size() != static_cast<size_t>(rank))
+    return error(expr.getLoc()) << "'" << name << "' has " << rank
+                                << (rank == 1 ? " dimension" : " dimensions")
+                                << " but the slice has " << expr.ranges.size();
+  // Each range contributes its extent to its dimension, each index tile
+  // its shape; the tile's shape is their broadcast.
+  SmallVector<int64_t> shape(rank, 1), extents(rank, 0);
+  SmallVector<SMLoc> extentLocs(rank);
   for (auto [dim, range] : llvm::enumerate(expr.ranges)) {
     FailureOr<Operand> start = emitExpr(*range.start);
     if (failed(start))
       return failure();
-    if (!start->isLiteral() && isa<RankedTensorType>(start->value.getType()))
-      return error(range.start->getLoc())
-             << "an index tile in a slice (a gather or scatter) is not "
-                "supported yet";
+    auto indexTile = start->isLiteral()
+                         ? RankedTensorType()
+                         : dyn_cast<RankedTensorType>(start->value.getType());
+    if (indexTile) {
+      if (range.isRange())
+        return error(range.extent->getLoc())
+               << "an index tile gives the coordinates of a whole dimension; "
+                  "it takes no extent (write "
+               << name << "[rows, ...])";
+      if (!indexTile.getElementType().isInteger(32))
+        return error(range.start->getLoc())
+               << "an index tile in a slice is of i32, got "
+               << describe(indexTile);
+      if (indexTile.getRank() != rank)
+        return error(range.start->getLoc())
+               << "an index tile of '" << name << "' has its rank, " << rank
+               << "; got " << describe(indexTile) << " (a [R, 1] tile gives "
+               << "one index per row)";
+      slice.indices.push_back(start->value);
+      slice.indexDims.push_back(dim);
+      slice.offsets.push_back(arith::ConstantIndexOp::create(
+          builder, getLoc(range.start->getLoc()), 0));
+      continue;
+    }
     FailureOr<Value> offset =
         convert(*start, builder.getIndexType(), "the slice start");
     if (failed(offset))
@@ -1116,18 +1139,32 @@ FailureOr<Emitter::Slice> Emitter::emitSlice(const SliceExpr &expr) {
         return failure();
       extent = *constant;
     }
-    SMLoc extentLoc =
+    extentLocs[dim] =
         range.isRange() ? range.extent->getLoc() : range.start->getLoc();
     if (extent <= 0)
-      return error(extentLoc)
+      return error(extentLocs[dim])
              << "a slice extent must be positive, got " << extent;
     int64_t size = slice.type.getShape()[dim];
     if (!ShapedType::isDynamic(size) && extent > size)
-      return error(extentLoc)
+      return error(extentLocs[dim])
              << "slice extent " << extent << " exceeds dimension " << dim
              << " of '" << name << "', which has size " << size;
     slice.offsets.push_back(*offset);
-    shape.push_back(extent);
+    extents[dim] = shape[dim] = extent;
+  }
+  for (auto [index, dim] : llvm::zip(slice.indices, slice.indexDims)) {
+    auto type = cast<RankedTensorType>(index.getType());
+    for (int64_t d = 0; d < rank; ++d) {
+      int64_t size = type.getDimSize(d);
+      if (size == 1 || size == shape[d])
+        continue;
+      if (shape[d] != 1 || extents[d] > 0)
+        return error(expr.ranges[dim].start->getLoc())
+               << "shape mismatch in the slice of '" << name
+               << "': the index tile " << describe(type) << " has " << size
+               << " in dimension " << d << ", where the slice has " << shape[d];
+      shape[d] = size;
+    }
   }
   if (failed(checkTileShape(shape, expr.getLoc())))
     return failure();
@@ -1136,8 +1173,64 @@ FailureOr<Emitter::Slice> Emitter::emitSlice(const SliceExpr &expr) {
 }
 
 Value Emitter::emitLoad(const Slice &slice, SMLoc loc, Value other) {
+  if (slice.isGather())
+    return GatherOp::create(builder, getLoc(loc), slice.tileType, slice.tensor,
+                            slice.offsets, slice.indices, slice.indexDims,
+                            other);
   return LoadOp::create(builder, getLoc(loc), slice.tileType, slice.tensor,
                         slice.offsets, other);
+}
+
+void Emitter::emitStore(const Slice &slice, Value value, Value mask,
+                        Location loc) {
+  if (slice.isGather()) {
+    ScatterOp::create(builder, loc, value, slice.tensor, slice.offsets,
+                      slice.indices, slice.indexDims, mask);
+    return;
+  }
+  StoreOp::create(builder, loc, value, slice.tensor, slice.offsets, mask);
+}
+
+FailureOr<Emitter::SubTile> Emitter::emitSubTile(const SliceExpr &expr,
+                                                 RankedTensorType type) {
+  if (expr.ranges.size() != static_cast<size_t>(type.getRank()))
+    return error(expr.getLoc())
+           << "a " << describe(type) << " has " << type.getRank()
+           << (type.getRank() == 1 ? " dimension" : " dimensions")
+           << " but the index has " << expr.ranges.size();
+  SubTile sub;
+  for (auto [dim, range] : llvm::enumerate(expr.ranges)) {
+    FailureOr<Literal> start =
+        evaluateConstant(*range.start, "an index into a tile");
+    if (failed(start))
+      return failure();
+    int64_t extent = 1;
+    if (range.isRange()) {
+      FailureOr<Literal> size =
+          evaluateConstant(*range.extent, "an index into a tile");
+      if (failed(size))
+        return failure();
+      if (size->kind != Literal::Kind::Int || size->intValue <= 0)
+        return error(range.extent->getLoc())
+               << "an extent in a tile is a positive integer constant";
+      extent = size->intValue;
+      sub.isElement = false;
+    }
+    if (start->kind != Literal::Kind::Int || start->intValue < 0 ||
+        start->intValue + extent > type.getDimSize(dim))
+      return error(range.start->getLoc())
+             << (range.isRange() ? "the sub-tile " : "the index ")
+             << (start->kind == Literal::Kind::Int
+                     ? std::to_string(start->intValue)
+                     : std::string("(a number)"))
+             << (range.isRange() ? " :+ " + std::to_string(extent)
+                                 : std::string())
+             << " is outside dimension " << dim << " of a " << describe(type)
+             << ": an index into a tile is a constant inside it";
+    sub.offsets.push_back(start->intValue);
+    sub.shape.push_back(extent);
+  }
+  return sub;
 }
 
 FailureOr<Operand> Emitter::emitIndexed(const SliceExpr &expr) {
@@ -1145,13 +1238,36 @@ FailureOr<Operand> Emitter::emitIndexed(const SliceExpr &expr) {
   if (!name.empty() && failed(resolve(name, expr.base->getLoc())))
     return failure();
   const Symbol *symbol = name.empty() ? nullptr : lookup(name);
-  if (!symbol || symbol->kind != Symbol::Kind::Param)
-    return error(expr.getLoc())
-           << "indexing a tile (t[i, j], t[a :+ R, ...]) is not supported yet";
-  FailureOr<Slice> slice = emitSlice(expr);
-  if (failed(slice))
+  if (symbol && symbol->kind == Symbol::Kind::Param) {
+    FailureOr<Slice> slice = emitSlice(expr);
+    if (failed(slice))
+      return failure();
+    return Operand{emitLoad(*slice, expr.getLoc()), std::nullopt,
+                   expr.getLoc()};
+  }
+  // A tile value: an element, or a sub-tile.
+  FailureOr<Operand> base = emitExpr(*expr.base);
+  if (failed(base))
     return failure();
-  return Operand{emitLoad(*slice, expr.getLoc()), std::nullopt, expr.getLoc()};
+  auto type = base->isLiteral()
+                  ? RankedTensorType()
+                  : dyn_cast<RankedTensorType>(base->value.getType());
+  if (!type)
+    return error(expr.base->getLoc())
+           << "only tensors and tiles can be indexed; this is "
+           << (base->isLiteral()
+                   ? std::string("a literal")
+                   : "a scalar " + describe(base->value.getType()));
+  FailureOr<SubTile> sub = emitSubTile(expr, type);
+  if (failed(sub))
+    return failure();
+  Location loc = getLoc(expr.getLoc());
+  if (sub->isElement)
+    return Operand{ExtractOp::create(builder, loc, base->value, sub->offsets),
+                   std::nullopt, expr.getLoc()};
+  return Operand{ExtractSliceOp::create(builder, loc, type.clone(sub->shape),
+                                        base->value, sub->offsets),
+                 std::nullopt, expr.getLoc()};
 }
 
 /// The tensor slice an argument of load/store names, or an error.
@@ -1242,8 +1358,7 @@ LogicalResult Emitter::emitCallStmt(const CallStmt &stmt) {
       return failure();
     mask = *converted;
   }
-  StoreOp::create(builder, getLoc(stmt.getLoc()), *stored, slice->tensor,
-                  slice->offsets, mask);
+  emitStore(*slice, *stored, mask, getLoc(stmt.getLoc()));
   return success();
 }
 
@@ -1253,8 +1368,9 @@ Emitter::emitShapeList(const Expr &expr, StringRef what, StringRef usage) {
   if (!list || list->elements.empty())
     return error(expr.getLoc()) << usage;
   SmallVector<int64_t> shape;
+  std::string shapeOf = ("the shape of '" + what + "'").str();
   for (const ExprPtr &element : list->elements) {
-    FailureOr<Literal> size = evaluateConstant(*element);
+    FailureOr<Literal> size = evaluateConstant(*element, shapeOf);
     if (failed(size))
       return failure();
     if (size->kind != Literal::Kind::Int || size->intValue <= 0)
@@ -1305,7 +1421,7 @@ FailureOr<Operand> Emitter::emitIota(const CallExpr &call) {
   if (failed(shapeList))
     return failure();
   ArrayRef<int64_t> shape = *shapeList;
-  FailureOr<Literal> axis = evaluateConstant(*call.args[1]);
+  FailureOr<Literal> axis = evaluateConstant(*call.args[1], "iota's axis");
   if (failed(axis))
     return failure();
   if (axis->kind != Literal::Kind::Int || axis->intValue < 0 ||

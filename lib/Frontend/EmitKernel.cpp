@@ -143,11 +143,12 @@ FailureOr<int64_t> Emitter::emitDimSize(const Dim &dim) {
   return constant->intValue;
 }
 
-FailureOr<Literal> Emitter::evaluateConstant(const Expr &expr) {
+FailureOr<Literal> Emitter::evaluateConstant(const Expr &expr, StringRef what) {
   auto notConstant = [&](const Expr &at) {
-    return error(at.getLoc()) << "not a compile-time constant: a const is "
-                                 "made of integers, numbers, other consts, "
-                                 "unary '-', + - * / % and cdiv, min, max";
+    return error(at.getLoc())
+           << "not a compile-time constant: " << what
+           << " is made of integers, numbers, consts, unary '-', + - * / % "
+              "and cdiv, min, max";
   };
   switch (expr.getKind()) {
   case Expr::Kind::Int: {
@@ -169,6 +170,13 @@ FailureOr<Literal> Emitter::evaluateConstant(const Expr &expr) {
       return error(expr.getLoc()) << "undefined name '" << name.name << "'";
     return notConstant(expr);
   }
+  case Expr::Kind::Value: {
+    // Another front end's value (KernelBuilder): a literal is a constant.
+    const Operand &value = evaluated[cast<ValueExpr>(expr).index];
+    if (!value.isLiteral())
+      return notConstant(expr);
+    return *value.literal;
+  }
   case Expr::Kind::Unary: {
     const auto &unary = cast<UnaryExpr>(expr);
     if (unary.op != UnaryOp::Neg)
@@ -182,10 +190,10 @@ FailureOr<Literal> Emitter::evaluateConstant(const Expr &expr) {
   }
   case Expr::Kind::Binary: {
     const auto &binary = cast<BinaryExpr>(expr);
-    FailureOr<Literal> lhs = evaluateConstant(*binary.lhs);
+    FailureOr<Literal> lhs = evaluateConstant(*binary.lhs, what);
     if (failed(lhs))
       return failure();
-    FailureOr<Literal> rhs = evaluateConstant(*binary.rhs);
+    FailureOr<Literal> rhs = evaluateConstant(*binary.rhs, what);
     if (failed(rhs))
       return failure();
     if (binary.op > BinaryOp::Rem)
@@ -202,10 +210,10 @@ FailureOr<Literal> Emitter::evaluateConstant(const Expr &expr) {
         call.callee == "cdiv" || call.callee == "min" || call.callee == "max";
     if (!known || call.args.size() != 2 || !call.named.empty())
       return notConstant(expr);
-    FailureOr<Literal> a = evaluateConstant(*call.args[0]);
+    FailureOr<Literal> a = evaluateConstant(*call.args[0], what);
     if (failed(a))
       return failure();
-    FailureOr<Literal> b = evaluateConstant(*call.args[1]);
+    FailureOr<Literal> b = evaluateConstant(*call.args[1], what);
     if (failed(b))
       return failure();
     bool isFloat =
@@ -383,7 +391,8 @@ Emitter::emitLaunch(const Attribute &attr, ArrayRef<StringAttr> symbols) {
            << "@launch needs the threads per CTA as its first argument: "
               "@launch(256)";
   const Expr &threads = *attr.args[0].value;
-  FailureOr<Literal> count = evaluateConstant(threads);
+  FailureOr<Literal> count =
+      evaluateConstant(threads, "the threads of @launch");
   if (failed(count))
     return failure();
   if (count->kind != Literal::Kind::Int)
@@ -748,9 +757,15 @@ LogicalResult Emitter::emitAssign(const AssignStmt &assign,
   if (auto *slice = dyn_cast<SliceExpr>(assign.target.get())) {
     const Symbol *base =
         slice->baseName().empty() ? nullptr : lookup(slice->baseName());
-    if (!presliced && (!base || base->kind != Symbol::Kind::Param))
+    if (!presliced && base && base->kind == Symbol::Kind::Var)
+      return emitSubTileAssign(assign, *slice, base->value);
+    if (!presliced && (!base || base->kind != Symbol::Kind::Param)) {
+      if (!slice->baseName().empty() && !base)
+        return resolve(slice->baseName(), slice->base->getLoc());
       return error(slice->getLoc())
-             << "assigning to part of a tile is not supported yet";
+             << "only a part of a tensor parameter or of a tile var can be "
+                "assigned to";
+    }
     FailureOr<Slice> target =
         presliced ? FailureOr<Slice>(*presliced) : emitSlice(*slice);
     if (failed(target))
@@ -761,7 +776,7 @@ LogicalResult Emitter::emitAssign(const AssignStmt &assign,
                  "the value stored to '" + slice->baseName() + "'");
     if (failed(stored))
       return failure();
-    StoreOp::create(builder, loc, *stored, target->tensor, target->offsets);
+    emitStore(*target, *stored, Value(), loc);
     return success();
   }
 
@@ -843,6 +858,43 @@ FailureOr<scf::ForOp> Emitter::createFor(const ForStmt &loop) {
   forOp->setAttr(kIndexAttr, builder.getStringAttr(loop.name));
   declaredLoopIndices.insert(loop.name);
   return forOp;
+}
+
+LogicalResult Emitter::emitSubTileAssign(const AssignStmt &assign,
+                                         const SliceExpr &target, Value var) {
+  Type valueType = cast<VarType>(var.getType()).getValueType();
+  auto type = dyn_cast<RankedTensorType>(valueType);
+  if (!type)
+    return error(target.base->getLoc())
+           << "'" << target.baseName() << "' is a scalar var; only tiles and "
+           << "tensors can be indexed";
+  FailureOr<SubTile> sub = emitSubTile(target, type);
+  if (failed(sub))
+    return failure();
+  auto subType = type.clone(sub->shape);
+  Location loc = getLoc(assign.getLoc());
+  Value whole =
+      ReadOp::create(builder, getLoc(target.base->getLoc()), var).getResult();
+  FailureOr<Operand> value = emitExpr(*assign.value);
+  if (failed(value))
+    return failure();
+  if (assign.op) {
+    Value current = ExtractSliceOp::create(builder, getLoc(target.getLoc()),
+                                           subType, whole, sub->offsets);
+    value = emitBinary(*assign.op, {current, std::nullopt, target.getLoc()},
+                       *value, assign.opLoc);
+    if (failed(value))
+      return failure();
+  }
+  FailureOr<Value> part =
+      convert(*value, subType,
+              "the value assigned to part of '" + target.baseName() + "'");
+  if (failed(part))
+    return failure();
+  Value updated =
+      InsertSliceOp::create(builder, loc, *part, whole, sub->offsets);
+  WriteOp::create(builder, loc, updated, var);
+  return success();
 }
 
 LogicalResult Emitter::emitFor(const ForStmt &loop) {

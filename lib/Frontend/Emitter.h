@@ -94,8 +94,9 @@ private:
   /// Defines the const in the innermost scope.
   LogicalResult emitConst(const ConstStmt &constant);
   /// The value of a compile-time expression: literals, consts, unary '-',
-  /// '+ - * / %' and cdiv/min/max of them.
-  FailureOr<Literal> evaluateConstant(const Expr &expr);
+  /// '+ - * / %' and cdiv/min/max of them; `what` names it in the error.
+  FailureOr<Literal> evaluateConstant(const Expr &expr,
+                                      llvm::StringRef what = "a const");
   /// The const `name` denotes, if it is one in scope.
   const Literal *lookupConst(llvm::StringRef name) const;
   /// The size a dimension of a type names: an integer, or a const.
@@ -205,13 +206,31 @@ private:
   FailureOr<SmallVector<Value>> unify(MutableArrayRef<Operand> operands,
                                       const llvm::Twine &what, llvm::SMLoc loc);
 
+  /// A slice of a tensor parameter; with index tiles, a gather or scatter
+  /// (`indices[k]` gives the coordinates of dimension `indexDims[k]`).
   struct Slice {
     Value tensor;
     GlobalTensorType type;
     SmallVector<Value> offsets;
     RankedTensorType tileType;
+    SmallVector<Value> indices;
+    SmallVector<int64_t> indexDims;
+    bool isGather() const { return !indices.empty(); }
   };
   FailureOr<Slice> emitSlice(const SliceExpr &expr);
+  /// A store (or scatter) of `value`, of the slice's tile type, under
+  /// `mask` if given.
+  void emitStore(const Slice &slice, Value value, Value mask, Location loc);
+  /// The constant offsets and shape of `t[...]` on a tile of `type`, and
+  /// whether every entry is a single index (an element, not a sub-tile).
+  struct SubTile {
+    SmallVector<int64_t> offsets, shape;
+    bool isElement = true;
+  };
+  FailureOr<SubTile> emitSubTile(const SliceExpr &expr, RankedTensorType type);
+  /// `t[...] op= e` for a tile var `t`.
+  LogicalResult emitSubTileAssign(const AssignStmt &assign,
+                                  const SliceExpr &target, Value var);
   /// An assignment to a slice the caller has emitted (`presliced`, the
   /// target's own), or as emitAssign(assign).
   LogicalResult emitAssign(const AssignStmt &assign,

@@ -97,14 +97,18 @@ private:
   LogicalResult executeConstant(arith::ConstantOp op);
   /// Loads (`stored` null; elements outside the tensor read `other`, or 0)
   /// or stores (where `mask` holds, if given) the slice of `tensor` at
-  /// `offsets` with the tile's shape. A load goes to `loaded`, or to the
-  /// op's result. Element `e` is the work of thread `(e / width) % threads`
-  /// (a copy's chunks of `width`; 1 for slices).
+  /// `offsets` with the tile's shape; in the dimensions `indexDims`, each
+  /// element's coordinate adds its (broadcast) element of the index tile
+  /// `indices[k]` instead of its own position (a gather or scatter). A
+  /// load goes to `loaded`, or to the op's result. Element `e` is the work
+  /// of thread `(e / width) % threads` (a copy's chunks of `width`; 1 for
+  /// slices).
   LogicalResult executeSlice(Operation &op, Value tensor, ValueRange offsets,
                              RankedTensorType tileType, const Val *stored,
                              const Val *other = nullptr,
                              const Val *mask = nullptr, int64_t width = 1,
-                             Val *loaded = nullptr);
+                             Val *loaded = nullptr, ValueRange indices = {},
+                             ArrayRef<int64_t> indexDims = {});
   LogicalResult executeCopy(CopyOp copy);
   /// The state of the var or ring stage `handle` names, or null after an
   /// error at `op` when none was made.
@@ -543,7 +547,8 @@ LogicalResult Interpreter::executeSlice(Operation &op, Value tensorValue,
                                         RankedTensorType tileType,
                                         const Val *stored, const Val *other,
                                         const Val *mask, int64_t width,
-                                        Val *loadedOut) {
+                                        Val *loadedOut, ValueRange indices,
+                                        ArrayRef<int64_t> indexDims) {
   rt::HostTensor *tensor = getTensor(op, tensorValue);
   if (!tensor)
     return failure();
@@ -553,6 +558,15 @@ LogicalResult Interpreter::executeSlice(Operation &op, Value tensorValue,
     offsets.push_back(&get(offset));
     offsetsThresholded |= offsets.back()->thresholded;
   }
+  // The index tile of each dimension, or null.
+  SmallVector<const Val *> indexOf(offsets.size(), nullptr);
+  for (auto [index, dim] : llvm::zip(indices, indexDims)) {
+    indexOf[dim] = &get(index);
+    offsetsThresholded |= indexOf[dim]->thresholded;
+  }
+  // A scatter's targets, to catch two elements reaching one: the element
+  // of the tile that first wrote each.
+  DenseMap<int64_t, int64_t> scattered;
   std::vector<rt::ElementMark> *marks = nullptr;
   if (stored && !report.marks.empty())
     marks = &report.marks[paramIndex.lookup(tensorValue)];
@@ -579,22 +593,45 @@ LogicalResult Interpreter::executeSlice(Operation &op, Value tensorValue,
     if (stored && !isActive((e / width) % threads))
       continue;
     // Row-major position of element e in the tile, then in the tensor.
-    int64_t remaining = e, linear = 0;
+    SmallVector<int64_t> coords(rank);
+    for (int64_t dim = rank - 1, remaining = e; dim >= 0; --dim) {
+      coords[dim] = remaining % tileShape[dim];
+      remaining /= tileShape[dim];
+    }
+    int64_t linear = 0;
     bool inside = true;
     for (int64_t dim = rank - 1, stride = 1; dim >= 0; --dim) {
       const Val &offset = *offsets[dim];
+      int64_t local = coords[dim];
+      if (const Val *index = indexOf[dim]) {
+        // Its element at e's position, size-1 dimensions broadcast.
+        int64_t at = 0;
+        for (int64_t d = 0; d < rank; ++d)
+          at = at * index->shape[d] + (index->shape[d] == 1 ? 0 : coords[d]);
+        local = index->ints[at];
+      }
       int64_t position;
       if (__builtin_add_overflow(offset.ints[offset.indexFor(e, true, threads)],
-                                 remaining % tileShape[dim], &position) ||
+                                 local, &position) ||
           position < 0 || position >= tensor->shape[dim])
         inside = false;
       else
         linear += position * stride;
       stride *= tensor->shape[dim];
-      remaining /= tileShape[dim];
     }
     if (!inside || (mask && mask->ints[e] == 0))
       continue;
+    if (stored && !indices.empty()) {
+      auto [first, isNew] = scattered.try_emplace(linear, e);
+      if (!isNew)
+        return fault(&op) << "scatter writes element "
+                          << rt::formatIndex(tensor->shape, linear) << " of '"
+                          << kernel.getParamName(paramIndex.lookup(tensorValue))
+                          << "' from elements "
+                          << rt::formatIndex(tileShape.vec(), first->second)
+                          << " and " << rt::formatIndex(tileShape.vec(), e)
+                          << " of the tile: which one lands is undefined";
+    }
     if (stored) {
       tensor->set(linear, stored->isFloat
                               ? stored->floats[e]
@@ -853,6 +890,62 @@ LogicalResult Interpreter::executeTileOp(Operation &op) {
                             store.getValue().getType(), &get(store.getValue()),
                             nullptr,
                             store.getMask() ? &get(store.getMask()) : nullptr);
+      })
+      .Case([&](GatherOp gather) {
+        return executeSlice(
+            op, gather.getSource(), gather.getOffsets(), gather.getType(),
+            nullptr, gather.getOther() ? &get(gather.getOther()) : nullptr,
+            nullptr, /*width=*/1, /*loaded=*/nullptr, gather.getIndices(),
+            gather.getIndexDims());
+      })
+      .Case([&](ScatterOp scatter) {
+        return executeSlice(
+            op, scatter.getDest(), scatter.getOffsets(),
+            scatter.getValue().getType(), &get(scatter.getValue()), nullptr,
+            scatter.getMask() ? &get(scatter.getMask()) : nullptr,
+            /*width=*/1, /*loaded=*/nullptr, scatter.getIndices(),
+            scatter.getIndexDims());
+      })
+      .Case([&](ExtractOp extract) {
+        const Val &input = get(extract.getInput());
+        int64_t linear = 0;
+        for (auto [dim, index] : llvm::enumerate(extract.getIndices()))
+          linear = linear * input.shape[dim] + index;
+        Val result = Val::zeros(extract.getType());
+        result.copyElement(0, input, linear);
+        result.accuracy = input.accuracy;
+        result.thresholded = input.thresholded;
+        set(extract.getResult(), std::move(result));
+        return success();
+      })
+      .Case<ExtractSliceOp, InsertSliceOp>([&](auto op) {
+        // Element (a + i, b + j) of the whole tile is element (i, j) of the
+        // sub-tile.
+        bool isExtract = isa<ExtractSliceOp>(op.getOperation());
+        Value full = isExtract ? op->getOperand(0) : op->getOperand(1);
+        Value sub = isExtract ? op->getResult(0) : op->getOperand(0);
+        auto subType = cast<RankedTensorType>(sub.getType());
+        const Val &whole = get(full);
+        Val result = isExtract ? Val::zeros(subType) : whole;
+        const Val *part = isExtract ? nullptr : &get(sub);
+        for (int64_t e = 0; e < subType.getNumElements(); ++e) {
+          int64_t rest = e, linear = 0, stride = 1;
+          for (int64_t dim = subType.getRank() - 1; dim >= 0; --dim) {
+            linear += (op.getOffsets()[dim] + rest % subType.getDimSize(dim)) *
+                      stride;
+            rest /= subType.getDimSize(dim);
+            stride *= whole.shape[dim];
+          }
+          if (isExtract)
+            result.copyElement(e, whole, linear);
+          else
+            result.copyElement(linear, *part, e);
+        }
+        result.accuracy =
+            part ? rt::loosest(whole.accuracy, part->accuracy) : whole.accuracy;
+        result.thresholded = whole.thresholded || (part && part->thresholded);
+        set(op->getResult(0), std::move(result));
+        return success();
       })
       .Case([&](IotaOp iota) {
         Val result = Val::zeros(iota.getType());

@@ -42,6 +42,17 @@ enum class TileUseKind {
 /// Classifies `use`.
 TileUseKind classifyTileUse(OpOperand &use);
 
+/// For a sub-tile of `subShape` at `offsets` in a tile of `full`'s shape,
+/// spread over `threads` threads: the slot of the tile that holds each
+/// slot's element of the sub-tile, when every element of the sub-tile is
+/// held by the thread that holds it in the tile, in a slot that is the
+/// same for every thread (so each thread moves it between its own
+/// registers); none otherwise.
+std::optional<SmallVector<int64_t>> getOwnerSlotMap(RankedTensorType full,
+                                                    ArrayRef<int64_t> offsets,
+                                                    ArrayRef<int64_t> subShape,
+                                                    int64_t threads);
+
 /// Whether `use` needs elements other threads hold (TileUseKind
 /// AcrossThreads), so that the tile must be in shared memory.
 inline bool readsAcrossThreads(OpOperand &use) {

@@ -107,6 +107,24 @@ LogicalResult KernelLowering::lowerOp(Operation *op) {
       .Case([&](CopyOp op) { return lowerCopy(op); })
       .Case<CommitGroupOp, WaitGroupOp>(
           [&](Operation *op) { return lowerAsyncGroupOp(op); })
+      .Case([&](ExtractOp op) { return lowerExtract(op); })
+      .Case([&](ExtractSliceOp op) { return lowerExtractSlice(op); })
+      .Case([&](InsertSliceOp op) { return lowerInsertSlice(op); })
+      .Case([&](GatherOp op) -> LogicalResult {
+        FailureOr<Value> slots = lowerIndexedAccess(
+            op, op.getSource(), op.getOffsets(), op.getIndices(),
+            op.getIndexDims(), op.getType(), op.getOther(), Value(), Value());
+        if (failed(slots))
+          return failure();
+        mapTile(op.getResult(), *slots);
+        return success();
+      })
+      .Case([&](ScatterOp op) {
+        return lowerIndexedAccess(op, op.getDest(), op.getOffsets(),
+                                  op.getIndices(), op.getIndexDims(),
+                                  op.getValue().getType(), Value(),
+                                  op.getValue(), op.getMask());
+      })
       .Case([&](scf::ForOp op) { return lowerFor(op); })
       .Case([&](scf::IfOp op) { return lowerIf(op); })
       .Case([&](scf::WhileOp op) { return lowerWhile(op); })

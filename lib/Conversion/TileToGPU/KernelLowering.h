@@ -93,6 +93,8 @@ private:
   LogicalResult lowerWrite(WriteOp op);
   LogicalResult storeToVar(Operation *op, Value var, Value value);
   Value globalAddress(const GlobalTensor &tensor, ArrayRef<Value> coords);
+  /// The condition for `index` to fall inside a dimension of `size`.
+  Value insideDimension(Value index, Value size);
   /// The global coordinates of the element at `local` of a slice of `type`
   /// at `offsets`, and the condition (`inside`, and within the tensor when
   /// `checkBounds`) for a thread to touch it; null when that always holds.
@@ -160,6 +162,26 @@ private:
 
   // LowerLanguage.cpp
   LogicalResult lowerIota(IotaOp op);
+  LogicalResult lowerExtract(ExtractOp op);
+  LogicalResult lowerExtractSlice(ExtractSliceOp op);
+  LogicalResult lowerInsertSlice(InsertSliceOp op);
+  /// A gather (`stored` null; returns the tile's slots) or a scatter of
+  /// `stored` under `mask`: per slot, the element's coordinates from the
+  /// offsets, its position and the index tiles, each checked against the
+  /// tensor.
+  FailureOr<Value> lowerIndexedAccess(Operation *op, Value tensor,
+                                      ValueRange offsets, ValueRange indices,
+                                      ArrayRef<int64_t> indexDims,
+                                      RankedTensorType type, Value other,
+                                      Value stored, Value mask);
+  /// Element `coords` of the tile `tile` broadcast to `shape`, in this
+  /// thread: its own slot `slot` when the shapes agree, else from the
+  /// shared var `user` reads it in.
+  FailureOr<Value> broadcastElement(Operation *user, Value tile,
+                                    ArrayRef<int64_t> shape, int64_t slot,
+                                    ArrayRef<Value> coords, Value valid);
+  /// Numbers the lowered stores of each tile.scatter for the emulator.
+  int64_t nextScatterId = 0;
 
   // Per-thread element arithmetic.
   int64_t getSlots(Type tileType) const;

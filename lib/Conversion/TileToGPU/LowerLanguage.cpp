@@ -7,8 +7,11 @@
 //===----------------------------------------------------------------------===//
 
 #include "KernelLowering.h"
+#include "tile/Analysis/ThreadMapping.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 using namespace mlir;
@@ -27,4 +30,235 @@ LogicalResult KernelLowering::lowerIota(IotaOp op) {
   }
   mapTile(op.getResult(), slots);
   return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Elements and sub-tiles of tiles
+//===----------------------------------------------------------------------===//
+
+/// The linear index of `coords` in a tile of `shape`.
+static int64_t linearIndex(ArrayRef<int64_t> coords, ArrayRef<int64_t> shape) {
+  int64_t linear = 0;
+  for (auto [coord, size] : llvm::zip(coords, shape))
+    linear = linear * size + coord;
+  return linear;
+}
+
+LogicalResult KernelLowering::lowerExtract(ExtractOp op) {
+  // One thread holds the element: every thread reads it from shared memory.
+  FailureOr<Value> view = sharedViewOf(op, op.getInput());
+  if (failed(view))
+    return failure();
+  int64_t linear =
+      linearIndex(op.getIndices(), op.getInput().getType().getShape());
+  scalars.map(op.getResult(),
+              memref::LoadOp::create(builder, loc, *view,
+                                     ValueRange{constantIndex(linear)})
+                  .getResult());
+  return success();
+}
+
+/// The index, in a tile of `full`'s shape, of the element at `coords` of a
+/// sub-tile at `offsets`.
+static SmallVector<Value> shifted(OpBuilder &builder, Location loc,
+                                  ArrayRef<Value> coords,
+                                  ArrayRef<int64_t> offsets) {
+  SmallVector<Value> result;
+  for (auto [coord, offset] : llvm::zip(coords, offsets))
+    result.push_back(offset == 0
+                         ? coord
+                         : arith::AddIOp::create(builder, loc, coord,
+                                                 arith::ConstantIndexOp::create(
+                                                     builder, loc, offset)));
+  return result;
+}
+
+LogicalResult KernelLowering::lowerExtractSlice(ExtractSliceOp op) {
+  RankedTensorType type = op.getType(), fullType = op.getInput().getType();
+  Value slots = zero(getSlotsType(type));
+  if (std::optional<SmallVector<int64_t>> map = getOwnerSlotMap(
+          fullType, op.getOffsets(), type.getShape(), threads)) {
+    // Each thread's elements of the sub-tile are in its own slots.
+    FailureOr<DistributedTile> input = lookupTile(op, op.getInput());
+    if (failed(input))
+      return failure();
+    for (auto [slot, from] : llvm::enumerate(*map))
+      slots = vector::InsertOp::create(
+          builder, loc,
+          vector::ExtractOp::create(builder, loc, input->slots, from), slots,
+          slot);
+    mapTile(op.getResult(), slots);
+    return success();
+  }
+  FailureOr<Value> view = sharedViewOf(op, op.getInput());
+  if (failed(view))
+    return failure();
+  SmallVector<Value> fullDims;
+  for (int64_t size : fullType.getShape())
+    fullDims.push_back(constantIndex(size));
+  for (int64_t slot = 0, e = getSlots(type); slot < e; ++slot) {
+    Value valid = slotIsValid(type.getNumElements(), slot);
+    SmallVector<Value> coords = shifted(
+        builder, loc, slotCoordinates(slot, type.getShape()), op.getOffsets());
+    Value index = safeIndex(linearize(coords, fullDims), valid);
+    Value value = memref::LoadOp::create(builder, loc, *view, index);
+    slots = vector::InsertOp::create(builder, loc, value, slots, slot);
+  }
+  mapTile(op.getResult(), slots);
+  return success();
+}
+
+LogicalResult KernelLowering::lowerInsertSlice(InsertSliceOp op) {
+  RankedTensorType type = op.getType(), subType = op.getSource().getType();
+  FailureOr<DistributedTile> dest = lookupTile(op, op.getDest());
+  if (failed(dest))
+    return failure();
+  Value slots = dest->slots;
+  if (std::optional<SmallVector<int64_t>> map =
+          getOwnerSlotMap(type, op.getOffsets(), subType.getShape(), threads)) {
+    // Slot j of the sub-tile is slot map[j] of the tile, in every thread
+    // whose slot j holds an element.
+    FailureOr<DistributedTile> source = lookupTile(op, op.getSource());
+    if (failed(source))
+      return failure();
+    for (auto [slot, to] : llvm::enumerate(*map)) {
+      Value value =
+          vector::ExtractOp::create(builder, loc, source->slots, slot);
+      if (Value valid = slotIsValid(subType.getNumElements(), slot))
+        value = arith::SelectOp::create(
+            builder, loc, valid, value,
+            vector::ExtractOp::create(builder, loc, slots, to));
+      slots = vector::InsertOp::create(builder, loc, value, slots, to);
+    }
+    mapTile(op.getResult(), slots);
+    return success();
+  }
+  FailureOr<Value> view = sharedViewOf(op, op.getSource());
+  if (failed(view))
+    return failure();
+  SmallVector<Value> subDims;
+  for (int64_t size : subType.getShape())
+    subDims.push_back(constantIndex(size));
+  for (int64_t slot = 0, e = getSlots(type); slot < e; ++slot) {
+    SmallVector<Value> coords = slotCoordinates(slot, type.getShape());
+    // Inside the sub-tile: its element at coords - offsets.
+    Value inside = slotIsValid(type.getNumElements(), slot);
+    SmallVector<Value> local;
+    for (auto [dim, coord] : llvm::enumerate(coords)) {
+      int64_t offset = op.getOffsets()[dim];
+      Value first = constantIndex(offset);
+      Value end = constantIndex(offset + subType.getDimSize(dim));
+      inside =
+          both(inside,
+               arith::AndIOp::create(
+                   builder, loc,
+                   arith::CmpIOp::create(
+                       builder, loc, arith::CmpIPredicate::uge, coord, first),
+                   arith::CmpIOp::create(
+                       builder, loc, arith::CmpIPredicate::ult, coord, end)));
+      local.push_back(arith::SubIOp::create(builder, loc, coord, first));
+    }
+    Value index = safeIndex(linearize(local, subDims), inside);
+    Value value = memref::LoadOp::create(builder, loc, *view, index);
+    Value old = vector::ExtractOp::create(builder, loc, slots, slot);
+    value = arith::SelectOp::create(builder, loc, inside, value, old);
+    slots = vector::InsertOp::create(builder, loc, value, slots, slot);
+  }
+  mapTile(op.getResult(), slots);
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Gathers and scatters
+//===----------------------------------------------------------------------===//
+
+FailureOr<Value> KernelLowering::broadcastElement(Operation *user, Value tile,
+                                                  ArrayRef<int64_t> shape,
+                                                  int64_t slot,
+                                                  ArrayRef<Value> coords,
+                                                  Value valid) {
+  auto type = cast<RankedTensorType>(tile.getType());
+  if (type.getShape() == shape) {
+    FailureOr<DistributedTile> own = lookupTile(user, tile);
+    if (failed(own))
+      return failure();
+    return vector::ExtractOp::create(builder, loc, own->slots, slot)
+        .getResult();
+  }
+  FailureOr<Value> view = sharedViewOf(user, tile);
+  if (failed(view))
+    return failure();
+  SmallVector<Value> position, dims;
+  for (auto [coord, size] : llvm::zip(coords, type.getShape())) {
+    position.push_back(size == 1 ? constantIndex(0) : coord);
+    dims.push_back(constantIndex(size));
+  }
+  Value index = safeIndex(linearize(position, dims), valid);
+  return memref::LoadOp::create(builder, loc, *view, index).getResult();
+}
+
+FailureOr<Value> KernelLowering::lowerIndexedAccess(
+    Operation *op, Value tensorValue, ValueRange offsets, ValueRange indices,
+    ArrayRef<int64_t> indexDims, RankedTensorType type, Value other,
+    Value stored, Value mask) {
+  const GlobalTensor &tensor = globals[tensorValue];
+  Type element = type.getElementType();
+  Value outside = other ? lookupScalar(other) : zero(element);
+  Value storedSlots, maskSlots;
+  if (stored) {
+    FailureOr<DistributedTile> value = lookupTile(op, stored);
+    if (failed(value))
+      return failure();
+    storedSlots = value->slots;
+  }
+  if (mask) {
+    FailureOr<DistributedTile> value = lookupTile(op, mask);
+    if (failed(value))
+      return failure();
+    maskSlots = value->slots;
+  }
+  // The emulator tells the stores of one scatter apart by this number.
+  int64_t scatterId = stored ? nextScatterId++ : -1;
+  Value slots = stored ? Value() : zero(getSlotsType(type));
+  for (int64_t slot = 0, e = getSlots(type); slot < e; ++slot) {
+    Value valid = slotIsValid(type.getNumElements(), slot);
+    SmallVector<Value> local = slotCoordinates(slot, type.getShape());
+    Value inside = valid;
+    if (maskSlots)
+      inside = both(inside,
+                    vector::ExtractOp::create(builder, loc, maskSlots, slot));
+    SmallVector<Value> coords;
+    for (auto [dim, offset] : llvm::enumerate(offsets)) {
+      Value position = local[dim];
+      if (const auto *k = llvm::find(indexDims, dim); k != indexDims.end()) {
+        FailureOr<Value> index =
+            broadcastElement(op, indices[k - indexDims.begin()],
+                             type.getShape(), slot, local, valid);
+        if (failed(index))
+          return failure();
+        position = arith::IndexCastOp::create(builder, loc,
+                                              builder.getIndexType(), *index);
+      }
+      Value coord =
+          arith::AddIOp::create(builder, loc, lookupScalar(offset), position);
+      inside = both(inside, insideDimension(coord, tensor.dims[dim]));
+      coords.push_back(coord);
+    }
+    if (!stored) {
+      Value value = guarded(inside, element, outside, [&] {
+        return LLVM::LoadOp::create(builder, loc, element,
+                                    globalAddress(tensor, coords));
+      });
+      slots = vector::InsertOp::create(builder, loc, value, slots, slot);
+      continue;
+    }
+    Value value = vector::ExtractOp::create(builder, loc, storedSlots, slot);
+    guarded(inside, [&] {
+      auto store = LLVM::StoreOp::create(builder, loc, value,
+                                         globalAddress(tensor, coords));
+      store->setAttr(kScatterAttr,
+                     builder.getDenseI64ArrayAttr({scatterId, slot}));
+    });
+  }
+  return slots;
 }

@@ -110,8 +110,7 @@ static bool isStaticallyInside(Value offset, Value size, int64_t extent) {
 }
 
 /// The condition for `index` to fall inside a dimension of `size`.
-static Value insideDimension(OpBuilder &builder, Location loc, Value index,
-                             Value size) {
+Value KernelLowering::insideDimension(Value index, Value size) {
   Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
   Value notBelow = arith::CmpIOp::create(
       builder, loc, arith::CmpIPredicate::sge, index, zero);
@@ -250,8 +249,7 @@ KernelLowering::sliceElement(ValueRange offsets, RankedTensorType type,
     global.push_back(index);
     if (checkBounds &&
         !isStaticallyInside(offset, tensor.dims[dim], type.getDimSize(dim)))
-      inside =
-          both(inside, insideDimension(builder, loc, index, tensor.dims[dim]));
+      inside = both(inside, insideDimension(index, tensor.dims[dim]));
   }
   return {global, inside};
 }

@@ -124,8 +124,11 @@ static llvm::json::Object buildManifest(KernelOp kernel, StringRef chip) {
     bool reads = false, writes = false;
     for (Operation *user : arg.getUsers()) {
       auto copy = dyn_cast<CopyOp>(user);
-      reads |= isa<LoadOp>(user) || (copy && copy.getSource() == arg);
-      writes |= isa<StoreOp>(user) || (copy && copy.getDest() == arg);
+      bool accesses = getAccessedTensor(user) == arg;
+      reads |= (accesses && !writesTensor(user)) ||
+               (copy && copy.getSource() == arg);
+      writes |= (accesses && writesTensor(user)) ||
+                (copy && copy.getDest() == arg);
     }
     params.push_back(
         llvm::json::Object{{"name", kernel.getParamName(index)},

@@ -118,3 +118,84 @@ tile.kernel @masked_row_result(%X: !tile.tensor<[16, 32], f32>, %S: !tile.tensor
   tile.store %s, %S[%c0, %c0] mask %m : tensor<16x1xf32> -> !tile.tensor<[16, 1], f32>
   tile.return
 }
+
+// -----
+
+// An element every thread has: read from shared memory by every thread.
+// CHECK-LABEL: gpu.func @extract(
+// CHECK: gpu.barrier
+// CHECK: %[[E:.*]] = memref.load %{{.*}}[%c1023] : memref<1024xf32, #gpu.address_space<workgroup>>
+// CHECK: vector.broadcast %[[E]] : f32 to vector<8xf32>
+tile.kernel @extract(%X: !tile.tensor<[16, 64], f32>, %Y: !tile.tensor<[16, 64], f32>) attributes {threads = 128 : i64} {
+  %c0 = arith.constant 0 : index
+  %x = tile.load %X[%c0, %c0] : !tile.tensor<[16, 64], f32> -> tensor<16x64xf32>
+  %last = tile.extract %x[15, 63] : tensor<16x64xf32>
+  %s = tile.splat %last : tensor<16x64xf32>
+  %y = arith.addf %x, %s : tensor<16x64xf32>
+  tile.store %y, %Y[%c0, %c0] : tensor<16x64xf32> -> !tile.tensor<[16, 64], f32>
+  tile.return
+}
+
+// -----
+
+// Sub-tiles of whole rows at a multiple of the threads keep their owners:
+// slots move between vectors, in registers. Half rows do not: they go
+// through shared memory.
+// CHECK-LABEL: gpu.func @subtiles(
+// CHECK-NOT: gpu.barrier
+// CHECK: memref.store
+// CHECK: gpu.barrier
+// CHECK: memref.load
+tile.kernel @subtiles(%X: !tile.tensor<[16, 64], f32>, %Y: !tile.tensor<[16, 64], f32>) attributes {threads = 128 : i64} {
+  %c0 = arith.constant 0 : index
+  %x = tile.load %X[%c0, %c0] : !tile.tensor<[16, 64], f32> -> tensor<16x64xf32>
+  %low = tile.extract_slice %x[8, 0] : tensor<16x64xf32> -> tensor<8x64xf32>
+  %two = arith.constant dense<2.0> : tensor<8x64xf32>
+  %d = arith.mulf %low, %two : tensor<8x64xf32>
+  %top = tile.insert_slice %d into %x[0, 0] : tensor<8x64xf32> into tensor<16x64xf32>
+  %half = tile.extract_slice %top[0, 32] : tensor<16x64xf32> -> tensor<16x32xf32>
+  %out = tile.insert_slice %half into %top[0, 0] : tensor<16x32xf32> into tensor<16x64xf32>
+  tile.store %out, %Y[%c0, %c0] : tensor<16x64xf32> -> !tile.tensor<[16, 64], f32>
+  tile.return
+}
+
+// -----
+
+// A gather of rows: each element's row index comes from the [16, 1] index
+// tile in shared memory (its owners are other threads), and is checked
+// against the tensor with the element's column; outside, `other`.
+// CHECK-LABEL: gpu.func @gather(
+// CHECK: memref.store %{{.*}} : memref<16xi32, #gpu.address_space<workgroup>>
+// CHECK: gpu.barrier
+// CHECK: %[[ID:.*]] = memref.load %{{.*}} : memref<16xi32, #gpu.address_space<workgroup>>
+// CHECK: %[[ROW:.*]] = arith.index_cast %[[ID]] : i32 to index
+// CHECK: arith.cmpi sge, %[[ROW]], %c0
+// CHECK: scf.if %{{.*}} -> (f32) {
+// CHECK: llvm.load
+// CHECK: } else {
+// CHECK: scf.yield %cst
+tile.kernel @gather(%E: !tile.tensor<[V, 64], f32>, %Ids: !tile.tensor<[16, 1], i32>, %Y: !tile.tensor<[16, 64], f32>) attributes {threads = 128 : i64} {
+  %c0 = arith.constant 0 : index
+  %ids = tile.load %Ids[%c0, %c0] : !tile.tensor<[16, 1], i32> -> tensor<16x1xi32>
+  %other = arith.constant 0.5 : f32
+  %e = tile.gather %E[%c0, %c0] indices(%ids) dims [0] other %other : !tile.tensor<[V, 64], f32>, tensor<16x1xi32> -> tensor<16x64xf32>
+  tile.store %e, %Y[%c0, %c0] : tensor<16x64xf32> -> !tile.tensor<[16, 64], f32>
+  tile.return
+}
+
+// -----
+
+// A scatter to a permutation of the rows, each store marked with the
+// scatter's number and slot for the emulator.
+// CHECK-LABEL: gpu.func @scatter(
+// CHECK: llvm.store %{{.*}}, %{{.*}} {tile.scatter = array<i64: 0, 0>}
+// CHECK: llvm.store %{{.*}}, %{{.*}} {tile.scatter = array<i64: 0, 7>}
+tile.kernel @scatter(%X: !tile.tensor<[16, 64], f32>, %Y: !tile.tensor<[16, 64], f32>) attributes {threads = 128 : i64} {
+  %c0 = arith.constant 0 : index
+  %x = tile.load %X[%c0, %c0] : !tile.tensor<[16, 64], f32> -> tensor<16x64xf32>
+  %rows = tile.iota 0 : tensor<16x64xi32>
+  %c15 = arith.constant dense<15> : tensor<16x64xi32>
+  %reversed = arith.subi %c15, %rows : tensor<16x64xi32>
+  tile.scatter %x, %Y[%c0, %c0] indices(%reversed) dims [0] : tensor<16x64xf32>, !tile.tensor<[16, 64], f32>, tensor<16x64xi32>
+  tile.return
+}

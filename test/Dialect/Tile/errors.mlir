@@ -838,3 +838,79 @@ tile.kernel @shared_scalar(%X: !tile.tensor<[16], f32>) attributes {threads = 32
   %n = tile.var "n" {storage = #tile.storage<shared>} : !tile.var<f32>
   tile.return
 }
+
+// -----
+
+tile.kernel @extract_range() attributes {threads = 32 : i64} {
+  %t = arith.constant dense<1.0> : tensor<16x64xf32>
+  // expected-error @+1 {{index 64 is outside dimension 1 of 'tensor<16x64xf32>'}}
+  %x = tile.extract %t[0, 64] : tensor<16x64xf32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @extract_rank() attributes {threads = 32 : i64} {
+  %t = arith.constant dense<1.0> : tensor<16x64xf32>
+  // expected-error @+1 {{needs 2 indices for 'tensor<16x64xf32>', got 1}}
+  %x = tile.extract %t[0] : tensor<16x64xf32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @slice_outside() attributes {threads = 32 : i64} {
+  %t = arith.constant dense<1.0> : tensor<16x64xf32>
+  // expected-error @+1 {{sub-tile 'tensor<8x64xf32>' at offset 9 of dimension 0 is not inside 'tensor<16x64xf32>'}}
+  %s = tile.extract_slice %t[9, 0] : tensor<16x64xf32> -> tensor<8x64xf32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @insert_types() attributes {threads = 32 : i64} {
+  %t = arith.constant dense<1.0> : tensor<16x64xf32>
+  %s = arith.constant dense<1> : tensor<8x64xi32>
+  // expected-error @+1 {{element types differ: 'i32' and 'f32'}}
+  %u = tile.insert_slice %s into %t[0, 0] : tensor<8x64xi32> into tensor<16x64xf32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @gather_broadcast(%E: !tile.tensor<[V, 64], f32>) attributes {threads = 32 : i64} {
+  %c0 = arith.constant 0 : index
+  %ids = arith.constant dense<2> : tensor<8x1xi32>
+  // expected-error @+1 {{index tile 'tensor<8x1xi32>' does not broadcast to 'tensor<16x64xf32>'}}
+  %g = tile.gather %E[%c0, %c0] indices(%ids) dims [0] : !tile.tensor<[V, 64], f32>, tensor<8x1xi32> -> tensor<16x64xf32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @gather_dims(%E: !tile.tensor<[V, 64], f32>) attributes {threads = 32 : i64} {
+  %c0 = arith.constant 0 : index
+  %ids = arith.constant dense<2> : tensor<16x1xi32>
+  // expected-error @+1 {{dims must be increasing dimensions of the tensor, got 0}}
+  %g = tile.gather %E[%c0, %c0] indices(%ids, %ids) dims [1, 0] : !tile.tensor<[V, 64], f32>, tensor<16x1xi32>, tensor<16x1xi32> -> tensor<16x64xf32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @scatter_count(%Y: !tile.tensor<[V, 64], f32>) attributes {threads = 32 : i64} {
+  %c0 = arith.constant 0 : index
+  %v = arith.constant dense<2.0> : tensor<16x64xf32>
+  %ids = arith.constant dense<2> : tensor<16x1xi32>
+  // expected-error @+1 {{needs one index tile per dimension of dims, and at least one; got 1 for 2}}
+  tile.scatter %v, %Y[%c0, %c0] indices(%ids) dims [0, 1] : tensor<16x64xf32>, !tile.tensor<[V, 64], f32>, tensor<16x1xi32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @scatter_marker() attributes {threads = 32 : i64} {
+  // expected-error @+1 {{attribute 'tile.scatter' belongs on an llvm.store}}
+  %c0 = arith.constant {tile.scatter = array<i64: 0, 1>} 0 : index
+  tile.return
+}

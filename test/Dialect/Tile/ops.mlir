@@ -149,3 +149,26 @@ tile.kernel @copies(%A: !tile.tensor<[32, K], f16>, %Y: !tile.tensor<[N], f32>)
   %v = tile.read %back : !tile.var<32x32xf16>
   tile.return
 }
+
+// Elements and sub-tiles of tiles, gathers and scatters.
+// CHECK-LABEL: tile.kernel @indexing(
+tile.kernel @indexing(%E: !tile.tensor<[V, 64], f32>, %Y: !tile.tensor<[M, 64], f32>) attributes {threads = 128 : i64} {
+  %c0 = arith.constant 0 : index
+  %t = arith.constant dense<1.0> : tensor<16x64xf32>
+  // CHECK: tile.extract %{{.*}}[3, 5] : tensor<16x64xf32>
+  %x = tile.extract %t[3, 5] : tensor<16x64xf32>
+  // CHECK: %[[S:.*]] = tile.extract_slice %{{.*}}[8, 0] : tensor<16x64xf32> -> tensor<8x64xf32>
+  %s = tile.extract_slice %t[8, 0] : tensor<16x64xf32> -> tensor<8x64xf32>
+  // CHECK: tile.insert_slice %[[S]] into %{{.*}}[0, 0] : tensor<8x64xf32> into tensor<16x64xf32>
+  %u = tile.insert_slice %s into %t[0, 0] : tensor<8x64xf32> into tensor<16x64xf32>
+  %ids = arith.constant dense<2> : tensor<16x1xi32>
+  // CHECK: %[[G:.*]] = tile.gather %{{.*}}[%{{.*}}, %{{.*}}] indices(%{{.*}}) dims [0] other %{{.*}} : !tile.tensor<[V, 64], f32>, tensor<16x1xi32> -> tensor<16x64xf32>
+  %g = tile.gather %E[%c0, %c0] indices(%ids) dims [0] other %x : !tile.tensor<[V, 64], f32>, tensor<16x1xi32> -> tensor<16x64xf32>
+  %m = arith.constant dense<true> : tensor<16x64xi1>
+  // CHECK: tile.scatter %[[G]], %{{.*}}[%{{.*}}, %{{.*}}] indices(%{{.*}}) dims [0] mask %{{.*}} : tensor<16x64xf32>, !tile.tensor<[M, 64], f32>, tensor<16x1xi32>
+  tile.scatter %g, %Y[%c0, %c0] indices(%ids) dims [0] mask %m : tensor<16x64xf32>, !tile.tensor<[M, 64], f32>, tensor<16x1xi32>
+  %cols = arith.constant dense<1> : tensor<16x64xi32>
+  // CHECK: tile.gather %{{.*}} indices(%{{.*}}, %{{.*}}) dims [0, 1] : !tile.tensor<[V, 64], f32>, tensor<16x1xi32>, tensor<16x64xi32> -> tensor<16x64xf32>
+  %h = tile.gather %E[%c0, %c0] indices(%ids, %cols) dims [0, 1] : !tile.tensor<[V, 64], f32>, tensor<16x1xi32>, tensor<16x64xi32> -> tensor<16x64xf32>
+  tile.return
+}

@@ -127,6 +127,14 @@ public:
         return error() << "belongs on an scf.for";
       return nonEmptyString();
     }
+    if (name == kScatterAttr) {
+      auto marker = dyn_cast<DenseI64ArrayAttr>(value);
+      if (op->getName().getStringRef() != "llvm.store")
+        return error() << "belongs on an llvm.store";
+      if (!marker || marker.size() != 2 || marker[0] < 0 || marker[1] < 0)
+        return error() << "must be [scatter number, slot]";
+      return success();
+    }
     return op->emitOpError("has unknown attribute '")
            << name << "' of the tile dialect";
   }

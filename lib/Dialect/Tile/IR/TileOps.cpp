@@ -8,6 +8,7 @@
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/Interfaces/FunctionImplementation.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
@@ -818,6 +819,111 @@ OpFoldResult ReshapeOp::fold(FoldAdaptor adaptor) {
     return SplatElementsAttr::get(getResult().getType(),
                                   splat.getSplatValue<Attribute>());
   return {};
+}
+
+//===----------------------------------------------------------------------===//
+// Indexing tiles
+//===----------------------------------------------------------------------===//
+
+/// Checks that a sub-tile of `sub`'s shape at `offsets` lies in `full`.
+static LogicalResult verifySubTile(Operation *op, RankedTensorType full,
+                                   RankedTensorType sub,
+                                   ArrayRef<int64_t> offsets) {
+  if (sub.getElementType() != full.getElementType())
+    return op->emitOpError("element types differ: ")
+           << sub.getElementType() << " and " << full.getElementType();
+  if (sub.getRank() != full.getRank() ||
+      offsets.size() != static_cast<size_t>(full.getRank()))
+    return op->emitOpError("needs one offset per dimension and a sub-tile of ")
+           << "the tile's rank " << full.getRank();
+  for (int64_t dim = 0; dim < full.getRank(); ++dim)
+    if (offsets[dim] < 0 ||
+        offsets[dim] + sub.getDimSize(dim) > full.getDimSize(dim))
+      return op->emitOpError("sub-tile ")
+             << sub << " at offset " << offsets[dim] << " of dimension " << dim
+             << " is not inside " << full;
+  return success();
+}
+
+LogicalResult ExtractOp::verify() {
+  RankedTensorType type = getInput().getType();
+  if (getIndices().size() != static_cast<size_t>(type.getRank()))
+    return emitOpError("needs ") << type.getRank() << " indices for " << type
+                                 << ", got " << getIndices().size();
+  for (auto [dim, index] : llvm::enumerate(getIndices()))
+    if (index < 0 || index >= type.getDimSize(dim))
+      return emitOpError("index ")
+             << index << " is outside dimension " << dim << " of " << type;
+  return success();
+}
+
+LogicalResult ExtractSliceOp::verify() {
+  return verifySubTile(*this, getInput().getType(), getResult().getType(),
+                       getOffsets());
+}
+
+LogicalResult InsertSliceOp::verify() {
+  return verifySubTile(*this, getDest().getType(), getSource().getType(),
+                       getOffsets());
+}
+
+//===----------------------------------------------------------------------===//
+// Gathers and scatters
+//===----------------------------------------------------------------------===//
+
+/// The rules of a gather or scatter of `tile` on `tensor`: one offset per
+/// dimension, index tiles of the tensor's rank that broadcast to the tile,
+/// one for each of the increasing `indexDims`.
+static LogicalResult verifyIndexedAccess(Operation *op, GlobalTensorType tensor,
+                                         RankedTensorType tile,
+                                         size_t numOffsets, ValueRange indices,
+                                         ArrayRef<int64_t> indexDims) {
+  if (failed(verifySlice(op, tensor, tile, numOffsets)))
+    return failure();
+  if (indices.empty() || indices.size() != indexDims.size())
+    return op->emitOpError("needs one index tile per dimension of dims, and "
+                           "at least one; got ")
+           << indices.size() << " for " << indexDims.size();
+  for (auto [k, dim] : llvm::enumerate(indexDims)) {
+    if (dim < 0 || dim >= tile.getRank() || (k > 0 && dim <= indexDims[k - 1]))
+      return op->emitOpError("dims must be increasing dimensions of the ")
+             << "tensor, got " << dim;
+    auto index = cast<RankedTensorType>(indices[k].getType());
+    bool broadcasts = index.getRank() == tile.getRank();
+    for (int64_t d = 0; broadcasts && d < tile.getRank(); ++d)
+      broadcasts =
+          index.getDimSize(d) == tile.getDimSize(d) || index.getDimSize(d) == 1;
+    if (!broadcasts)
+      return op->emitOpError("index tile ")
+             << index << " does not broadcast to " << tile;
+  }
+  return success();
+}
+
+LogicalResult GatherOp::verify() {
+  if (failed(verifyKernelParameter(*this, getSource())))
+    return failure();
+  return verifyIndexedAccess(*this, getSource().getType(),
+                             getResult().getType(), getOffsets().size(),
+                             getIndices(), getIndexDims());
+}
+
+LogicalResult ScatterOp::verify() {
+  if (failed(verifyKernelParameter(*this, getDest())))
+    return failure();
+  return verifyIndexedAccess(*this, getDest().getType(), getValue().getType(),
+                             getOffsets().size(), getIndices(), getIndexDims());
+}
+
+Value mlir::tile::getAccessedTensor(Operation *op) {
+  return llvm::TypeSwitch<Operation *, Value>(op)
+      .Case<LoadOp, GatherOp>([](auto read) { return read.getSource(); })
+      .Case<StoreOp, ScatterOp>([](auto write) { return write.getDest(); })
+      .Default([](Operation *) { return Value(); });
+}
+
+bool mlir::tile::writesTensor(Operation *op) {
+  return isa<StoreOp, ScatterOp>(op);
 }
 
 LogicalResult IotaOp::verify() {

@@ -62,12 +62,13 @@ FailureOr<SetVector<Operation *>> offsetSlice(LoadOp load, scf::ForOp loop) {
 /// Why `load`, directly in `loop`'s body, cannot be issued early, or an
 /// empty string.
 std::string whyNotPipelined(LoadOp load, scf::ForOp loop) {
-  bool stored = loop.walk([&](StoreOp store) {
-                      return store.getDest() == load.getSource()
-                                 ? WalkResult::interrupt()
-                                 : WalkResult::advance();
-                    })
-                    .wasInterrupted();
+  bool stored =
+      loop.walk([&](Operation *op) {
+            return writesTensor(op) && getAccessedTensor(op) == load.getSource()
+                       ? WalkResult::interrupt()
+                       : WalkResult::advance();
+          })
+          .wasInterrupted();
   if (stored)
     return "the loop also stores to that tensor";
   if (failed(offsetSlice(load, loop)))

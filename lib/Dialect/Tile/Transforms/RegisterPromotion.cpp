@@ -84,6 +84,14 @@ RegisterUseKind mlir::tile::classifyRegisterUse(OpOperand &use,
     return classifyReduction(reduction, reason);
   if (isSameShapeElementwise(user, type))
     return RegisterUseKind::Elementwise;
+  // A sub-tile whose elements stay with their owners, in the same slot in
+  // every thread, moves between each thread's own registers.
+  if (isa<ExtractSliceOp, InsertSliceOp>(user)) {
+    if (classifyTileUse(use) == TileUseKind::ByOwner)
+      return RegisterUseKind::Elementwise;
+    reason = "a sub-tile whose elements other threads hold";
+    return RegisterUseKind::Spill;
+  }
   if (auto write = dyn_cast<WriteOp>(user)) {
     // `t = t`: the value read is written back to the same var.
     auto read = use.get().getDefiningOp<ReadOp>();
@@ -98,6 +106,8 @@ RegisterUseKind mlir::tile::classifyRegisterUse(OpOperand &use,
     reason = "a store to a tensor";
   } else if (isa<DotOp>(user)) {
     reason = "an operand of a dot";
+  } else if (isa<ExtractOp>(user)) {
+    reason = "an element every thread reads";
   } else {
     reason = llvm::formatv("read by '{0}', which is not elementwise",
                            user->getName().getStringRef());

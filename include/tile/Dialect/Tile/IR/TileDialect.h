@@ -103,6 +103,8 @@ inline constexpr StringLiteral kSynchronizedAttr =
     TileDialect::SynchronizedAttrHelper::getNameStr();
 inline constexpr StringLiteral kIndexAttr =
     TileDialect::IndexAttrHelper::getNameStr();
+inline constexpr StringLiteral kScatterAttr =
+    TileDialect::ScatterAttrHelper::getNameStr();
 /// The argument attribute naming a kernel parameter (the front end sets it).
 inline constexpr StringLiteral kParamNameAttr = "tile.name";
 
@@ -163,6 +165,12 @@ VarType getScratchType(RankedTensorType type);
 /// Whether `type` is that of a scalar kernel parameter: f16, bf16, f32,
 /// i32 or index.
 bool isScalarParamType(Type type);
+
+/// The tensor parameter `op` reads or writes elements of (a load, gather,
+/// store or scatter), or null.
+Value getAccessedTensor(Operation *op);
+/// Whether `op` writes the tensor getAccessedTensor names.
+bool writesTensor(Operation *op);
 
 /// The number of elements of a tile type (1 for a scalar).
 int64_t getNumElements(Type type);

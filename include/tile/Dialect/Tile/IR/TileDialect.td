@@ -66,7 +66,11 @@ def Tile_Dialect : Dialect {
     // (tile.barrier ops), which tile-to-gpu requires.
     "::mlir::UnitAttr":$synchronized,
     // scf.for, the front end: the name of the loop's index (`@pipeline`).
-    "::mlir::StringAttr":$index
+    "::mlir::StringAttr":$index,
+    // llvm.store, tile-to-gpu: [n, slot], a store of slot `slot` of the
+    // n-th tile.scatter of the kernel, so that the emulator catches two
+    // elements of one scatter in one thread reaching one tensor element.
+    "::mlir::DenseI64ArrayAttr":$scatter
   );
 
   let useDefaultTypePrinterParser = 1;

@@ -669,4 +669,142 @@ def Tile_IotaOp : Tile_Op<"iota", [Pure]> {
   let hasVerifier = 1;
 }
 
+
+//===----------------------------------------------------------------------===//
+// Indexing tiles
+//===----------------------------------------------------------------------===//
+
+def Tile_ExtractOp : Tile_Op<"extract", [
+    Pure,
+    TypesMatchWith<"result is the tile's element type", "input", "result",
+                   "::llvm::cast<::mlir::RankedTensorType>($_self).getElementType()">]> {
+  let summary = "one element of a tile, as a scalar every thread has";
+  let description = [{
+    `t[i, j]` with constant indices: the element every thread reads (from
+    shared memory: one thread holds it), so the scalar is uniform and may
+    decide an `if` or a `while`.
+
+    ```mlir
+    %x = tile.extract %t[3, 0] : tensor<16x64xf32>
+    ```
+  }];
+  let arguments = (ins Tile_TileValue:$input, DenseI64ArrayAttr:$indices);
+  let results = (outs Tile_ElementType:$result);
+  let assemblyFormat = "$input `` $indices attr-dict `:` type($input)";
+  let hasVerifier = 1;
+}
+
+def Tile_ExtractSliceOp : Tile_Op<"extract_slice", [Pure]> {
+  let summary = "a sub-tile at constant offsets";
+  let description = [{
+    `t[a :+ R, b :+ C]` with constant starts: the tile of the result's
+    shape whose element `(i, j)` is `t[a + i, b + j]`, wholly inside `t`.
+    When every element keeps its owner thread and its slot maps to one slot
+    of `t` in every thread (`getOwnerSlotMap`), each thread takes it from
+    its own registers; otherwise `t` is read from shared memory.
+
+    ```mlir
+    %s = tile.extract_slice %t[8, 0] : tensor<16x64xf32> -> tensor<8x64xf32>
+    ```
+  }];
+  let arguments = (ins Tile_TileValue:$input, DenseI64ArrayAttr:$offsets);
+  let results = (outs Tile_TileValue:$result);
+  let assemblyFormat = [{
+    $input `` $offsets attr-dict `:` type($input) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_InsertSliceOp : Tile_Op<"insert_slice", [
+    Pure, AllTypesMatch<["dest", "result"]>]> {
+  let summary = "a tile with a sub-tile at constant offsets replaced";
+  let description = [{
+    `t[a :+ R, b :+ C] = s` on a var `t`: the tile `dest` whose elements
+    `(a + i, b + j)` are `source[i, j]`, wholly inside `dest`. The other
+    elements stay with their owners; `source` is taken from its owners'
+    registers when the sub-tile keeps them (as for `tile.extract_slice`),
+    else from shared memory.
+
+    ```mlir
+    %u = tile.insert_slice %s into %t[8, 0] : tensor<8x64xf32> into tensor<16x64xf32>
+    ```
+  }];
+  let arguments = (ins Tile_TileValue:$source, Tile_TileValue:$dest,
+                       DenseI64ArrayAttr:$offsets);
+  let results = (outs Tile_TileValue:$result);
+  let assemblyFormat = [{
+    $source `into` $dest `` $offsets attr-dict `:` type($source) `into` type($dest)
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Gathers and scatters
+//===----------------------------------------------------------------------===//
+
+def Tile_GatherOp : Tile_Op<"gather", [
+    MemoryEffects<[MemRead]>, AttrSizedOperandSegments,
+    OptionalTypesMatchWith<"other is the tile's element type", "result", "other",
+                           "::llvm::cast<::mlir::RankedTensorType>($_self).getElementType()">]> {
+  let summary = "read elements of a global tensor at indices a tile holds";
+  let description = [{
+    `X[rows, c :+ C]` with `rows` an i32 tile: element `p` of the result is
+    the tensor's element at coordinates `offsets[d] + p[d]` in each
+    dimension `d`, except in the dimensions `index_dims`, whose coordinate
+    is `offsets[d] + indices[k][p]` (each index tile broadcast to the
+    result's shape: a `[R, 1]` tile gives one index per row). Elements
+    whose coordinates fall outside the tensor read `other` (0 without it).
+    Which elements a thread reads depends on the data, so the op reads the
+    whole tensor as far as barriers are concerned.
+
+    ```mlir
+    %e = tile.gather %E[%c0, %c0] indices(%ids) dims [0]
+        : !tile.tensor<[V, 64], f32>, tensor<16x1xi32> -> tensor<16x64xf32>
+    ```
+  }];
+  let arguments = (ins Tile_GlobalTensorType:$source, Variadic<Index>:$offsets,
+                       Variadic<Tile_IndexTile>:$indices,
+                       DenseI64ArrayAttr:$index_dims,
+                       Optional<Tile_ElementType>:$other);
+  let results = (outs Tile_TileValue:$result);
+  let assemblyFormat = [{
+    $source `[` $offsets `]` `indices` `(` $indices `)` `dims` $index_dims
+    (`other` $other^)? attr-dict `:` qualified(type($source)) `,` type($indices)
+    `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_ScatterOp : Tile_Op<"scatter", [
+    MemoryEffects<[MemWrite]>, AttrSizedOperandSegments,
+    OptionalTypesMatchWith<"mask is an i1 tile of the value's shape", "value", "mask",
+                           "::llvm::cast<::mlir::RankedTensorType>($_self).clone("
+                           "::mlir::IntegerType::get($_self.getContext(), 1))">]> {
+  let summary = "write a tile to elements of a global tensor at indices";
+  let description = [{
+    `X[rows, c :+ C] = v`: element `p` of `value` goes to the coordinates a
+    `tile.gather` of the same operands reads (`index_dims` take the
+    broadcast index tiles). Elements outside the tensor, and those where
+    `mask` is false, are dropped. Two elements of one scatter that reach
+    the same tensor element leave it undefined: the emulator reports that
+    as a race, interp as an error.
+
+    ```mlir
+    tile.scatter %v, %Y[%c0, %c0] indices(%rows) dims [0]
+        : tensor<16x64xf32>, !tile.tensor<[M, 64], f32>, tensor<16x1xi32>
+    ```
+  }];
+  let arguments = (ins Tile_TileValue:$value, Tile_GlobalTensorType:$dest,
+                       Variadic<Index>:$offsets,
+                       Variadic<Tile_IndexTile>:$indices,
+                       DenseI64ArrayAttr:$index_dims,
+                       Optional<Tile_MaskTile>:$mask);
+  let assemblyFormat = [{
+    $value `,` $dest `[` $offsets `]` `indices` `(` $indices `)` `dims` $index_dims
+    (`mask` $mask^)? attr-dict `:` type($value) `,` qualified(type($dest)) `,`
+    type($indices)
+  }];
+  let hasVerifier = 1;
+}
+
 #endif // TILE_DIALECT_TILE_IR_TILEOPS_TD
