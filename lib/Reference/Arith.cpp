@@ -105,6 +105,7 @@ Val reference::mergeByThread(const Val &earlier, const Val &now,
   }
   merged.accuracy = rt::loosest(earlier.accuracy, now.accuracy);
   merged.thresholded = earlier.thresholded || now.thresholded;
+  merged.product = earlier.product || now.product;
   return merged;
 }
 

@@ -315,13 +315,20 @@ Interpreter::executeElementwise(Operation &op,
            << "): division by zero, overflow or a shift too far";
     return diag;
   }
-  // How exactly a backend must reproduce it (Check.h).
+  // How exactly a backend must reproduce it (Check.h). An add of a product
+  // may be one fused multiply-add in the compiled code.
   Accuracy accuracy = Accuracy::Exact;
+  bool ofProduct = false;
   for (const Val *operand : operands) {
     accuracy = rt::loosest(accuracy, operand->accuracy);
     result.thresholded |= operand->thresholded;
+    ofProduct |= operand->product;
   }
-  if (elementwise.getResultAccuracy() == ResultAccuracy::Inexact &&
+  bool fused =
+      options.fpContract && ofProduct && isa<arith::AddFOp, arith::SubFOp>(op);
+  result.product = isa<arith::MulFOp>(op) ||
+                   (isa<arith::NegFOp>(op) && operands[0]->product);
+  if ((elementwise.getResultAccuracy() == ResultAccuracy::Inexact || fused) &&
       result.isFloat)
     accuracy = rt::loosest(accuracy, accuracyOfType(result.elementType));
   if (elementwise.getResultAccuracy() == ResultAccuracy::Threshold &&
@@ -1054,6 +1061,7 @@ LogicalResult Interpreter::executeTileOp(Operation &op) {
         }
         result.accuracy = input.accuracy;
         result.thresholded = input.thresholded;
+        result.product = input.product;
         set(broadcast.getResult(), std::move(result));
         return success();
       })
@@ -1073,6 +1081,7 @@ LogicalResult Interpreter::executeTileOp(Operation &op) {
           result.copyElement(e, input, input.indexFor(e, true, threads));
         result.accuracy = input.accuracy;
         result.thresholded = input.thresholded;
+        result.product = input.product;
         set(splat.getResult(), std::move(result));
         return success();
       })

@@ -8,7 +8,8 @@
 // sign-extended value of their low `width` bits, the way APInt's
 // getSExtValue reads them: an i1 `true` is -1). Each Val also carries how
 // exactly a backend must reproduce it (Check.h's Accuracy) and whether it
-// depends on a threshold of an inexact value.
+// depends on a threshold of an inexact value, or is a product that may be
+// fused into a multiply-add.
 //
 //===----------------------------------------------------------------------===//
 
@@ -55,6 +56,9 @@ struct Val {
   std::vector<int64_t> ints;
   Accuracy accuracy = Accuracy::Exact;
   bool thresholded = false;
+  /// A float product, which the compiled code may fuse into an add that
+  /// uses it (fp-contract): that add is then rounded once, not twice.
+  bool product = false;
 
   size_t size() const { return isFloat ? floats.size() : ints.size(); }
   bool isUniform() const { return !isTile && !perThread; }

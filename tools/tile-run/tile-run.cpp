@@ -362,16 +362,19 @@ int run(int argc, char **argv) {
     inputs[param - manifest.params.begin()] = std::move(*parsed);
   }
 
-  // The reference: the tile-level interpreter on the kernel as written.
+  // The reference: the tile-level interpreter on the kernel as written,
+  // knowing whether the compiled code fuses multiplies and adds.
   std::vector<rt::HostTensor> expected = inputs;
   reference::InterpReport reference;
+  reference::InterpOptions interpOptions;
+  interpOptions.fpContract = fpContract;
   {
     std::vector<rt::HostTensor *> args;
     for (rt::HostTensor &tensor : expected)
       args.push_back(&tensor);
     rt::SymbolBindings bound = symbols;
-    if (failed(
-            reference::interpretKernel(*kernel, args, bound, {}, &reference)))
+    if (failed(reference::interpretKernel(*kernel, args, bound, interpOptions,
+                                          &reference)))
       return reference.fault ? kKernelFault : kBadInput;
   }
 

@@ -29,6 +29,10 @@ struct InterpOptions {
   /// largest tile operand or result) before the interpreter gives up: a
   /// loop over tiles reaches it long before maxSteps.
   uint64_t maxElements = 250'000'000;
+  /// The kernel is compiled with fused multiply-adds (tile-to-gpu's
+  /// fp-contract, the default): an add or subtract of a product is then
+  /// rounded once on the GPU, so it is not exact.
+  bool fpContract = true;
 };
 
 /// What a run found besides the buffers' contents.
