@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <unistd.h>
 
 using namespace tile::runtime;
 
@@ -346,6 +347,31 @@ tile::runtime::resolveShape(const ParamSpec &param,
   return shape;
 }
 
+Error tile::runtime::reserveTensorBytes(const ParamSpec &param,
+                                        const std::vector<int64_t> &shape,
+                                        int64_t limit,
+                                        const std::string &limitName,
+                                        int64_t &total) {
+  // resolveShape checked that the bytes fit in 64 bits.
+  int64_t bytes = *countElements(shape) * int64_t(dtypeSize(param.dtype));
+  if (bytes > limit - total)
+    return Error::input("parameter '%s': %s of %s takes the kernel's tensors "
+                        "over %s",
+                        param.name.c_str(), formatShape(shape).c_str(),
+                        dtypeName(param.dtype), limitName.c_str());
+  total += bytes;
+  return Error::success();
+}
+
+int64_t tile::runtime::hostMemoryBytes() {
+  long pages = sysconf(_SC_PHYS_PAGES), pageSize = sysconf(_SC_PAGESIZE);
+  int64_t bytes;
+  if (pages <= 0 || pageSize <= 0 ||
+      __builtin_mul_overflow(int64_t(pages), int64_t(pageSize), &bytes))
+    return INT64_MAX;
+  return bytes;
+}
+
 Error tile::runtime::bindArguments(
     const std::vector<ParamSpec> &params,
     const std::vector<const HostTensor *> &buffers, SymbolBindings &symbols) {
@@ -589,14 +615,15 @@ static Error checkSymbols(ObjectReader &reader,
                                     list(used));
 }
 
-Expected<KernelManifest> tile::runtime::parseManifest(std::string_view text) {
-  Expected<JsonValue> json = parseJson(text);
-  if (!json)
-    return json.takeError().prefix("manifest: ");
-  if (json->kind != JsonValue::Kind::Object)
-    return Error::input("manifest: must be a JSON object");
+/// One manifest object; `path` prefixes its fields in errors ("[1].").
+static Expected<KernelManifest> readManifest(const JsonValue &json,
+                                             const std::string &path) {
+  if (json.kind != JsonValue::Kind::Object)
+    return Error::input(
+        "manifest: %smust be a JSON object",
+        path.empty() ? "" : (path.substr(0, path.size() - 1) + " ").c_str());
   KernelManifest manifest;
-  ObjectReader reader(*json, "");
+  ObjectReader reader(json, path);
   Error error = Error::success();
   if ((error =
            reader.readInt("version", manifest.version, 1, kManifestVersion)) ||
@@ -643,11 +670,48 @@ Expected<KernelManifest> tile::runtime::parseManifest(std::string_view text) {
 }
 
 Expected<KernelManifest>
-tile::runtime::readManifestFile(const std::string &path) {
+tile::runtime::parseManifest(std::string_view text, const std::string &kernel) {
+  Expected<JsonValue> json = parseJson(text);
+  if (!json)
+    return json.takeError().prefix("manifest: ");
+  if (json->kind != JsonValue::Kind::Array) {
+    Expected<KernelManifest> manifest = readManifest(*json, "");
+    if (manifest && !kernel.empty() && manifest->kernel != kernel)
+      return Error::input(
+          "manifest: this is the manifest of kernel '%s', not '%s'",
+          manifest->kernel.c_str(), kernel.c_str());
+    return manifest;
+  }
+  // An array of manifests, one per kernel of a file (tile-translate
+  // --tile-to-manifest): the one named `kernel`, or the only one.
+  std::vector<std::string> names;
+  for (const JsonValue &entry : json->array) {
+    const JsonValue *name =
+        entry.kind == JsonValue::Kind::Object ? entry.get("kernel") : nullptr;
+    names.push_back(name && name->kind == JsonValue::Kind::String ? name->string
+                                                                  : "?");
+  }
+  std::string list;
+  for (const std::string &name : names)
+    list += (list.empty() ? "" : ", ") + name;
+  if (kernel.empty() && names.size() != 1)
+    return Error::input("manifest: an array of %zu manifests (%s); choose a "
+                        "kernel by its name",
+                        names.size(), list.c_str());
+  for (size_t i = 0; i < names.size(); ++i)
+    if (kernel.empty() || names[i] == kernel)
+      return readManifest(json->array[i], "[" + std::to_string(i) + "].");
+  return Error::input("manifest: no manifest of kernel '%s' among %s",
+                      kernel.c_str(), list.empty() ? "none" : list.c_str());
+}
+
+Expected<KernelManifest>
+tile::runtime::readManifestFile(const std::string &path,
+                                const std::string &kernel) {
   Expected<std::string> text = readFile(path);
   if (!text)
     return text.takeError();
-  Expected<KernelManifest> manifest = parseManifest(*text);
+  Expected<KernelManifest> manifest = parseManifest(*text, kernel);
   if (!manifest)
     return manifest.takeError().prefix(path + ": ");
   return manifest;

@@ -55,10 +55,14 @@ cl::list<std::string>
     outputs("output",
             cl::desc("parameters the kernel writes: poisoned, then shown"),
             cl::value_desc("NAME"), cl::CommaSeparated);
-cl::opt<std::string> fill("fill",
-                          cl::desc("inputs: random in [-1, 1) (integers in "
-                                   "[-8, 8]), index (element i is i), ones"),
-                          cl::init("random"));
+enum class Fill { Random, Index, Ones };
+cl::opt<Fill>
+    fill("fill", cl::desc("how the inputs are filled"),
+         cl::values(clEnumValN(Fill::Random, "random",
+                               "random in [-1, 1) (integers in [-8, 8])"),
+                    clEnumValN(Fill::Index, "index", "element i is i"),
+                    clEnumValN(Fill::Ones, "ones", "every element is 1")),
+         cl::init(Fill::Random));
 cl::opt<unsigned> seed("seed", cl::desc("seed of --fill=random"), cl::init(1));
 cl::opt<unsigned> printCount("print", cl::desc("elements shown per output"),
                              cl::init(8));
@@ -118,9 +122,9 @@ FailureOr<rt::ParamSpec> parseArg(StringRef text, std::string &scalarValue) {
 void fillTensor(rt::HostTensor &tensor, std::mt19937_64 &random) {
   for (size_t i = 0, e = tensor.numElements(); i < e; ++i) {
     double value = 1;
-    if (fill == "index") {
+    if (fill == Fill::Index) {
       value = tensor.dtype == rt::DType::I1 ? i % 2 : i;
-    } else if (fill == "random") {
+    } else if (fill == Fill::Random) {
       uint64_t bits = random();
       if (tensor.dtype == rt::DType::I1)
         value = bits & 1;
@@ -188,6 +192,7 @@ int main(int argc, char **argv) {
   std::mt19937_64 random(seed);
   std::vector<rt::HostTensor> tensors;
   tensors.reserve(params.size());
+  int64_t totalBytes = 0;
   for (const rt::ParamSpec &param : params) {
     if (param.isScalar()) {
       rt::Expected<rt::HostTensor> value =
@@ -201,6 +206,14 @@ int main(int argc, char **argv) {
         rt::resolveShape(param, bindings);
     if (!shape)
       return badInput(shape.getError().message());
+    // Checked before anything is allocated: more than the machine has is
+    // an error, not LLVM's "out of memory" abort.
+    if (rt::Error error = rt::reserveTensorBytes(
+            param, *shape, rt::hostMemoryBytes(),
+            "this machine's memory of " +
+                std::to_string(rt::hostMemoryBytes()) + " bytes",
+            totalBytes))
+      return badInput(error.message());
     if (llvm::is_contained(outputs, param.name)) {
       tensors.push_back(rt::HostTensor::poisoned(param.dtype, *shape));
     } else {

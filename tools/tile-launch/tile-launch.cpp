@@ -19,6 +19,7 @@
 #include <fstream>
 #include <map>
 #include <sys/stat.h>
+#include <unistd.h>
 
 using namespace tile::runtime;
 
@@ -27,12 +28,13 @@ enum ExitCode { kMatch = 0, kMismatch = 1, kBadInput = 2, kNoDevice = 3 };
 
 const char *const kUsage =
     "usage: tile-launch KERNEL.ptx KERNEL.json --inputs DIR [--expect DIR]\n"
-    "         [--output DIR] [--dim NAME=VALUE ...] [--arg NAME=VALUE ...]\n"
+    "         [--output DIR] [--kernel NAME] [--dim NAME=VALUE ...]\n"
+    "         [--arg NAME=VALUE ...]\n"
     "         [--warmup N] [--runs N] [--rtol X] [--atol X] [--driver "
     "LIBRARY]\n";
 
 struct Options {
-  std::string ptxPath, manifestPath, inputDir, expectDir, outputDir;
+  std::string ptxPath, manifestPath, inputDir, expectDir, outputDir, kernel;
   std::vector<std::string> dims;
   /// Values of scalar parameters, NAME=VALUE.
   std::vector<std::string> scalarArgs;
@@ -49,6 +51,25 @@ int report(const Error &error) {
 bool fileExists(const std::string &path) {
   struct stat info;
   return stat(path.c_str(), &info) == 0 && S_ISREG(info.st_mode);
+}
+
+bool pathExists(const std::string &path) {
+  struct stat info;
+  return stat(path.c_str(), &info) == 0;
+}
+
+/// The directory of `flag`, checked before the launch: it exists, and
+/// (`writable`) can take files.
+Error checkDirectory(const char *flag, const std::string &path, bool writable) {
+  struct stat info;
+  if (stat(path.c_str(), &info) != 0)
+    return Error::input("%s %s: no such directory", flag, path.c_str());
+  if (!S_ISDIR(info.st_mode))
+    return Error::input("%s %s: not a directory", flag, path.c_str());
+  if (writable && access(path.c_str(), W_OK) != 0)
+    return Error::input("%s %s: the directory is not writable", flag,
+                        path.c_str());
+  return Error::success();
 }
 
 Expected<int> parseCount(const char *flag, const std::string &text) {
@@ -75,8 +96,8 @@ Expected<Options> parseCommandLine(int argc, char **argv) {
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
     static const char *const valueFlags[] = {
-        "--inputs", "--expect", "--output", "--dim",  "--driver",
-        "--warmup", "--runs",   "--rtol",   "--atol", "--arg"};
+        "--inputs", "--expect", "--output", "--kernel", "--dim", "--driver",
+        "--warmup", "--runs",   "--rtol",   "--atol",   "--arg"};
     bool takesValue = std::find(std::begin(valueFlags), std::end(valueFlags),
                                 arg) != std::end(valueFlags);
     if (takesValue && i + 1 == argc)
@@ -90,6 +111,8 @@ Expected<Options> parseCommandLine(int argc, char **argv) {
       options.expectDir = value();
     } else if (arg == "--output") {
       options.outputDir = value();
+    } else if (arg == "--kernel") {
+      options.kernel = value();
     } else if (arg == "--dim") {
       options.dims.push_back(value());
     } else if (arg == "--arg") {
@@ -193,30 +216,50 @@ Expected<SymbolBindings> readSymbols(const Options &options,
 }
 
 /// DIR/NAME.bin as a tensor of the parameter's dtype and shape.
+/// The file's size is checked before anything is allocated or read.
 Expected<HostTensor> readTensorFile(const std::string &path,
                                     const ParamSpec &param,
                                     const std::vector<int64_t> &shape) {
+  struct stat info;
+  if (stat(path.c_str(), &info) != 0)
+    return Error::input("parameter '%s': %s does not exist", param.name.c_str(),
+                        path.c_str());
+  if (!S_ISREG(info.st_mode))
+    return Error::input("parameter '%s': %s is not a file", param.name.c_str(),
+                        path.c_str());
+  // resolveShape checked that the bytes fit in 64 bits.
+  auto want =
+      static_cast<uint64_t>(*countElements(shape)) * dtypeSize(param.dtype);
+  if (static_cast<uint64_t>(info.st_size) != want)
+    return Error::input("parameter '%s': %s has %lld bytes; a %s %s tensor "
+                        "has %llu",
+                        param.name.c_str(), path.c_str(),
+                        static_cast<long long>(info.st_size),
+                        formatShape(shape).c_str(), dtypeName(param.dtype),
+                        static_cast<unsigned long long>(want));
   Expected<std::string> bytes = readFile(path);
   if (!bytes)
     return bytes.takeError();
+  if (bytes->size() != want)
+    return Error::input("parameter '%s': %s changed while it was read",
+                        param.name.c_str(), path.c_str());
   HostTensor tensor = HostTensor::zeros(param.dtype, shape);
-  if (bytes->size() != tensor.bytes.size())
-    return Error::input("parameter '%s': %s has %zu bytes; a %s %s tensor "
-                        "has %zu",
-                        param.name.c_str(), path.c_str(), bytes->size(),
-                        formatShape(shape).c_str(), dtypeName(param.dtype),
-                        tensor.bytes.size());
   std::memcpy(tensor.bytes.data(), bytes->data(), bytes->size());
   return tensor;
 }
 
+/// The limit of the host buffers: the machine's memory.
+std::string memoryLimitName() {
+  return "this machine's memory of " + std::to_string(hostMemoryBytes()) +
+         " bytes";
+}
+
 /// One tensor per parameter: its input file, or poison for an output the
 /// kernel only writes, so an element it never writes cannot pass.
-Expected<std::vector<HostTensor>> readInputs(const Options &options,
-                                             const KernelManifest &manifest,
-                                             const SymbolBindings &symbols,
-                                             const ScalarValues &scalars,
-                                             std::vector<bool> &poisoned) {
+Expected<std::vector<HostTensor>>
+readInputs(const Options &options, const KernelManifest &manifest,
+           const SymbolBindings &symbols, const ScalarValues &scalars,
+           std::vector<bool> &poisoned, int64_t &totalBytes) {
   std::vector<HostTensor> tensors;
   for (const ParamSpec &param : manifest.params) {
     if (param.isScalar()) {
@@ -236,8 +279,11 @@ Expected<std::vector<HostTensor>> readInputs(const Options &options,
     Expected<std::vector<int64_t>> shape = resolveShape(param, symbols);
     if (!shape)
       return shape.takeError();
+    if (Error error = reserveTensorBytes(param, *shape, hostMemoryBytes(),
+                                         memoryLimitName(), totalBytes))
+      return error;
     std::string path = options.inputDir + "/" + param.name + ".bin";
-    if (fileExists(path)) {
+    if (pathExists(path)) {
       Expected<HostTensor> tensor = readTensorFile(path, param, *shape);
       if (!tensor)
         return tensor.takeError();
@@ -296,23 +342,33 @@ readMarks(const std::string &path, size_t elements) {
   return std::optional<std::vector<ElementMark>>(std::move(marks));
 }
 
-/// Checks every written parameter against EXPECT/NAME.bin (and its marks,
-/// where EXPECT/NAME.marks exists); prints the first problem of each kind.
-/// Returns whether all matched.
-Expected<bool> checkOutputs(const Options &options,
-                            const KernelManifest &manifest,
-                            const std::vector<HostTensor> &tensors,
-                            const std::vector<bool> &poisoned) {
-  bool allMatch = true;
+/// What an output is checked against: EXPECT/NAME.bin and, where it
+/// exists, EXPECT/NAME.marks.
+struct Expectation {
+  std::string path;
+  HostTensor want;
+  std::optional<std::vector<ElementMark>> marks;
+};
+
+/// The expectation of every parameter the kernel writes (none for the
+/// others), read before the launch so that a bad --expect is found first.
+Expected<std::vector<std::optional<Expectation>>>
+readExpectations(const Options &options, const KernelManifest &manifest,
+                 const std::vector<HostTensor> &tensors, int64_t &totalBytes) {
+  std::vector<std::optional<Expectation>> expectations(tensors.size());
   for (size_t i = 0; i < tensors.size(); ++i) {
     const ParamSpec &param = manifest.params[i];
     if (!param.isWritten())
       continue;
     std::string path = options.expectDir + "/" + param.name + ".bin";
-    if (!fileExists(path))
+    if (!pathExists(path))
       return Error::input("parameter '%s' is written by the kernel, but %s "
                           "does not exist",
                           param.name.c_str(), path.c_str());
+    if (Error error =
+            reserveTensorBytes(param, tensors[i].shape, hostMemoryBytes(),
+                               memoryLimitName(), totalBytes))
+      return error;
     Expected<HostTensor> want = readTensorFile(path, param, tensors[i].shape);
     if (!want)
       return want.takeError();
@@ -320,15 +376,32 @@ Expected<bool> checkOutputs(const Options &options,
         options.expectDir + "/" + param.name + ".marks", want->numElements());
     if (!marks)
       return marks.takeError();
+    expectations[i] = Expectation{path, std::move(*want), std::move(*marks)};
+  }
+  return expectations;
+}
+
+/// Checks every written parameter against its expectation; prints the
+/// first problem of each kind. Returns whether all matched.
+Expected<bool>
+checkOutputs(const Options &options, const KernelManifest &manifest,
+             const std::vector<HostTensor> &tensors,
+             const std::vector<bool> &poisoned,
+             const std::vector<std::optional<Expectation>> &expectations) {
+  bool allMatch = true;
+  for (size_t i = 0; i < tensors.size(); ++i) {
+    if (!expectations[i])
+      continue;
+    const Expectation &expected = *expectations[i];
     OutputComparison comparison;
     comparison.got = &tensors[i];
-    comparison.want = &*want;
-    comparison.wantMarks = *marks ? &**marks : nullptr;
+    comparison.want = &expected.want;
+    comparison.wantMarks = expected.marks ? &*expected.marks : nullptr;
     comparison.poisoned = poisoned[i];
     comparison.relative = options.rtol;
     comparison.absolute = options.atol;
-    Expected<bool> matched =
-        checkOutput(param.name, comparison, "the kernel", path);
+    Expected<bool> matched = checkOutput(manifest.params[i].name, comparison,
+                                         "the kernel", expected.path);
     if (!matched)
       return matched.takeError();
     allMatch &= *matched;
@@ -341,21 +414,40 @@ int main(int argc, char **argv) {
   Expected<Options> options = parseCommandLine(argc, argv);
   if (!options)
     return report(options.getError());
-  Expected<KernelManifest> manifest = readManifestFile(options->manifestPath);
+  Expected<KernelManifest> manifest =
+      readManifestFile(options->manifestPath, options->kernel);
   if (!manifest)
     return report(manifest.getError());
   Expected<std::string> ptx = readFile(options->ptxPath);
   if (!ptx)
     return report(ptx.getError());
+  // Everything the input can get wrong is found before the launch.
+  if (Error error = checkDirectory("--inputs", options->inputDir, false))
+    return report(error);
+  if (!options->outputDir.empty())
+    if (Error error = checkDirectory("--output", options->outputDir, true))
+      return report(error);
+  if (!options->expectDir.empty())
+    if (Error error = checkDirectory("--expect", options->expectDir, false))
+      return report(error);
   ScalarValues scalars;
   Expected<SymbolBindings> symbols = readSymbols(*options, *manifest, scalars);
   if (!symbols)
     return report(symbols.getError());
   std::vector<bool> poisoned;
+  int64_t totalBytes = 0;
   Expected<std::vector<HostTensor>> tensors =
-      readInputs(*options, *manifest, *symbols, scalars, poisoned);
+      readInputs(*options, *manifest, *symbols, scalars, poisoned, totalBytes);
   if (!tensors)
     return report(tensors.getError());
+  std::vector<std::optional<Expectation>> expectations(tensors->size());
+  if (!options->expectDir.empty()) {
+    Expected<std::vector<std::optional<Expectation>>> read =
+        readExpectations(*options, *manifest, *tensors, totalBytes);
+    if (!read)
+      return report(read.getError());
+    expectations = std::move(*read);
+  }
 
   std::vector<HostTensor *> buffers;
   for (HostTensor &tensor : *tensors)
@@ -372,7 +464,7 @@ int main(int argc, char **argv) {
   if (options->expectDir.empty())
     return kMatch;
   Expected<bool> matched =
-      checkOutputs(*options, *manifest, *tensors, poisoned);
+      checkOutputs(*options, *manifest, *tensors, poisoned, expectations);
   if (!matched)
     return report(matched.getError());
   return *matched ? kMatch : kMismatch;

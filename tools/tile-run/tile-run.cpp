@@ -324,17 +324,12 @@ int run(int argc, char **argv) {
     rt::Expected<std::vector<int64_t>> shape = rt::resolveShape(param, symbols);
     if (!shape)
       return fail(shape.getError(), kBadInput);
-    int64_t bytes = *rt::countElements(*shape) * rt::dtypeSize(param.dtype);
-    if (bytes > kMaxTensorBytes - totalBytes)
-      return fail(rt::Error::input(
-                      "parameter '%s': %s of %s takes the kernel's tensors "
-                      "over tile-run's limit of %lld bytes; choose smaller "
-                      "--dim values",
-                      param.name.c_str(), rt::formatShape(*shape).c_str(),
-                      rt::dtypeName(param.dtype),
-                      static_cast<long long>(kMaxTensorBytes)),
-                  kBadInput);
-    totalBytes += bytes;
+    if (rt::Error error = rt::reserveTensorBytes(
+            param, *shape, kMaxTensorBytes,
+            "tile-run's limit of " + std::to_string(kMaxTensorBytes) +
+                " bytes; choose smaller --dim values",
+            totalBytes))
+      return fail(error, kBadInput);
     inputs.push_back(param.isRead()
                          ? rt::HostTensor::zeros(param.dtype, *shape)
                          : rt::HostTensor::poisoned(param.dtype, *shape));

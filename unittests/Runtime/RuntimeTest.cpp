@@ -122,7 +122,12 @@ TEST(ManifestTest, ParsesTheAbiExample) {
 TEST(ManifestTest, MalformedJsonNamesTheOffset) {
   EXPECT_EQ(manifestError("{\"version\": 1,"),
             "manifest: malformed JSON at byte 14: expected a string key");
-  EXPECT_EQ(manifestError("[1]"), "manifest: must be a JSON object");
+  EXPECT_EQ(manifestError("1"), "manifest: must be a JSON object");
+  // An array is one manifest per kernel of a file.
+  EXPECT_EQ(manifestError("[1]"), "manifest: [0] must be a JSON object");
+  EXPECT_EQ(manifestError("[]"),
+            "manifest: an array of 0 manifests (); choose a kernel by its "
+            "name");
 }
 
 TEST(ManifestTest, MissingAndWrongFieldsAreNamed) {
@@ -509,6 +514,27 @@ TEST(CheckTest, MarksRoundTripThroughAByte) {
     }
   EXPECT_FALSE(ElementMark::fromByte(0).value().isWritten());
   EXPECT_FALSE(ElementMark::fromByte(0x10));
+}
+
+TEST(ManifestTest, AnArrayHoldsOnePerKernel) {
+  // What tile-translate --tile-to-manifest writes for a file of kernels.
+  std::string one = std::string("[") + kSquares + "]";
+  Expected<KernelManifest> only = parseManifest(one);
+  ASSERT_TRUE(only) << only.getError().message();
+  EXPECT_EQ(only->kernel, "squares");
+  std::string two =
+      std::string("[") + kSquares + ", " +
+      squaresWith("\"kernel\": \"squares\"", "\"kernel\": \"other\"") + "]";
+  EXPECT_EQ(parseManifest(two).getError().message(),
+            "manifest: an array of 2 manifests (squares, other); choose a "
+            "kernel by its name");
+  Expected<KernelManifest> other = parseManifest(two, "other");
+  ASSERT_TRUE(other) << other.getError().message();
+  EXPECT_EQ(other->kernel, "other");
+  EXPECT_EQ(parseManifest(two, "third").getError().message(),
+            "manifest: no manifest of kernel 'third' among squares, other");
+  EXPECT_EQ(parseManifest(kSquares, "other").getError().message(),
+            "manifest: this is the manifest of kernel 'squares', not 'other'");
 }
 
 TEST(DriverTest, MissingDriverIsAClearError) {

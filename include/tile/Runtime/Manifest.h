@@ -55,9 +55,13 @@ struct KernelManifest {
 };
 
 /// Parses and checks a manifest; every problem is an Input error naming
-/// the field ("manifest: params[1].dtype: ...").
-Expected<KernelManifest> parseManifest(std::string_view json);
-Expected<KernelManifest> readManifestFile(const std::string &path);
+/// the field ("manifest: params[1].dtype: ..."). The JSON is one manifest
+/// or an array of them (one per kernel of a file): then the manifest of
+/// `kernel`, which may be empty when there is only one.
+Expected<KernelManifest> parseManifest(std::string_view json,
+                                       const std::string &kernel = "");
+Expected<KernelManifest> readManifestFile(const std::string &path,
+                                          const std::string &kernel = "");
 
 /// The value of each symbolic dimension of a launch.
 using SymbolBindings = std::map<std::string, int64_t>;
@@ -78,6 +82,15 @@ std::string formatScalarValue(const HostTensor &value);
 /// error when its bytes are negative or do not fit in an int64_t.
 Expected<std::vector<int64_t>> resolveShape(const ParamSpec &param,
                                             const SymbolBindings &symbols);
+/// Adds the bytes of `param` at `shape` (resolveShape's) to `total`, or
+/// fails, naming the parameter, when the kernel's tensors would take more
+/// than `limit` bytes; `limitName` says which limit ("this machine's memory
+/// of N bytes"). Buffers are checked this way before they are allocated.
+Error reserveTensorBytes(const ParamSpec &param,
+                         const std::vector<int64_t> &shape, int64_t limit,
+                         const std::string &limitName, int64_t &total);
+/// The host's physical memory in bytes, or INT64_MAX when unknown.
+int64_t hostMemoryBytes();
 
 /// Checks one buffer per parameter (in order) against its dtype and shape,
 /// and binds each symbol the first time a buffer gives it a size; every

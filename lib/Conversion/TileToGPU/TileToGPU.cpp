@@ -68,6 +68,41 @@ static void allowContraction(gpu::GPUFuncOp func) {
   });
 }
 
+/// The bytes of kernel parameters the PTX of `gpuModule` may take: 4352
+/// before PTX ISA 8.1, 32764 from it (its target's features, "+ptx80").
+static int64_t getParamSpaceLimit(gpu::GPUModuleOp gpuModule) {
+  int version = 0;
+  if (ArrayAttr targets = gpuModule.getTargetsAttr())
+    for (Attribute target : targets)
+      if (auto nvvm = dyn_cast<NVVM::NVVMTargetAttr>(target))
+        if (StringRef features = nvvm.getFeatures();
+            features.consume_front("+ptx"))
+          features.getAsInteger(10, version);
+  return version >= 81 ? 32764 : 4352;
+}
+
+/// Fails unless the parameters `params` (laid out as PTX lays out .param
+/// space: each aligned to its size) fit in the PTX's parameter space, which
+/// ptxas would reject ("uses too much parameter space").
+static LogicalResult checkParamSpace(KernelOp kernel, ArrayRef<Type> params,
+                                     gpu::GPUModuleOp gpuModule) {
+  int64_t bytes = 0;
+  for (Type type : params) {
+    int64_t size = isa<LLVM::LLVMPointerType>(type)
+                       ? 8
+                       : std::max<int64_t>(1, type.getIntOrFloatBitWidth() / 8);
+    bytes = llvm::alignTo(bytes, size) + size;
+  }
+  int64_t limit = getParamSpaceLimit(gpuModule);
+  if (bytes <= limit)
+    return success();
+  return kernel.emitError("kernel '")
+         << kernel.getSymName() << "' takes " << params.size()
+         << " parameters (its tensors, scalars and symbols), " << bytes
+         << " bytes, over the " << limit
+         << " bytes of parameters its PTX allows a kernel";
+}
+
 LogicalResult mlir::tile::lowerKernelToGPU(KernelOp kernel,
                                            gpu::GPUModuleOp gpuModule,
                                            bool fpContract) {
@@ -88,6 +123,8 @@ LogicalResult mlir::tile::lowerKernelToGPU(KernelOp kernel,
                      : type.isIndex() ? Type(builder.getI64Type())
                                       : type);
   params.append(kernel.getSymbols().size(), builder.getI64Type());
+  if (failed(checkParamSpace(kernel, params, gpuModule)))
+    return failure();
   // Up to 48 KiB of shared memory is a static array; above, the dynamic
   // shared memory the launch opts in to.
   SmallVector<Type> workgroup;
