@@ -323,6 +323,22 @@ Emitter::broadcastShape(ArrayRef<Operand> operands, const Twine &what,
   return shape;
 }
 
+void Emitter::noteLiteralTypedVar(InFlightDiagnostic &diag, Value value,
+                                  Value other) {
+  // `var kt = 0` is i32 by the rule for a lone literal; with an index (a
+  // symbol, a loop bound) the fix is to say the type.
+  auto read = value.getDefiningOp<ReadOp>();
+  if (!read || !literalTypedVars.contains(read.getVar()) ||
+      !other.getType().isIndex())
+    return;
+  auto var = read.getVar().getDefiningOp<VarOp>();
+  diag.attachNote(var.getLoc())
+      << "'" << var.getName()
+      << "' is i32, the type of a lone integer literal; to use it with index "
+         "values, declare it 'var "
+      << var.getName() << ": index = ...'";
+}
+
 FailureOr<SmallVector<Value>> Emitter::unify(MutableArrayRef<Operand> operands,
                                              const Twine &what, SMLoc loc) {
   // One element type: the values' (which must agree), else the literals'.
@@ -331,10 +347,15 @@ FailureOr<SmallVector<Value>> Emitter::unify(MutableArrayRef<Operand> operands,
     if (operand.isLiteral())
       continue;
     if (first && getElementTypeOrSelf(first.getType()) !=
-                     getElementTypeOrSelf(operand.value.getType()))
-      return error(loc) << "type mismatch in " << what << ": "
-                        << describe(first.getType()) << " and "
-                        << describe(operand.value.getType());
+                     getElementTypeOrSelf(operand.value.getType())) {
+      InFlightDiagnostic diag = error(loc)
+                                << "type mismatch in " << what << ": "
+                                << describe(first.getType()) << " and "
+                                << describe(operand.value.getType());
+      noteLiteralTypedVar(diag, first, operand.value);
+      noteLiteralTypedVar(diag, operand.value, first);
+      return diag;
+    }
     if (!first)
       first = operand.value;
   }

@@ -719,6 +719,8 @@ LogicalResult Emitter::emitVar(const VarStmt &var) {
                       : VarType::get(builder.getContext(), {}, valueType);
   Value handle =
       VarOp::create(builder, getLoc(var.getLoc()), var.name, varType, init);
+  if (!var.type && isa<IntExpr>(var.init.get()))
+    literalTypedVars.insert(handle);
   if (failed(define(var.name, {Symbol::Kind::Var, var.nameLoc, handle, {}})))
     return failure();
   declaredVars.try_emplace(var.name, valueType);

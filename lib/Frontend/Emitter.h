@@ -16,6 +16,7 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
 
@@ -203,6 +204,9 @@ private:
   broadcastShape(ArrayRef<Operand> operands, const llvm::Twine &what,
                  llvm::SMLoc loc);
   /// Gives `operands` one element type and one shape (numpy broadcasting).
+  /// A note, on a type mismatch of `value` with `other`, where `value` is
+  /// a var that took i32 from a literal and `other` an index.
+  void noteLiteralTypedVar(InFlightDiagnostic &diag, Value value, Value other);
   FailureOr<SmallVector<Value>> unify(MutableArrayRef<Operand> operands,
                                       const llvm::Twine &what, llvm::SMLoc loc);
 
@@ -276,6 +280,8 @@ private:
   /// The vars and loop indices declared in the current kernel, whatever
   /// their scope, for checking the names attributes refer to.
   llvm::StringMap<Type> declaredVars;
+  /// Vars declared `var x = 3`: a lone integer literal's type, i32.
+  llvm::DenseSet<Value> literalTypedVars;
   llvm::StringSet<> declaredLoopIndices;
   llvm::StringMap<llvm::SMLoc> kernelNames;
 };

@@ -9,6 +9,7 @@
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Tools/mlir-translate/Translation.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/SourceMgr.h"
 
@@ -19,9 +20,31 @@ OwningOpRef<ModuleOp> mlir::tile::parseKernelSource(llvm::SourceMgr &sourceMgr,
                                                     MLIRContext *context) {
   const llvm::MemoryBuffer *buffer =
       sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID());
-  if (StringRef(buffer->getBufferIdentifier()).ends_with(".tile"))
+  if (isTileSource(*buffer))
     return parseTileSource(sourceMgr, context);
   return parseSourceFile<ModuleOp>(sourceMgr, context);
+}
+
+bool mlir::tile::isTileSource(const llvm::MemoryBuffer &buffer) {
+  StringRef name = buffer.getBufferIdentifier();
+  if (name.ends_with(".tile"))
+    return true;
+  if (name.ends_with(".mlir"))
+    return false;
+  // Another name, or stdin: the first token tells. A .tile file starts with
+  // an attribute (`@launch`) or `kernel`, which no MLIR module does.
+  StringRef text = buffer.getBuffer();
+  text.consume_front("\xEF\xBB\xBF");
+  while (true) {
+    text = text.ltrim();
+    if (!text.consume_front("//"))
+      break;
+    text = text.drop_until([](char c) { return c == '\n'; });
+  }
+  return text.starts_with("@") ||
+         (text.consume_front("kernel") &&
+          (text.empty() || !(llvm::isAlnum(text.front()) ||
+                             text.front() == '_' || text.front() == '.')));
 }
 
 namespace {

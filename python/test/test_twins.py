@@ -21,8 +21,8 @@ TWINS = {"squares": "squares", "softmax": "softmax", "matmul": "matmul",
 def tile_ir(name):
     translate = os.path.join(BIN, "tile-translate")
     return subprocess.run(
-        [translate, "--import-tile", os.path.join(ROOT, "examples",
-                                                   name + ".tile")],
+        [translate, "--import-tile", "--mlir-print-debuginfo=false",
+         os.path.join(ROOT, "examples", name + ".tile")],
         check=True, capture_output=True, text=True).stdout
 
 

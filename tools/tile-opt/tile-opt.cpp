@@ -1,29 +1,89 @@
 //===- tile-opt.cpp - the tile optimizer driver ---------------------------===//
 //
 // mlir-opt with the tile dialect, its passes and the upstream dialects and
-// passes a tile pipeline uses.
+// passes a tile pipeline uses. A .tile file is read by the front end first,
+// so passes report errors at the .tile source.
 //
 //===----------------------------------------------------------------------===//
 
+#include "tile/Frontend/Parser.h"
 #include "tile/InitAllTile.h"
 #include "tile/Target/PTX/TileToPTX.h"
+#include "tile/Tools/Driver.h"
 #ifdef TILE_TEST_PASSES
 #include "TestPasses.h"
 #endif
 
+#include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Support/FileUtilities.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/ToolOutputFile.h"
+
+using namespace mlir;
+
+/// The .tile file `file` as tile IR text whose ops carry their .tile
+/// locations, or null after the front end's errors.
+static std::unique_ptr<llvm::MemoryBuffer>
+importTile(std::unique_ptr<llvm::MemoryBuffer> file,
+           DialectRegistry &registry) {
+  MLIRContext context(registry);
+  llvm::SourceMgr sourceMgr;
+  std::string name = file->getBufferIdentifier().str();
+  sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
+  SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
+  OwningOpRef<ModuleOp> module = tile::parseTileSource(sourceMgr, &context);
+  if (!module)
+    return nullptr;
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  module->print(os, OpPrintingFlags().enableDebugInfo());
+  // Named apart from the .tile file, so that diagnostics at .tile
+  // locations show the .tile source, which the handler reads from disk.
+  return llvm::MemoryBuffer::getMemBufferCopy(text, name + " (imported)");
+}
 
 int main(int argc, char **argv) {
-  mlir::DialectRegistry registry;
-  mlir::tile::registerAllTileDialects(registry);
-  mlir::tile::registerAllTilePasses();
+  DialectRegistry registry;
+  tile::registerAllTileDialects(registry);
+  tile::registerAllTilePasses();
 #ifdef TILE_TEST_PASSES
   // -tile-test-drop-barriers and the other bug planters (test/lib).
-  mlir::tile::registerEmulatorTestPasses();
+  tile::registerEmulatorTestPasses();
 #endif
   // For --tile-to-ptx; a -vectorize-slp on the command line still wins.
-  mlir::tile::ScopedSLPVectorizerOff slpOff;
-  return mlir::asMainReturnCode(
-      mlir::MlirOptMain(argc, argv, "tile optimizer driver\n", registry));
+  tile::ScopedSLPVectorizerOff slpOff;
+  llvm::InitLLVM init(argc, argv);
+  auto [inputFilename, outputFilename] = registerAndParseCLIOptions(
+      argc, argv, "tile optimizer driver\n", registry);
+  MlirOptMainConfig config = MlirOptMainConfig::createFromCLOptions();
+  // What reads no input (--show-dialects, --list-passes).
+  if (config.shouldShowDialects() || config.shouldListPasses())
+    return asMainReturnCode(
+        MlirOptMain(argc, argv, inputFilename, outputFilename, registry));
+  std::string error;
+  std::unique_ptr<llvm::MemoryBuffer> input =
+      openInputFile(inputFilename, &error);
+  if (!input) {
+    llvm::errs() << error << "\n";
+    return 1;
+  }
+  if (tile::isTileSource(*input)) {
+    input = importTile(std::move(input), registry);
+    if (!input)
+      return 1;
+  }
+  std::unique_ptr<llvm::ToolOutputFile> output =
+      openOutputFile(outputFilename, &error);
+  if (!output) {
+    llvm::errs() << error << "\n";
+    return 1;
+  }
+  if (failed(MlirOptMain(output->os(), std::move(input), registry, config)))
+    return 1;
+  output->keep();
+  return 0;
 }

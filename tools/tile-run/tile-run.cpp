@@ -39,6 +39,8 @@ using namespace mlir::tile;
 namespace rt = ::tile::runtime;
 
 namespace {
+/// tile-run's own options: --help shows these; --help-hidden LLVM's too.
+llvm::cl::OptionCategory tileRunCategory("tile-run options");
 /// tile-run's exit codes (docs/spec.md).
 enum ExitCode {
   kMatch = 0,
@@ -56,10 +58,12 @@ enum class Emit { None, MLIR, PTX, Manifest };
 
 llvm::cl::opt<std::string> inputFile(llvm::cl::Positional,
                                      llvm::cl::desc("<kernel.tile|.mlir>"),
-                                     llvm::cl::Required);
+                                     llvm::cl::Required,
+                                     llvm::cl::cat(tileRunCategory));
 llvm::cl::opt<std::string>
     kernelName("kernel",
-               llvm::cl::desc("the kernel to run (default: the only one)"));
+               llvm::cl::desc("the kernel to run (default: the only one)"),
+               llvm::cl::cat(tileRunCategory));
 llvm::cl::opt<Backend> backendOption(
     "backend", llvm::cl::desc("where to run the kernel"),
     llvm::cl::values(
@@ -70,48 +74,53 @@ llvm::cl::opt<Backend> backendOption(
                    "the lowered per-thread code, every thread, on the CPU"),
         clEnumValN(Backend::Interp, "interp",
                    "the tile-level reference interpreter")),
-    llvm::cl::init(Backend::Auto));
+    llvm::cl::init(Backend::Auto), llvm::cl::cat(tileRunCategory));
 llvm::cl::list<std::string>
-    dims("dim", llvm::cl::desc("the value of a symbolic dimension, K=4096"));
+    dims("dim", llvm::cl::desc("the value of a symbolic dimension, K=4096"),
+         llvm::cl::cat(tileRunCategory));
 llvm::cl::list<std::string>
     scalarArgs("arg",
                llvm::cl::desc("the value of a scalar parameter, alpha=0.5 "
-                              "(default: seeded like the tensors' elements)"));
+                              "(default: seeded like the tensors' elements)"),
+               llvm::cl::cat(tileRunCategory));
 llvm::cl::opt<unsigned> seed("seed", llvm::cl::desc("seed of the inputs"),
-                             llvm::cl::init(1));
+                             llvm::cl::init(1), llvm::cl::cat(tileRunCategory));
 llvm::cl::opt<std::string> chip("chip", llvm::cl::desc("target GPU"),
-                                llvm::cl::init("sm_90"));
+                                llvm::cl::init("sm_90"),
+                                llvm::cl::cat(tileRunCategory));
 llvm::cl::opt<Emit> emit(
     "emit", llvm::cl::desc("print an intermediate product and stop"),
     llvm::cl::values(clEnumValN(Emit::MLIR, "mlir", "the imported tile IR"),
                      clEnumValN(Emit::PTX, "ptx", "the PTX"),
                      clEnumValN(Emit::Manifest, "manifest",
                                 "the JSON manifest")),
-    llvm::cl::init(Emit::None));
+    llvm::cl::init(Emit::None), llvm::cl::cat(tileRunCategory));
 llvm::cl::opt<int> warmupRuns("warmup", llvm::cl::desc("cuda warm-up runs"),
-                              llvm::cl::init(3));
+                              llvm::cl::init(3),
+                              llvm::cl::cat(tileRunCategory));
 llvm::cl::opt<int> timedRuns("runs", llvm::cl::desc("cuda timed runs"),
-                             llvm::cl::init(10));
+                             llvm::cl::init(10),
+                             llvm::cl::cat(tileRunCategory));
 llvm::cl::opt<std::string> writeIO(
     "write-io",
     llvm::cl::desc("also write the inputs (DIR/NAME.bin, DIR/dims.txt), "
                    "interp's outputs and their marks (DIR/expect/NAME.bin, "
                    "NAME.marks), as tile-launch reads them"),
-    llvm::cl::value_desc("DIR"));
+    llvm::cl::value_desc("DIR"), llvm::cl::cat(tileRunCategory));
 llvm::cl::opt<bool> fpContract(
     "fp-contract",
     llvm::cl::desc("fuse float multiplies and adds into FMAs (default; "
                    "--fp-contract=false rounds every op on its own)"),
-    llvm::cl::init(true));
+    llvm::cl::init(true), llvm::cl::cat(tileRunCategory));
 llvm::cl::opt<bool> ptxFigures(
     "ptx-figures",
     llvm::cl::desc("compile to PTX and report ptxas's figures even when the "
                    "backend does not need the PTX (default on)"),
-    llvm::cl::init(true));
+    llvm::cl::init(true), llvm::cl::cat(tileRunCategory));
 llvm::cl::opt<bool> remarks(
     "tile-remarks",
     llvm::cl::desc("report register promotion and the shared-memory plan"),
-    llvm::cl::init(false));
+    llvm::cl::init(false), llvm::cl::cat(tileRunCategory));
 
 /// Symbols nobody gave a value get this one.
 constexpr int64_t kDefaultSymbolValue = 1024;
@@ -156,12 +165,16 @@ FailureOr<KernelOp> selectKernel(ModuleOp module) {
       return kernel;
   if (kernelName.empty() && kernels.size() == 1)
     return kernels.front();
-  InFlightDiagnostic diag = module.emitError();
-  if (kernelName.empty())
+  // At the file, not at the module's own location (0:0 where it has none).
+  InFlightDiagnostic diag = mlir::emitError(
+      FileLineColLoc::get(module.getContext(), inputFile, 1, 1));
+  if (kernels.empty())
+    diag << "the file has no tile.kernel to run";
+  else if (kernelName.empty())
     diag << "the file has " << kernels.size()
          << " kernels; choose one with --kernel";
   else
-    diag << "no kernel named '" << kernelName << "'";
+    diag << "the file has no kernel named '" << kernelName << "'";
   return failure();
 }
 
@@ -239,6 +252,16 @@ LogicalResult writeRunFiles(StringRef dir, const rt::KernelManifest &manifest,
 }
 
 int run(int argc, char **argv) {
+  // LLVM's and MLIR's hundreds of options stay usable and listed by
+  // --help-hidden; --help shows tile-run's.
+  for (auto &[name, option] : llvm::cl::getRegisteredOptions()) {
+    bool shown = llvm::any_of(option->Categories, [](auto *category) {
+      return category == &tileRunCategory ||
+             category->getName() == "Generic Options"; // --help, --version
+    });
+    if (!shown && option->getOptionHiddenFlag() == llvm::cl::NotHidden)
+      option->setHiddenFlag(llvm::cl::Hidden);
+  }
   if (!llvm::cl::ParseCommandLineOptions(
           argc, argv,
           "tile-run: compile a tile kernel, run it and check it against the "

@@ -1,7 +1,8 @@
 //===- tile-translate.cpp - translations into and out of tile IR ----------===//
 //
 // mlir-translate with the tile translations:
-//   --import-tile       a .tile source file (or `-` for stdin) to tile IR
+//   --import-tile       a .tile source file (or `-` for stdin) to tile IR,
+//                       with its .tile locations
 //   --tile-to-ptx       a .tile or .mlir file to PTX text
 //   --tile-to-manifest  a .tile or .mlir file to its kernels' JSON manifests
 //
@@ -16,6 +17,9 @@
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Tools/mlir-translate/MlirTranslateMain.h"
 #include "mlir/Tools/mlir-translate/Translation.h"
+#include "llvm/ADT/STLExtras.h"
+
+#include <vector>
 
 static void registerTileTranslations() {
   static mlir::TranslateToMLIRRegistration importTile(
@@ -34,8 +38,21 @@ static void registerTileTranslations() {
 int main(int argc, char **argv) {
   registerTileTranslations();
   mlir::tile::registerCompileTranslations();
-  return mlir::failed(
-             mlir::mlirTranslateMain(argc, argv, "tile translation driver\n"))
+  // The imported IR keeps its .tile locations, so a pipe into tile-opt
+  // reports errors at the .tile source, not at <stdin>; an explicit
+  // --mlir-print-debuginfo=false still wins.
+  std::vector<char *> args(argv, argv + argc);
+  auto given = [&](llvm::StringRef flag) {
+    return llvm::any_of(args, [&](llvm::StringRef arg) {
+      return arg.ltrim('-').starts_with(flag);
+    });
+  };
+  static char printLocations[] = "--mlir-print-debuginfo";
+  if (given("import-tile") && !given("mlir-print-debuginfo"))
+    args.push_back(printLocations);
+  return mlir::failed(mlir::mlirTranslateMain(static_cast<int>(args.size()),
+                                              args.data(),
+                                              "tile translation driver\n"))
              ? 1
              : 0;
 }

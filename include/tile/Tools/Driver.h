@@ -12,13 +12,18 @@
 #include "mlir/IR/OwningOpRef.h"
 
 namespace llvm {
+class MemoryBuffer;
 class SourceMgr;
 } // namespace llvm
 
 namespace mlir::tile {
 
-/// Parses the main buffer of `sourceMgr`: the .tile language when its name
-/// ends in `.tile`, else tile IR in MLIR's syntax. Errors go to the
+/// Whether `buffer` holds the .tile language: its name ends in `.tile`,
+/// or (another name, or stdin) its first token is `@` or `kernel`; a name
+/// that ends in `.mlir` is MLIR.
+bool isTileSource(const llvm::MemoryBuffer &buffer);
+/// Parses the main buffer of `sourceMgr`: the .tile language where
+/// isTileSource says so, else tile IR in MLIR's syntax. Errors go to the
 /// context's diagnostic handler; null on failure.
 OwningOpRef<ModuleOp> parseKernelSource(llvm::SourceMgr &sourceMgr,
                                         MLIRContext *context);

@@ -45,6 +45,7 @@ tile.kernel @cap(%O: !tile.tensor<[64, 512], f32>)
     attributes {threads = 256 : i64, registers = ["acc"]} {
   %zero = arith.constant dense<0.0> : tensor<64x512xf32>
   // expected-error @below {{'acc': [64, 512] has 32768 elements, 128 per thread with 256 threads, over the cap for one register tile (64 per thread)}}
+  // expected-note @below {{use more threads (@launch(512) holds it, 64 per thread) or a smaller tile}}
   %acc = tile.var "acc" = %zero : !tile.var<64x512xf32>
   tile.return
 }
@@ -72,6 +73,7 @@ tile.kernel @update_in_if(%O: !tile.tensor<[16, N], f32>)
     %v = tile.read %acc : !tile.var<16x64xf32>
     %s = arith.addf %v, %v : tensor<16x64xf32>
     // expected-error @below {{'acc' is updated inside an if: an update of a register tile inside an if or a while is not supported}}
+    // expected-note @below {{update it after the if instead, choosing element by element: 'acc = where(cond, new value, acc)'}}
     tile.write %s, %acc : !tile.var<16x64xf32>
   }
   tile.return
@@ -95,6 +97,7 @@ tile.kernel @update_in_while(%O: !tile.tensor<[16, 64], f32>)
     %v = tile.read %acc : !tile.var<16x64xf32>
     %s = arith.addf %v, %v : tensor<16x64xf32>
     // expected-error @below {{'acc' is updated inside a while: an update of a register tile inside an if or a while is not supported}}
+    // expected-note @below {{a for loop carries a register tile through its iterations; a while does not}}
     tile.write %s, %acc : !tile.var<16x64xf32>
     %next = arith.addi %i, %c1 : index
     scf.yield %next : index
@@ -119,6 +122,7 @@ tile.kernel @update_in_for_in_if(%O: !tile.tensor<[16, N], f32>)
     scf.for %i = %c0 to %c64 step %c1 {
       %v = tile.read %acc : !tile.var<16x64xf32>
       // expected-error @below {{'acc' is updated inside an if: an update of a register tile inside an if or a while is not supported}}
+      // expected-note @below {{update it after the if instead, choosing element by element: 'acc = where(cond, new value, acc)'}}
       tile.write %v, %acc : !tile.var<16x64xf32>
     }
   }

@@ -186,6 +186,8 @@ void TilePromoteRegisters::runOnOperation() {
       InFlightDiagnostic diag = emitError(error.loc) << error.message;
       if (error.noteLoc)
         diag.attachNote(*error.noteLoc) << error.note;
+      if (!error.hint.empty())
+        diag.attachNote(error.loc) << error.hint;
     }
     return signalPassFailure();
   }

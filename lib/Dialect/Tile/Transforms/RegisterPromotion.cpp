@@ -212,13 +212,24 @@ void RegisterPromotionAnalysis::analyzeVar(VarOp var, int64_t threads) {
                        "share evenly: every thread must hold the same number "
                        "of elements",
                        name, formatShape(shape), elements, threads));
-  else if (result.slots > kMaxRegisterSlots)
+  else if (result.slots > kMaxRegisterSlots) {
     fail(var.getLoc(),
          llvm::formatv("'{0}': {1} has {2} elements, {3} per thread with {4} "
                        "threads, over the cap for one register tile ({5} per "
                        "thread)",
                        name, formatShape(shape), elements, result.slots,
                        threads, kMaxRegisterSlots));
+    // The fewest threads, a multiple of a warp, that hold it in the cap.
+    int64_t enough = llvm::alignTo(
+        llvm::divideCeil(elements, kMaxRegisterSlots), int64_t(kLanes));
+    errors.back().hint =
+        enough <= 1024 && elements % enough == 0
+            ? llvm::formatv("use more threads (@launch({0}) holds it, {1} "
+                            "per thread) or a smaller tile",
+                            enough, elements / enough)
+                  .str()
+            : std::string("use a smaller tile: no CTA holds it in registers");
+  }
 
   // Uses in program order, so remarks and spills follow the source.
   var->getParentOfType<KernelOp>().walk([&](Operation *op) {
@@ -232,7 +243,15 @@ void RegisterPromotionAnalysis::analyzeVar(VarOp var, int64_t threads) {
                            "register tile inside an if or a while is not "
                            "supported",
                            name, describeRegionOp(scope)),
-             var.getLoc(), llvm::formatv("'{0}' is declared here", name)});
+             var.getLoc(), llvm::formatv("'{0}' is declared here", name),
+             isa<scf::IfOp>(scope)
+                 ? llvm::formatv("update it after the if instead, choosing "
+                                 "element by element: '{0} = where(cond, new "
+                                 "value, {0})'",
+                                 name)
+                       .str()
+                 : std::string("a for loop carries a register tile through "
+                               "its iterations; a while does not")});
       }
       result.uses.push_back({RegisterUseKind::Elementwise, write, 0, ""});
       return;

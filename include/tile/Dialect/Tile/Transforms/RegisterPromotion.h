@@ -90,6 +90,8 @@ public:
     /// Where the var is declared, when the error points elsewhere.
     std::optional<Location> noteLoc;
     std::string note;
+    /// How to fix it, when there is a usual way (a note at `loc`).
+    std::string hint;
   };
 
   /// Analyses `kernel`, a tile.kernel; the request is its `registers` list
