@@ -37,11 +37,12 @@ static SharedAccess makeAccess(Value handle, bool write, bool byOwner) {
 /// A slice of a global tensor: what a barrier orders between threads of a
 /// CTA as well as shared memory.
 static SharedAccess makeAccess(Value tensor, ValueRange offsets, Type tile,
-                               bool write) {
+                               bool write, int64_t run) {
   SharedAccess access{tensor, 0, std::numeric_limits<int64_t>::max(), write,
                       /*byOwner=*/true};
   access.offsets.assign(offsets.begin(), offsets.end());
   access.tileType = tile;
+  access.run = run;
   return access;
 }
 
@@ -72,7 +73,7 @@ SmallVector<SharedAccess> mlir::tile::getSharedAccesses(Operation *op) {
           std::tuple{copy.getDest(), copy.getDestOffsets(), true}}) {
       if (isa<GlobalTensorType>(side.getType())) {
         SharedAccess access =
-            makeAccess(side, offsets, copy.getBoxType(), write);
+            makeAccess(side, offsets, copy.getBoxType(), write, /*run=*/1);
         access.byOwner = false;
         accesses.push_back(access);
       } else if (getSharedVar(side)) {
@@ -81,7 +82,8 @@ SmallVector<SharedAccess> mlir::tile::getSharedAccesses(Operation *op) {
     }
   } else if (auto load = dyn_cast<LoadOp>(op)) {
     accesses.push_back(makeAccess(load.getSource(), load.getOffsets(),
-                                  load.getType(), /*write=*/false));
+                                  load.getType(), /*write=*/false,
+                                  getLayoutRun(load.getResult())));
   } else if (auto store = dyn_cast<StoreOp>(op)) {
     // A row result folded with shuffles is stored by the first lanes of the
     // rows of the tile it was reduced from: that tile's type names the
@@ -92,12 +94,12 @@ SmallVector<SharedAccess> mlir::tile::getSharedAccesses(Operation *op) {
             ? value.getDefiningOp<ReductionOpInterface>().getInput().getType()
             : value.getType();
     accesses.push_back(makeAccess(store.getDest(), store.getOffsets(), mapping,
-                                  /*write=*/true));
+                                  /*write=*/true, getLayoutRun(value)));
   } else if (isa<GatherOp, ScatterOp>(op)) {
     // Which elements a thread touches depends on the index tiles' data:
     // any thread, any element.
     SharedAccess access = makeAccess(getAccessedTensor(op), {}, Type(),
-                                     /*write=*/writesTensor(op));
+                                     /*write=*/writesTensor(op), /*run=*/1);
     access.byOwner = false;
     accesses.push_back(access);
   }

@@ -115,11 +115,21 @@ uint8_t *Interpreter::access(Operation *op, Address address, int64_t size,
                                kind == AccessKind::Read ? "load" : "store");
   if (!bytes || failed(checkInFlight(op, address, size, kind)))
     return nullptr;
-  // A global access is of whole elements, a vector access of several.
+  // A global access is of whole elements, a vector access of several,
+  // which the GPU requires aligned to its size.
   int64_t elementBytes = size;
-  if (address.space == MemorySpace::Global)
+  if (address.space == MemorySpace::Global) {
     elementBytes = static_cast<int64_t>(::tile::runtime::dtypeSize(
         launch.buffers[address.memory].tensor->dtype));
+    if (size > elementBytes && address.offset % size != 0) {
+      (void)report(op, *thread,
+                   "misaligned vector access of " + Twine(size) +
+                       " bytes at byte offset " + Twine(address.offset) +
+                       " of tensor '" + launch.buffers[address.memory].name +
+                       "' (the GPU needs it aligned to its size)");
+      return nullptr;
+    }
+  }
   if (address.space == MemorySpace::Global && kind != AccessKind::Read)
     if (std::vector<bool> *written = launch.buffers[address.memory].written)
       for (int64_t offset = address.offset; offset < address.offset + size;

@@ -34,6 +34,7 @@ struct SharedAccess {
   /// `rotation` is null.
   Value rotation;
   int64_t stage = 0, stages = 0;
+  int64_t run = 1;            // of a global slice: its tile's layout
 
   /// Two accesses need a barrier between them when they touch the same
   /// memory, one writes, and they are not both the owners' accesses to the
@@ -51,7 +52,8 @@ struct SharedAccess {
       return false;
     bool overlap = begin < other.end && other.begin < end;
     bool sameThreads = byOwner && other.byOwner && buffer == other.buffer &&
-                       offsets == other.offsets && tileType == other.tileType;
+                       offsets == other.offsets && tileType == other.tileType &&
+                       run == other.run;
     return overlap && (write || other.write) && !sameThreads;
   }
 };

@@ -205,7 +205,10 @@ LogicalResult KernelLowering::lowerElementwise(Operation *op) {
   if (failed(operands))
     return failure();
   OperationState state(loc, op->getName());
-  state.addAttributes(op->getAttrs());
+  // The op's own attributes; the tile dialect's decisions stay behind.
+  for (NamedAttribute attr : op->getAttrs())
+    if (!isa_and_present<TileDialect>(attr.getNameDialect()))
+      state.addAttribute(attr.getName(), attr.getValue());
   state.addOperands(*operands);
   for (Type type : op->getResultTypes())
     state.addTypes(lowerType(type));
@@ -367,12 +370,23 @@ Value KernelLowering::zero(Type type) {
                                    builder.getZeroAttr(type));
 }
 
-Value KernelLowering::elementIndex(int64_t slot) {
+Value KernelLowering::elementIndex(int64_t slot, int64_t run) {
+  if (run > 1) {
+    // Run slot / run of this thread, element slot % run of the run.
+    Value first =
+        arith::MulIOp::create(builder, loc, threadId, constantIndex(run));
+    int64_t offset = slot / run * threads * run + slot % run;
+    return offset == 0 ? first
+                       : arith::AddIOp::create(builder, loc, first,
+                                               constantIndex(offset));
+  }
   if (slot == 0)
     return threadId;
   return arith::AddIOp::create(builder, loc, threadId,
                                constantIndex(slot * threads));
 }
+
+int64_t KernelLowering::getVector(Value tile) { return getLayoutRun(tile); }
 
 Value KernelLowering::slotIsValid(int64_t numElements, int64_t slot) {
   if ((slot + 1) * threads <= numElements)
@@ -390,7 +404,29 @@ Value KernelLowering::safeIndex(Value element, Value valid) {
 }
 
 SmallVector<Value> KernelLowering::slotCoordinates(int64_t slot,
-                                                   ArrayRef<int64_t> shape) {
+                                                   ArrayRef<int64_t> shape,
+                                                   int64_t run) {
+  if (run > 1) {
+    // Runs of `run` elements, consecutive threads consecutive runs; a
+    // run lies in one row.
+    int64_t columns = shape.back(), span = threads * run;
+    if (shape.size() == 2 && span % columns == 0) {
+      Value first =
+          arith::MulIOp::create(builder, loc, threadId, constantIndex(run));
+      Value column =
+          arith::RemUIOp::create(builder, loc, first, constantIndex(columns));
+      if (slot % run != 0)
+        column = arith::AddIOp::create(builder, loc, column,
+                                       constantIndex(slot % run));
+      Value row =
+          arith::DivUIOp::create(builder, loc, first, constantIndex(columns));
+      if (slot / run != 0)
+        row = arith::AddIOp::create(
+            builder, loc, row, constantIndex(slot / run * (span / columns)));
+      return {row, column};
+    }
+    return delinearize(elementIndex(slot, run), shape);
+  }
   // With threads a multiple of the row length C, every slot of a thread is
   // in the same column, threads / C rows further; with C a multiple of
   // threads, every slot is in a row known at compile time. Either way the

@@ -186,8 +186,9 @@ private:
   // Per-thread element arithmetic.
   int64_t getSlots(Type tileType) const;
   VectorType getSlotsType(RankedTensorType type) const;
-  /// The index of the element slot `slot` of this thread holds.
-  Value elementIndex(int64_t slot);
+  /// The index of the element slot `slot` of this thread holds, in a tile
+  /// whose layout has runs of `vector` elements a thread (#tile.blocked).
+  Value elementIndex(int64_t slot, int64_t run = 1);
   /// Whether slot `slot` holds an element of a tile of `numElements`
   /// (null when every thread's slot does).
   Value slotIsValid(int64_t numElements, int64_t slot);
@@ -197,7 +198,28 @@ private:
   SmallVector<Value> delinearize(Value element, ArrayRef<int64_t> shape);
   /// The coordinates, in a tile of `shape`, of the element this thread
   /// holds in slot `slot` (which may be past the end of the tile).
-  SmallVector<Value> slotCoordinates(int64_t slot, ArrayRef<int64_t> shape);
+  SmallVector<Value> slotCoordinates(int64_t slot, ArrayRef<int64_t> shape,
+                                     int64_t run = 1);
+  /// The run length of `tile`'s layout: its defining op's tile.layout, or 1
+  /// (seed 000's distribution).
+  static int64_t getVector(Value tile);
+  /// The condition for every run of `vector` elements of a slice of `type`
+  /// at `offsets` to start `vector` elements aligned in its tensor (tensor
+  /// base pointers are 16-byte aligned, docs/abi.md); null when it always
+  /// holds. `never` is set when it cannot hold.
+  Value runsAligned(ValueRange offsets, RankedTensorType type,
+                    const GlobalTensor &tensor, int64_t run, bool &never);
+  /// A slice access of a tile whose layout has runs of `run` elements: by
+  /// `runs` (vectorAccess) where the slice is inside its tensor (`whole`)
+  /// and its runs aligned, else by `perElement` (as `versioned`).
+  Value withRuns(ValueRange offsets, RankedTensorType type,
+                 const GlobalTensor &tensor, int64_t run, Value whole,
+                 Type result, function_ref<Value(bool checkBounds)> perElement,
+                 function_ref<Value()> runs);
+  /// Loads (or, with `store`, stores) the slots of a slice of `type` at
+  /// `offsets` a run of `vector` elements at a time, unchecked.
+  Value vectorAccess(ValueRange offsets, RankedTensorType type,
+                     const GlobalTensor &tensor, int64_t run, Value store = {});
   Value linearize(ArrayRef<Value> coords, ArrayRef<Value> dims);
   Value constantIndex(int64_t value);
   Value zero(Type type);

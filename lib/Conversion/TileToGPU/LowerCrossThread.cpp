@@ -362,8 +362,8 @@ LogicalResult KernelLowering::lowerBroadcast(BroadcastOp op) {
     inputDims.push_back(constantIndex(size));
   Value slots = zero(getSlotsType(type));
   for (int64_t slot = 0, e = getSlots(type); slot < e; ++slot) {
-    Value index =
-        safeIndex(elementIndex(slot), slotIsValid(type.getNumElements(), slot));
+    Value index = safeIndex(elementIndex(slot, getVector(op.getResult())),
+                            slotIsValid(type.getNumElements(), slot));
     SmallVector<Value> coords = delinearize(index, type.getShape());
     for (auto [dim, size] : llvm::enumerate(inputType.getShape()))
       if (size == 1)

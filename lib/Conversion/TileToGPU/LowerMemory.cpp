@@ -170,12 +170,14 @@ LogicalResult KernelLowering::lowerLoad(LoadOp op) {
   // Outside the tensor, `other` (or 0).
   Value outside = op.getOther() ? lookupScalar(op.getOther()) : zero(element);
   Value whole = sliceInside(op.getOffsets(), type, tensor);
-  Value slots = versioned(whole, slotsType, [&](bool checkBounds) {
+  int64_t run = getVector(op.getResult());
+  auto perElement = [&](bool checkBounds) {
     Value slots = zero(slotsType);
     for (int64_t slot = 0, e = getSlots(type); slot < e; ++slot) {
-      auto [coords, inside] = sliceElement(
-          op.getOffsets(), type, tensor, slotCoordinates(slot, type.getShape()),
-          slotIsValid(type.getNumElements(), slot), checkBounds);
+      auto [coords, inside] =
+          sliceElement(op.getOffsets(), type, tensor,
+                       slotCoordinates(slot, type.getShape(), run),
+                       slotIsValid(type.getNumElements(), slot), checkBounds);
       Value value = guarded(inside, element, outside, [&] {
         return LLVM::LoadOp::create(builder, loc, element,
                                     globalAddress(tensor, coords));
@@ -183,7 +185,10 @@ LogicalResult KernelLowering::lowerLoad(LoadOp op) {
       slots = vector::InsertOp::create(builder, loc, value, slots, slot);
     }
     return slots;
-  });
+  };
+  Value slots = withRuns(
+      op.getOffsets(), type, tensor, run, whole, slotsType, perElement,
+      [&] { return vectorAccess(op.getOffsets(), type, tensor, run); });
   mapTile(op.getResult(), slots);
   return success();
 }
@@ -212,10 +217,11 @@ LogicalResult KernelLowering::lowerStore(StoreOp op) {
     mask = maskTile->slots;
   }
   Value whole = sliceInside(op.getOffsets(), type, tensor);
-  versioned(whole, Type(), [&](bool checkBounds) {
+  int64_t run = rows ? 1 : getVector(op.getValue());
+  auto perElement = [&](bool checkBounds) {
     for (int64_t slot = 0, e = getSlots(layout); slot < e; ++slot) {
       Value valid = slotIsValid(layout.getNumElements(), slot);
-      SmallVector<Value> local = slotCoordinates(slot, layout.getShape());
+      SmallVector<Value> local = slotCoordinates(slot, layout.getShape(), run);
       if (rows) {
         valid = both(valid, arith::CmpIOp::create(builder, loc,
                                                   arith::CmpIPredicate::eq,
@@ -234,8 +240,100 @@ LogicalResult KernelLowering::lowerStore(StoreOp op) {
       });
     }
     return Value();
+  };
+  withRuns(op.getOffsets(), type, tensor, run, whole, Type(), perElement, [&] {
+    return vectorAccess(op.getOffsets(), type, tensor, run, tile->slots);
   });
   return success();
+}
+
+Value KernelLowering::runsAligned(ValueRange offsets, RankedTensorType type,
+                                  const GlobalTensor &tensor, int64_t run,
+                                  bool &never) {
+  never = false;
+  // Runs start at multiples of `run` of the slice's last dimension: they
+  // are aligned when the slice's start there and the rows' pitch are.
+  SmallVector<Value> multiples = {lookupScalar(offsets.back())};
+  if (type.getRank() > 1)
+    multiples.push_back(tensor.dims.back());
+  Value aligned;
+  for (Value value : multiples) {
+    APInt constant;
+    if (matchPattern(value, m_ConstantInt(&constant))) {
+      never |= constant.getSExtValue() % run != 0;
+      continue;
+    }
+    Value rest =
+        arith::RemSIOp::create(builder, loc, value, constantIndex(run));
+    aligned = both(aligned,
+                   arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq,
+                                         rest, constantIndex(0)));
+  }
+  return aligned;
+}
+
+Value KernelLowering::withRuns(ValueRange offsets, RankedTensorType type,
+                               const GlobalTensor &tensor, int64_t run,
+                               Value whole, Type result,
+                               function_ref<Value(bool checkBounds)> perElement,
+                               function_ref<Value()> runs) {
+  bool never = false;
+  Value aligned =
+      run > 1 ? runsAligned(offsets, type, tensor, run, never) : Value();
+  if (run <= 1 || never)
+    return versioned(whole, result, perElement);
+  Value fast = both(whole, aligned);
+  if (!fast)
+    return runs();
+  auto ifOp = scf::IfOp::create(builder, loc,
+                                result ? TypeRange{result} : TypeRange{}, fast,
+                                /*withElseRegion=*/true);
+  OpBuilder::InsertionGuard guard(builder);
+  for (auto [region, checked] : {std::pair{&ifOp.getThenRegion(), false},
+                                 std::pair{&ifOp.getElseRegion(), true}}) {
+    Block &block = region->front();
+    if (!block.empty())
+      block.back().erase();
+    builder.setInsertionPointToStart(&block);
+    Value value = checked ? perElement(/*checkBounds=*/true) : runs();
+    scf::YieldOp::create(builder, loc,
+                         result ? ValueRange{value} : ValueRange{});
+  }
+  return result ? ifOp.getResult(0) : Value();
+}
+
+Value KernelLowering::vectorAccess(ValueRange offsets, RankedTensorType type,
+                                   const GlobalTensor &tensor, int64_t run,
+                                   Value store) {
+  Type element = type.getElementType();
+  auto runType = VectorType::get({run}, element);
+  unsigned alignment = run * element.getIntOrFloatBitWidth() / 8;
+  Value slots = store ? Value() : zero(getSlotsType(type));
+  for (int64_t first = 0, e = getSlots(type); first < e; first += run) {
+    SmallVector<Value> local = slotCoordinates(first, type.getShape(), run);
+    SmallVector<Value> coords;
+    for (auto [offset, index] : llvm::zip(offsets, local))
+      coords.push_back(
+          arith::AddIOp::create(builder, loc, lookupScalar(offset), index));
+    Value address = globalAddress(tensor, coords);
+    if (store) {
+      SmallVector<Value> elements;
+      for (int64_t i = 0; i < run; ++i)
+        elements.push_back(
+            vector::ExtractOp::create(builder, loc, store, first + i));
+      Value value =
+          vector::FromElementsOp::create(builder, loc, runType, elements);
+      LLVM::StoreOp::create(builder, loc, value, address, alignment);
+      continue;
+    }
+    Value value =
+        LLVM::LoadOp::create(builder, loc, runType, address, alignment);
+    for (int64_t i = 0; i < run; ++i)
+      slots = vector::InsertOp::create(
+          builder, loc, vector::ExtractOp::create(builder, loc, value, i),
+          slots, first + i);
+  }
+  return slots;
 }
 
 std::pair<SmallVector<Value>, Value>

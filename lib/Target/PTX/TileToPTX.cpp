@@ -37,6 +37,9 @@ void mlir::tile::buildTilePlacementPipeline(OpPassManager &pm,
   TilePlanSharedOptions plan;
   plan.report = options.remarks;
   kernels.addPass(createTilePlanShared(plan));
+  TileAssignLayoutsOptions layouts;
+  layouts.remarks = options.remarks;
+  kernels.addPass(createTileAssignLayouts(layouts));
   TileInsertBarriersOptions barriers;
   barriers.remarks = options.remarks;
   kernels.addPass(createTileInsertBarriers(barriers));

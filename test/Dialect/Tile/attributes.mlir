@@ -104,3 +104,12 @@ tile.kernel @unknown(%O: !tile.tensor<[16], f32>) attributes {threads = 32 : i64
 tile.kernel @unknown_arg(%O: !tile.tensor<[16], f32> {tile.nme = "O"}) attributes {threads = 32 : i64} {
   tile.return
 }
+
+// -----
+
+tile.kernel @layout_run(%X: !tile.tensor<[16, 6], f32>) attributes {threads = 32 : i64} {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{attribute 'tile.layout' vector 4 must be a power of two that divides the rows of 'tensor<16x6xf32>' and, times 32 threads, its elements}}
+  %x = tile.load %X[%c0, %c0] {tile.layout = #tile.blocked<vector = 4>} : !tile.tensor<[16, 6], f32> -> tensor<16x6xf32>
+  tile.return
+}

@@ -6,6 +6,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
 #include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace mlir::tile;
@@ -122,6 +123,27 @@ public:
           return error() << "is a unit attribute";
         return success();
       });
+    if (name == kLayoutAttr) {
+      auto layout = dyn_cast<BlockedLayoutAttr>(value);
+      if (!layout)
+        return error() << "must be a #tile.blocked layout";
+      auto tile = op->getNumResults() == 1
+                      ? dyn_cast<RankedTensorType>(op->getResult(0).getType())
+                      : RankedTensorType();
+      if (!tile)
+        return error() << "belongs on an op with one tile result";
+      int64_t vector = layout.getVector();
+      auto kernel = op->getParentOfType<KernelOp>();
+      int64_t threads = kernel ? kernel.getThreads() : 1;
+      if (vector < 1 || !llvm::isPowerOf2_64(vector) ||
+          tile.getShape().back() % vector != 0 ||
+          tile.getNumElements() % (threads * vector) != 0)
+        return error() << "vector " << vector
+                       << " must be a power of two that divides the rows of "
+                       << tile << " and, times " << threads
+                       << " threads, its elements";
+      return success();
+    }
     if (name == kIndexAttr) {
       if (!isa<scf::ForOp>(op))
         return error() << "belongs on an scf.for";

@@ -42,4 +42,26 @@ def Tile_ReductionKind
   let genSpecializedAttr = 0;
 }
 
+def Tile_BlockedLayoutAttr : AttrDef<Tile_Dialect, "BlockedLayout"> {
+  let mnemonic = "blocked";
+  let summary = "where each element of a tile lives: runs of elements a thread";
+  let description = [{
+    Element `e` (row-major) of a tile is held by thread
+    `(e / vector) % threads`, at slot
+    `(e / (vector * threads)) * vector + e % vector`: each thread holds runs
+    of `vector` consecutive elements of a row, and consecutive threads hold
+    consecutive runs. `vector = 1` is seed 000's distribution (element `e`
+    in thread `e % threads`), which every tile has unless
+    `tile-assign-layouts` gives it another (`tile.layout`); a run of 4 f32
+    is one 16-byte access. (The tensor-core fragments of `dot` will be
+    other layouts, met through conversions.)
+
+    ```mlir
+    #tile.blocked<vector = 4>
+    ```
+  }];
+  let parameters = (ins "int64_t":$vector);
+  let assemblyFormat = "`<` `vector` `=` $vector `>`";
+}
+
 #endif // TILE_DIALECT_TILE_IR_TILEATTRS_TD

@@ -19,11 +19,13 @@
 #include "mlir/Interfaces/InferTypeOpInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
-#include "tile/Dialect/Tile/IR/TileDialect.h.inc"
+// The attributes first: the dialect's discardable attribute helpers use
+// them.
 #include "tile/Dialect/Tile/IR/TileEnums.h.inc"
-
 #define GET_ATTRDEF_CLASSES
 #include "tile/Dialect/Tile/IR/TileAttrs.h.inc"
+
+#include "tile/Dialect/Tile/IR/TileDialect.h.inc"
 
 #define GET_TYPEDEF_CLASSES
 #include "tile/Dialect/Tile/IR/TileTypes.h.inc"
@@ -101,6 +103,8 @@ inline constexpr StringLiteral kPipelinedAttr =
     TileDialect::PipelinedAttrHelper::getNameStr();
 inline constexpr StringLiteral kSynchronizedAttr =
     TileDialect::SynchronizedAttrHelper::getNameStr();
+inline constexpr StringLiteral kLayoutAttr =
+    TileDialect::LayoutAttrHelper::getNameStr();
 inline constexpr StringLiteral kIndexAttr =
     TileDialect::IndexAttrHelper::getNameStr();
 inline constexpr StringLiteral kScatterAttr =
@@ -114,6 +118,14 @@ VarOp getVarOp(Value handle);
 /// Whether `op`, or an op nested in it, writes `var`: a tile.write or a
 /// tile.copy into it or into one of its stages.
 bool writesVar(Operation *op, VarOp var);
+/// The runs of `tile`'s layout (#tile.blocked<vector = N> on its defining
+/// op, tile-assign-layouts), or 1: seed 000's distribution.
+inline int64_t getLayoutRun(Value tile) {
+  Operation *def = tile.getDefiningOp();
+  auto layout = def ? def->getAttrOfType<BlockedLayoutAttr>(kLayoutAttr)
+                    : BlockedLayoutAttr();
+  return layout ? layout.getVector() : 1;
+}
 
 /// Whether `var` lives in per-thread registers: a request not yet carried
 /// out (`storage = registers`), or the planner's decision (`tile.local`).

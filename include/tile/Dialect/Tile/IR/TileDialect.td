@@ -65,6 +65,9 @@ def Tile_Dialect : Dialect {
     // tile.kernel, tile-insert-barriers: its barriers are placed
     // (tile.barrier ops), which tile-to-gpu requires.
     "::mlir::UnitAttr":$synchronized,
+    // the op defining a tile, tile-assign-layouts: where the elements of
+    // its result live (#tile.blocked); absent, seed 000's distribution.
+    "::mlir::tile::BlockedLayoutAttr":$layout,
     // scf.for, the front end: the name of the loop's index (`@pipeline`).
     "::mlir::StringAttr":$index,
     // llvm.store, tile-to-gpu: [n, slot], a store of slot `slot` of the

@@ -149,6 +149,33 @@ def TilePlanShared : Pass<"tile-plan-shared", "::mlir::tile::KernelOp"> {
   ];
 }
 
+def TileAssignLayouts
+    : Pass<"tile-assign-layouts", "::mlir::tile::KernelOp"> {
+  let summary = "give tiles that only move through global memory wide runs";
+  let description = [{
+    Runs after `tile-plan-shared`. Every tile has seed 000's distribution
+    (`#tile.blocked<vector = 1>`, element `e` in thread `e % threads`)
+    unless this pass gives it another, recorded as `tile.layout` on the op
+    that defines it. It does so for the tiles whose layout no one can
+    observe: a set of tiles joined by same-shape elementwise ops, made by
+    slices (`tile.load`), splats, constants and broadcasts read from shared
+    memory, and used only by those ops and by stores to tensors (no
+    reduction, `dot`, var, loop-carried value or `ctx.thread`-dependent
+    value: those keep the seed's distribution, which is the contract of
+    register tiles). Such a set gets runs of `vector` consecutive elements
+    a thread, the most that make one access of at most 16 bytes, divide
+    the rows and, times the threads, the elements: its slices are then
+    read and written with vector accesses wherever the slice is inside the
+    tensor and its rows start 16-byte aligned (checked at run time, with
+    the per-element path otherwise). With `remarks=true`, each such tile's
+    layout is a remark.
+  }];
+  let options = [
+    Option<"remarks", "remarks", "bool", /*default=*/"false",
+           "remark on every tile given a layout">,
+  ];
+}
+
 def TileInsertBarriers
     : Pass<"tile-insert-barriers", "::mlir::tile::KernelOp"> {
   let summary = "put a tile.barrier wherever threads of a CTA share memory";

@@ -1,0 +1,96 @@
+// RUN: tile-opt %s -split-input-file --pass-pipeline='builtin.module(tile.kernel(tile-plan-shared,tile-assign-layouts))' | FileCheck %s
+// RUN: tile-opt %s -split-input-file --pass-pipeline='builtin.module(tile.kernel(tile-plan-shared,tile-assign-layouts{remarks=true}))' -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
+
+// rowscale's loop: a slice scaled by a broadcast read from shared memory
+// and stored. No use observes which thread holds which element, so the
+// slice, the broadcast and the product get runs of 4 f32 (16 bytes).
+// CHECK-LABEL: tile.kernel @scale
+// CHECK: tile.broadcast {{.*}} {tile.layout = #tile.blocked<vector = 4>}
+// CHECK: tile.load {{.*}} {tile.layout = #tile.blocked<vector = 4>}
+// CHECK: arith.mulf {{.*}} {tile.layout = #tile.blocked<vector = 4>}
+// CHECK: tile.store
+// REMARK: assign-layouts.mlir:[[# @LINE + 10]]:10: remark: slice read 4 elements a thread at a time (16-byte accesses): layout #tile.blocked<vector = 4>, which no other use observes
+tile.kernel @scale(%X: !tile.tensor<[M, N], f32>, %S: !tile.tensor<[M, 1], f32>, %Y: !tile.tensor<[M, N], f32>) attributes {threads = 128 : i64} {
+  %c0 = arith.constant 0 : index
+  %c128 = arith.constant 128 : index
+  %N = tile.dim %X[1] : !tile.tensor<[M, N], f32>
+  %s = tile.load %S[%c0, %c0] : !tile.tensor<[M, 1], f32> -> tensor<16x1xf32>
+  %sv = tile.var "scale" = %s : !tile.var<16x1xf32>
+  %sr = tile.read %sv : !tile.var<16x1xf32>
+  %b = tile.broadcast %sr : tensor<16x1xf32> -> tensor<16x128xf32>
+  scf.for %col = %c0 to %N step %c128 {
+    %x = tile.load %X[%c0, %col] : !tile.tensor<[M, N], f32> -> tensor<16x128xf32>
+    %y = arith.mulf %x, %b : tensor<16x128xf32>
+    tile.store %y, %Y[%c0, %col] : tensor<16x128xf32> -> !tile.tensor<[M, N], f32>
+  }
+  tile.return
+}
+
+// -----
+
+// f16 runs are 8 elements (16 bytes); rows of 4 allow runs of 4 only.
+// CHECK-LABEL: tile.kernel @widths
+// CHECK: tile.load {{.*}} {tile.layout = #tile.blocked<vector = 8>} : {{.*}} -> tensor<32x64xf16>
+// CHECK: tile.load {{.*}} {tile.layout = #tile.blocked<vector = 4>} : {{.*}} -> tensor<128x4xf32>
+tile.kernel @widths(%A: !tile.tensor<[32, 64], f16>, %B: !tile.tensor<[32, 64], f16>, %C: !tile.tensor<[128, 4], f32>, %D: !tile.tensor<[128, 4], f32>) attributes {threads = 128 : i64} {
+  %c0 = arith.constant 0 : index
+  %a = tile.load %A[%c0, %c0] : !tile.tensor<[32, 64], f16> -> tensor<32x64xf16>
+  tile.store %a, %B[%c0, %c0] : tensor<32x64xf16> -> !tile.tensor<[32, 64], f16>
+  %c = tile.load %C[%c0, %c0] : !tile.tensor<[128, 4], f32> -> tensor<128x4xf32>
+  tile.store %c, %D[%c0, %c0] : tensor<128x4xf32> -> !tile.tensor<[128, 4], f32>
+  tile.return
+}
+
+// -----
+
+// Where the layout is observable, the tile keeps seed 000's distribution:
+// a loop-carried accumulator (a register tile's contract), a reduction, and
+// any kernel that reads ctx.thread.
+// CHECK-LABEL: tile.kernel @carried
+// CHECK-NOT: tile.layout
+// CHECK: tile.return
+tile.kernel @carried(%X: !tile.tensor<[16, K], f32>, %O: !tile.tensor<[16, 64], f32>) attributes {threads = 256 : i64} {
+  %c0 = arith.constant 0 : index
+  %c64 = arith.constant 64 : index
+  %K = tile.dim %X[1] : !tile.tensor<[16, K], f32>
+  %zero = arith.constant dense<0.0> : tensor<16x64xf32>
+  %acc = scf.for %kt = %c0 to %K step %c64 iter_args(%a = %zero) -> (tensor<16x64xf32>) {
+    %x = tile.load %X[%c0, %kt] : !tile.tensor<[16, K], f32> -> tensor<16x64xf32>
+    %n = arith.addf %a, %x : tensor<16x64xf32>
+    scf.yield %n : tensor<16x64xf32>
+  }
+  tile.store %acc, %O[%c0, %c0] : tensor<16x64xf32> -> !tile.tensor<[16, 64], f32>
+  tile.return
+}
+
+// -----
+
+// CHECK-LABEL: tile.kernel @reduced
+// CHECK-NOT: tile.layout
+// CHECK: tile.return
+tile.kernel @reduced(%X: !tile.tensor<[16, 64], f32>, %Y: !tile.tensor<[16, 64], f32>, %S: !tile.tensor<[16, 1], f32>) attributes {threads = 128 : i64} {
+  %c0 = arith.constant 0 : index
+  %x = tile.load %X[%c0, %c0] : !tile.tensor<[16, 64], f32> -> tensor<16x64xf32>
+  %e = math.exp %x : tensor<16x64xf32>
+  tile.store %e, %Y[%c0, %c0] : tensor<16x64xf32> -> !tile.tensor<[16, 64], f32>
+  %s = tile.rowsum %e : tensor<16x64xf32> -> tensor<16x1xf32>
+  tile.store %s, %S[%c0, %c0] : tensor<16x1xf32> -> !tile.tensor<[16, 1], f32>
+  tile.return
+}
+
+// -----
+
+// CHECK-LABEL: tile.kernel @per_thread
+// CHECK-NOT: tile.layout
+// CHECK: tile.return
+tile.kernel @per_thread(%X: !tile.tensor<[16, 64], f32>, %Y: !tile.tensor<[16, 64], f32>) attributes {threads = 128 : i64} {
+  %c0 = arith.constant 0 : index
+  %c16 = arith.constant 16 : index
+  %t = tile.thread_id
+  %low = arith.cmpi ult, %t, %c16 : index
+  scf.if %low {
+    %x = tile.load %X[%c0, %c0] : !tile.tensor<[16, 64], f32> -> tensor<16x64xf32>
+    tile.store %x, %Y[%c0, %c0] : tensor<16x64xf32> -> !tile.tensor<[16, 64], f32>
+  }
+  tile.return
+}
