@@ -23,6 +23,7 @@
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/DialectRegistry.h"
@@ -36,8 +37,9 @@
 void mlir::tile::registerAllTileDialects(DialectRegistry &registry) {
   registry.insert<TileDialect, arith::ArithDialect, math::MathDialect,
                   scf::SCFDialect, func::FuncDialect, gpu::GPUDialect,
-                  NVVM::NVVMDialect, LLVM::LLVMDialect, memref::MemRefDialect,
-                  vector::VectorDialect, cf::ControlFlowDialect>();
+                  NVVM::NVVMDialect, nvgpu::NVGPUDialect, LLVM::LLVMDialect,
+                  memref::MemRefDialect, vector::VectorDialect,
+                  cf::ControlFlowDialect>();
   // convert-gpu-to-nvvm converts the ops of every dialect that offers it.
   arith::registerConvertArithToLLVMInterface(registry);
   cf::registerConvertControlFlowToLLVMInterface(registry);
@@ -61,6 +63,7 @@ void mlir::tile::registerAllTilePasses() {
   // The upstream passes of the tile-to-ptx pipeline, to run it step by step.
   registerSCFToControlFlowPass();
   registerConvertGpuOpsToNVVMOps();
+  registerConvertNVGPUToNVVMPass();
   registerConvertVectorToLLVMPass();
   registerFinalizeMemRefToLLVMConversionPass();
   registerReconcileUnrealizedCastsPass();

@@ -1,9 +1,10 @@
 //===- Emulator.cpp - the CTA scheduler: barriers and shuffles ------------===//
 //
 // The CTAs of the grid run one after another. Within a CTA, each warp's
-// lanes run in turn, each until it waits (at a shuffle or a barrier) or
-// exits; when every lane of the warp waits, the warp's shuffles complete and
-// its lanes go on. When every warp waits at a barrier, the barrier completes
+// lanes run in turn, each until it waits (at a warp-synchronous op: a
+// shuffle, ldmatrix or mma.sync; or at a barrier) or exits; when every lane
+// of the warp waits, the warp's shuffles (or its matrix op) complete and its
+// lanes go on. When every warp waits at a barrier, the barrier completes
 // and a new epoch of the race check begins. A wait that cannot complete is
 // an error: a barrier some threads never reach, a shuffle whose source lane
 // is elsewhere.
@@ -50,7 +51,11 @@ public:
 private:
   /// Runs the lanes of `warp` until each waits at a barrier or exits.
   LogicalResult runWarp(size_t first, size_t last);
+  LogicalResult completeWarpOps(size_t first, size_t last);
   LogicalResult completeShuffles(size_t first, size_t last);
+  /// The matrix op `lane` waits at, which every lane of its warp must wait
+  /// at too.
+  LogicalResult completeMatrixOp(size_t first, size_t last, Thread &lane);
   LogicalResult completeBarrier();
   Slots &valueOf(Thread &thread, Value value) {
     return thread.values[program.valueIds.lookup(value)];
@@ -72,8 +77,12 @@ std::string CTARunner::whereIs(const Thread &thread) const {
     return "has returned";
   case ThreadStatus::AtBarrier:
     return "waits at a barrier";
-  case ThreadStatus::AtShuffle:
-    return "waits at another shuffle";
+  case ThreadStatus::AtWarpOp:
+    if (isa<gpu::ShuffleOp>(thread.waitingAt))
+      return "waits at another shuffle";
+    return ("waits at another warp-wide op ('" +
+            thread.waitingAt->getName().getStringRef() + "')")
+        .str();
   case ThreadStatus::Running:
     break;
   }
@@ -117,19 +126,70 @@ LogicalResult CTARunner::run(std::array<int64_t, 3> blockId) {
 
 LogicalResult CTARunner::runWarp(size_t first, size_t last) {
   for (;;) {
-    bool atShuffle = false;
+    bool atWarpOp = false;
     for (size_t lane = first; lane < last; ++lane) {
       Thread &thread = threads[lane];
       if (thread.status == ThreadStatus::Running &&
           failed(interpreter.run(thread)))
         return failure();
-      atShuffle |= thread.status == ThreadStatus::AtShuffle;
+      atWarpOp |= thread.status == ThreadStatus::AtWarpOp;
     }
-    if (!atShuffle)
+    if (!atWarpOp)
       return success();
-    if (failed(completeShuffles(first, last)))
+    if (failed(completeWarpOps(first, last)))
       return failure();
   }
+}
+
+/// A warp whose lanes all wait: a matrix op completes for the whole warp
+/// at once, shuffles lane by lane.
+LogicalResult CTARunner::completeWarpOps(size_t first, size_t last) {
+  for (size_t index = first; index < last; ++index) {
+    Thread &thread = threads[index];
+    if (thread.status == ThreadStatus::AtWarpOp &&
+        !isa<gpu::ShuffleOp>(thread.waitingAt))
+      return completeMatrixOp(first, last, thread);
+  }
+  return completeShuffles(first, last);
+}
+
+/// ldmatrix and mma.sync are `.sync.aligned`: every lane of the warp
+/// executes the same instruction, and the behaviour is undefined when one
+/// has exited or waits elsewhere (PTX ISA), so each such lane is an error,
+/// as an inactive source lane of a shuffle is.
+LogicalResult CTARunner::completeMatrixOp(size_t first, size_t last,
+                                          Thread &lane) {
+  Operation *op = lane.waitingAt;
+  std::string name = op->getName().getStringRef().str();
+  if (last - first != static_cast<size_t>(kWarpSize))
+    return interpreter.report(op, lane,
+                              "'" + name +
+                                  "' needs all 32 lanes of a warp, "
+                                  "but lanes " +
+                                  Twine(last - first) +
+                                  " to 31 of this one are not in the CTA,");
+  SmallVector<Thread *, kWarpSize> lanes;
+  for (size_t index = first; index < last; ++index) {
+    Thread &peer = threads[index];
+    if (peer.status != ThreadStatus::AtWarpOp || peer.waitingAt != op) {
+      InFlightDiagnostic diagnostic = interpreter.report(
+          op, lane,
+          "'" + name + "' with lane " + Twine(index - first) +
+              " inactive: it " + whereIs(peer) + ",");
+      if (peer.waitingAt && peer.status != ThreadStatus::Exited)
+        diagnostic.attachNote(peer.waitingAt->getLoc())
+            << "where lane " << index - first << " waits";
+      return diagnostic;
+    }
+    lanes.push_back(&peer);
+  }
+  if (failed(interpreter.completeMatrixOp(op, lanes)))
+    return failure();
+  for (Thread *peer : lanes) {
+    peer->status = ThreadStatus::Running;
+    peer->waitingAt = nullptr;
+  }
+  return success();
 }
 
 /// The shuffles of a warp complete together: each lane at a shuffle reads
@@ -145,7 +205,7 @@ LogicalResult CTARunner::completeShuffles(size_t first, size_t last) {
   SmallVector<Exchange, kWarpSize> exchanges;
   for (size_t index = first; index < last; ++index) {
     Thread &thread = threads[index];
-    if (thread.status != ThreadStatus::AtShuffle)
+    if (thread.status != ThreadStatus::AtWarpOp)
       continue;
     auto shuffle = cast<gpu::ShuffleOp>(thread.waitingAt);
     auto offset =
@@ -184,7 +244,7 @@ LogicalResult CTARunner::completeShuffles(size_t first, size_t last) {
                                     ", which is not in the CTA (inactive),");
     }
     Thread &peer = threads[sourceIndex];
-    if (peer.status != ThreadStatus::AtShuffle || peer.waitingAt != shuffle) {
+    if (peer.status != ThreadStatus::AtWarpOp || peer.waitingAt != shuffle) {
       InFlightDiagnostic diagnostic = interpreter.report(
           shuffle, thread,
           "shuffle reads lane " + Twine(source) + ", which is inactive: it " +

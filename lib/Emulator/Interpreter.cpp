@@ -7,6 +7,7 @@
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "llvm/ADT/TypeSwitch.h"
@@ -264,6 +265,8 @@ LogicalResult Interpreter::execute(Operation *op) {
     return executeGPU(op);
   if (isa_and_nonnull<NVVM::NVVMDialect>(dialect))
     return executeNVVM(op);
+  if (isa_and_nonnull<nvgpu::NVGPUDialect>(dialect))
+    return executeNVGPU(op);
   return unsupported(op);
 }
 
@@ -454,7 +457,7 @@ LogicalResult Interpreter::executeGPU(Operation *op) {
         return success();
       })
       .Case([&](gpu::ShuffleOp) {
-        thread->status = ThreadStatus::AtShuffle;
+        thread->status = ThreadStatus::AtWarpOp;
         thread->waitingAt = op;
         return success();
       })

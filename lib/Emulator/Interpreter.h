@@ -61,7 +61,10 @@ struct Program {
   }
 };
 
-enum class ThreadStatus { Running, AtBarrier, AtShuffle, Exited };
+/// A thread runs until it waits: at a barrier, or at a warp-synchronous op
+/// (a shuffle, ldmatrix, mma.sync) that completes when its warp's lanes
+/// are all there.
+enum class ThreadStatus { Running, AtBarrier, AtWarpOp, Exited };
 
 /// Where a thread is: in `block` of the region of `owner`, about to run
 /// `next`. An scf.for frame also holds its induction variable and bounds.
@@ -83,7 +86,7 @@ struct Thread {
   std::vector<Slots> values;
   SmallVector<Frame, 8> frames;
   ThreadStatus status = ThreadStatus::Running;
-  /// The barrier or shuffle the thread waits at.
+  /// The barrier or warp-synchronous op the thread waits at.
   Operation *waitingAt = nullptr;
   uint64_t steps = 0;
   std::vector<std::vector<uint8_t>> privateMemory;
@@ -183,9 +186,13 @@ public:
 
   /// Places `thread` at the kernel's entry with its arguments bound.
   void start(Thread &thread);
-  /// Runs `thread` until it waits at a barrier or a shuffle, exits, or
-  /// fails (an error emitted).
+  /// Runs `thread` until it waits at a barrier or a warp-synchronous op,
+  /// exits, or fails (an error emitted).
   LogicalResult run(Thread &thread);
+  /// Completes the warp-level matrix op `op` (nvgpu.ldmatrix,
+  /// nvgpu.mma.sync) that the 32 `lanes` of a warp, in lane order, wait
+  /// at (ExecMatrix.cpp).
+  LogicalResult completeMatrixOp(Operation *op, ArrayRef<Thread *> lanes);
 
   /// An error at `op` that names the thread: "emulate: <message> (block
   /// (x, y, z), thread (x, y, z))"; notes may be attached. It is a fault of
@@ -210,6 +217,10 @@ private:
   LogicalResult executeMath(Operation *op);
   // ExecAsync.cpp
   LogicalResult executeNVVM(Operation *op);
+  // ExecMatrix.cpp
+  LogicalResult executeNVGPU(Operation *op);
+  LogicalResult completeLdMatrix(Operation *op, ArrayRef<Thread *> lanes);
+  LogicalResult completeMmaSync(Operation *op, ArrayRef<Thread *> lanes);
   /// Lands this thread's async copies but those of its `pending` most
   /// recent committed groups (all of them, the open group too, when
   /// `pending` is negative: at its exit).

@@ -37,7 +37,8 @@ def ConvertTileToGPU : Pass<"tile-to-gpu", "::mlir::ModuleOp"> {
     "::mlir::arith::ArithDialect", "::mlir::gpu::GPUDialect",
     "::mlir::LLVM::LLVMDialect", "::mlir::math::MathDialect",
     "::mlir::memref::MemRefDialect", "::mlir::NVVM::NVVMDialect",
-    "::mlir::scf::SCFDialect", "::mlir::vector::VectorDialect"
+    "::mlir::nvgpu::NVGPUDialect", "::mlir::scf::SCFDialect",
+    "::mlir::vector::VectorDialect"
   ];
   let options = [
     Option<"chip", "chip", "std::string", /*default=*/"\"sm_90\"",
@@ -65,6 +66,24 @@ def TileFastMath : Pass<"tile-fast-math", "::mlir::gpu::GPUModuleOp"> {
     `__nv_fast_expf`, `ex2.approx` of x * log2(e).)
   }];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect",
+                           "::mlir::vector::VectorDialect"];
+}
+
+def TileBF16MmaToNVVM
+    : Pass<"tile-bf16-mma-to-nvvm", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "nvgpu.mma.sync of bf16 to nvvm.mma.sync";
+  let description = [{
+    Runs on the `gpu.module` before `convert-nvgpu-to-nvvm`, which (in MLIR
+    22) lowers `nvgpu.mma.sync` of f16, tf32, f64 and integers but not of
+    bf16. Each `nvgpu.mma.sync` of bf16 operands (m16n8k16, accumulating in
+    f32) becomes `nvvm.mma.sync` with bf16 multiplicands: the 32-bit
+    registers of A and B (two bf16 of a fragment row each) as i32 operands,
+    C's four f32 as scalars, and the result struct repacked as the op's
+    `vector<2x2xf32>`. tile-to-gpu emits `nvgpu` for every element type, so
+    the emulator (which runs before this pass) models one op.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect",
+                           "::mlir::NVVM::NVVMDialect",
                            "::mlir::vector::VectorDialect"];
 }
 

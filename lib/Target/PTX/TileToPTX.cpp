@@ -75,6 +75,10 @@ void mlir::tile::buildTileToPTXPipeline(OpPassManager &pm,
   gpu.addPass(createCSEPass());
   gpu.addPass(createSCFToControlFlowPass());
   gpu.addPass(createTileFastMath());
+  // Tensor cores: nvgpu.ldmatrix and nvgpu.mma.sync to nvvm (bf16 mma.sync,
+  // which the upstream pass does not lower, first).
+  gpu.addPass(createTileBF16MmaToNVVM());
+  gpu.addPass(createConvertNVGPUToNVVMPass());
   ConvertGpuOpsToNVVMOpsOptions toNVVM;
   toNVVM.indexBitwidth = 64;
   gpu.addPass(createConvertGpuOpsToNVVMOps(toNVVM));
