@@ -102,6 +102,16 @@ SmallVector<SharedAccess> mlir::tile::getSharedAccesses(Operation *op) {
                                      /*write=*/writesTensor(op), /*run=*/1);
     access.byOwner = false;
     accesses.push_back(access);
+  } else if (auto update = dyn_cast<AtomicOp>(op)) {
+    // Atomic updates need no barrier among themselves, only against the
+    // plain accesses of other threads.
+    SharedAccess access =
+        makeAccess(update.getDest(), update.getOffsets(),
+                   update.getValue().getType(), /*write=*/true,
+                   getLayoutRun(update.getValue()));
+    access.byOwner = update.getIndices().empty();
+    access.atomic = true;
+    accesses.push_back(access);
   }
   // A warp-segmented reduction's lane 0s write their warps' partials, and
   // after a barrier every thread reads its rows' partials.

@@ -18,6 +18,8 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "llvm/ADT/TypeSwitch.h"
 
+#include <cmath>
+
 using namespace mlir;
 using namespace mlir::tile::emulator;
 
@@ -464,6 +466,57 @@ LogicalResult Interpreter::executeLLVM(Operation *op) {
       .Case([&](LLVM::LoadOp load) {
         return loadValue(op, Address::fromSlots(get(load.getAddr())),
                          load.getResult(), load.getAlignment());
+      })
+      .Case([&](LLVM::AtomicRMWOp update) -> LogicalResult {
+        // One read-modify-write of one element: an atomic access, which
+        // races with plain accesses but not with other atomic ones.
+        Type type = update.getVal().getType();
+        ElementType element = classify(type);
+        uint8_t *bytes = access(op, Address::fromSlots(get(update.getPtr())),
+                                storageBytes(type), AccessKind::Atomic);
+        if (!bytes)
+          return failure();
+        Slots old;
+        readSlots(bytes, type, old);
+        uint64_t a = old[0], b = get(update.getVal())[0];
+        auto floats = [&](auto fn) {
+          return encodeFloat(element.kind, fn(decodeDouble(element.kind, a),
+                                              decodeDouble(element.kind, b)));
+        };
+        int64_t x = signExtend(a, element.bits),
+                y = signExtend(b, element.bits);
+        uint64_t result;
+        switch (update.getBinOp()) {
+        case LLVM::AtomicBinOp::fadd:
+          // f32 adds in float, as the GPU does; f16 rounds once.
+          result = element.kind == ElementKind::F32
+                       ? bitCast<uint32_t>(decodeFloat(element.kind, a) +
+                                           decodeFloat(element.kind, b))
+                       : floats([](double p, double q) { return p + q; });
+          break;
+        case LLVM::AtomicBinOp::fmax:
+          result = floats([](double p, double q) { return std::fmax(p, q); });
+          break;
+        case LLVM::AtomicBinOp::fmin:
+          result = floats([](double p, double q) { return std::fmin(p, q); });
+          break;
+        case LLVM::AtomicBinOp::add:
+          result = truncateBits(a + b, element.bits);
+          break;
+        case LLVM::AtomicBinOp::max:
+          result =
+              truncateBits(static_cast<uint64_t>(std::max(x, y)), element.bits);
+          break;
+        case LLVM::AtomicBinOp::min:
+          result =
+              truncateBits(static_cast<uint64_t>(std::min(x, y)), element.bits);
+          break;
+        default:
+          return unsupported(op, "this llvm.atomicrmw operation");
+        }
+        writeSlots(bytes, type, Slots{result});
+        set(update.getRes()) = old;
+        return success();
       })
       .Case([&](LLVM::StoreOp store) -> LogicalResult {
         Address address = Address::fromSlots(get(store.getAddr()));

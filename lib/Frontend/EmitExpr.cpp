@@ -30,6 +30,9 @@ enum class Builtin {
   Reshape,
   Load,
   Store,
+  AtomicAdd,
+  AtomicMax,
+  AtomicMin,
   Pow,
   Abs,
   Max,
@@ -56,19 +59,35 @@ enum class Builtin {
 /// Every builtin function by its name: the one list that lookups, the
 /// reserved names and other front ends (KernelBuilder) read.
 static constexpr std::pair<const char *, Builtin> kBuiltins[] = {
-    {"rowsum", Builtin::RowSum},   {"rowmax", Builtin::RowMax},
-    {"dot", Builtin::Dot},         {"abs", Builtin::Abs},
-    {"max", Builtin::Max},         {"min", Builtin::Min},
-    {"where", Builtin::Where},     {"cdiv", Builtin::CeilDiv},
-    {"exp", Builtin::Exp},         {"exp2", Builtin::Exp2},
-    {"log", Builtin::Log},         {"log2", Builtin::Log2},
-    {"sqrt", Builtin::Sqrt},       {"rsqrt", Builtin::Rsqrt},
-    {"tanh", Builtin::Tanh},       {"sin", Builtin::Sin},
-    {"cos", Builtin::Cos},         {"floor", Builtin::Floor},
-    {"ceil", Builtin::Ceil},       {"erf", Builtin::Erf},
-    {"sigmoid", Builtin::Sigmoid}, {"pow", Builtin::Pow},
-    {"iota", Builtin::Iota},       {"load", Builtin::Load},
-    {"store", Builtin::Store},     {"reshape", Builtin::Reshape},
+    {"rowsum", Builtin::RowSum},
+    {"rowmax", Builtin::RowMax},
+    {"dot", Builtin::Dot},
+    {"abs", Builtin::Abs},
+    {"max", Builtin::Max},
+    {"min", Builtin::Min},
+    {"where", Builtin::Where},
+    {"cdiv", Builtin::CeilDiv},
+    {"exp", Builtin::Exp},
+    {"exp2", Builtin::Exp2},
+    {"log", Builtin::Log},
+    {"log2", Builtin::Log2},
+    {"sqrt", Builtin::Sqrt},
+    {"rsqrt", Builtin::Rsqrt},
+    {"tanh", Builtin::Tanh},
+    {"sin", Builtin::Sin},
+    {"cos", Builtin::Cos},
+    {"floor", Builtin::Floor},
+    {"ceil", Builtin::Ceil},
+    {"erf", Builtin::Erf},
+    {"sigmoid", Builtin::Sigmoid},
+    {"pow", Builtin::Pow},
+    {"iota", Builtin::Iota},
+    {"load", Builtin::Load},
+    {"store", Builtin::Store},
+    {"reshape", Builtin::Reshape},
+    {"atomic_add", Builtin::AtomicAdd},
+    {"atomic_max", Builtin::AtomicMax},
+    {"atomic_min", Builtin::AtomicMin},
 };
 
 static std::optional<Builtin> lookupBuiltin(StringRef name) {
@@ -95,12 +114,20 @@ static unsigned arityOf(Builtin builtin) {
   case Builtin::Reshape:
   case Builtin::Pow:
   case Builtin::Store:
+  case Builtin::AtomicAdd:
+  case Builtin::AtomicMax:
+  case Builtin::AtomicMin:
     return 2;
   case Builtin::Where:
     return 3;
   default:
     return 1;
   }
+}
+
+static bool isAtomic(std::optional<Builtin> builtin) {
+  return builtin == Builtin::AtomicAdd || builtin == Builtin::AtomicMax ||
+         builtin == Builtin::AtomicMin;
 }
 
 static bool isDtypeName(StringRef name) {
@@ -884,9 +911,10 @@ FailureOr<Operand> Emitter::emitCall(const CallExpr &call) {
                       << (arity == 1 ? " argument" : " arguments") << ", got "
                       << call.args.size();
   // The named arguments a builtin knows.
-  StringRef knownName = builtin == Builtin::Load    ? "other"
-                        : builtin == Builtin::Store ? "mask"
-                                                    : "";
+  StringRef knownName = builtin == Builtin::Load ? "other"
+                        : builtin == Builtin::Store || isAtomic(builtin)
+                            ? "mask"
+                            : "";
   for (const NamedArg &arg : call.named) {
     if (arg.name != knownName) {
       InFlightDiagnostic diag = error(arg.loc) << "'" << call.callee
@@ -909,7 +937,11 @@ FailureOr<Operand> Emitter::emitCall(const CallExpr &call) {
   case Builtin::Load:
     return emitLoadCall(call);
   case Builtin::Store:
-    return error(loc) << "'store' has no value; it is a statement of its own";
+  case Builtin::AtomicAdd:
+  case Builtin::AtomicMax:
+  case Builtin::AtomicMin:
+    return error(loc) << "'" << call.callee
+                      << "' has no value; it is a statement of its own";
   default:
     break;
   }
@@ -1329,28 +1361,32 @@ FailureOr<Operand> Emitter::emitLoadCall(const CallExpr &call) {
 
 LogicalResult Emitter::emitCallStmt(const CallStmt &stmt) {
   const auto &call = cast<CallExpr>(*stmt.call);
-  if (call.callee != "store") {
+  std::optional<Builtin> builtin = lookupBuiltin(call.callee);
+  if (builtin != Builtin::Store && !isAtomic(builtin)) {
     if (failed(emitCall(call)))
       return failure();
     return error(call.getLoc())
            << "the value of '" << call.callee
-           << "(...)' is unused; a call alone on a line is store(...)";
+           << "(...)' is unused; a call alone on a line is store(...) or "
+              "atomic_add(...), atomic_max(...), atomic_min(...)";
   }
+  StringRef name = call.callee;
   if (call.args.size() != 2)
     return error(call.getLoc())
-           << "'store' takes 2 arguments, got " << call.args.size();
+           << "'" << name << "' takes 2 arguments, got " << call.args.size();
   for (const NamedArg &arg : call.named) {
     if (arg.name != "mask")
-      return error(arg.loc) << "'store' has no argument named '" << arg.name
-                            << "'; it takes 'mask'";
+      return error(arg.loc) << "'" << name << "' has no argument named '"
+                            << arg.name << "'; it takes 'mask'";
     if (&arg != &call.named.front())
       return error(arg.loc) << "argument 'mask' given twice";
   }
   const SliceExpr *sliceExpr = getSliceArgument(call);
   if (!sliceExpr || sliceExpr->baseName().empty())
     return error(call.args.front()->getLoc())
-           << "the first argument of 'store' is a slice of a tensor: "
-              "store(X[a :+ R, ...], value, mask = m)";
+           << "the first argument of '" << name
+           << "' is a slice of a tensor: " << name
+           << "(X[a :+ R, ...], value, mask = m)";
   FailureOr<Slice> slice = emitSlice(*sliceExpr);
   if (failed(slice))
     return failure();
@@ -1358,7 +1394,9 @@ LogicalResult Emitter::emitCallStmt(const CallStmt &stmt) {
   if (failed(value))
     return failure();
   std::string what =
-      "the value stored to '" + sliceExpr->baseName().str() + "'";
+      "the value " +
+      std::string(isAtomic(builtin) ? "combined into" : "stored to") + " '" +
+      sliceExpr->baseName().str() + "'";
   FailureOr<Value> stored = convert(*value, slice->tileType, what);
   if (failed(stored))
     return failure();
@@ -1372,14 +1410,30 @@ LogicalResult Emitter::emitCallStmt(const CallStmt &stmt) {
     if (!operand->isLiteral() &&
         !getElementTypeOrSelf(operand->value.getType()).isInteger(1))
       return error(arg.value->getLoc())
-             << "the mask of 'store' is boolean, got "
+             << "the mask of '" << name << "' is boolean, got "
              << describe(operand->value.getType());
     FailureOr<Value> converted = convert(*operand, maskType, "the mask");
     if (failed(converted))
       return failure();
     mask = *converted;
   }
-  emitStore(*slice, *stored, mask, getLoc(stmt.getLoc()));
+  Location loc = getLoc(stmt.getLoc());
+  if (!isAtomic(builtin)) {
+    emitStore(*slice, *stored, mask, loc);
+    return success();
+  }
+  AtomicKind kind = builtin == Builtin::AtomicAdd   ? AtomicKind::add
+                    : builtin == Builtin::AtomicMax ? AtomicKind::max
+                                                    : AtomicKind::min;
+  Type element = slice->tileType.getElementType();
+  if (!element.isF32() && !element.isInteger(32) &&
+      !(element.isF16() && kind == AtomicKind::add))
+    return error(call.getLoc())
+           << "'" << name << "' of " << describe(element)
+           << " is not supported: atomics are add, max and min of f32 and "
+              "i32, and add of f16";
+  AtomicOp::create(builder, loc, kind, *stored, slice->tensor, slice->offsets,
+                   slice->indices, slice->indexDims, mask);
   return success();
 }
 

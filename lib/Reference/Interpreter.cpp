@@ -108,7 +108,8 @@ private:
                              const Val *other = nullptr,
                              const Val *mask = nullptr, int64_t width = 1,
                              Val *loaded = nullptr, ValueRange indices = {},
-                             ArrayRef<int64_t> indexDims = {});
+                             ArrayRef<int64_t> indexDims = {},
+                             std::optional<AtomicKind> atomic = std::nullopt);
   LogicalResult executeCopy(CopyOp copy);
   /// The state of the var or ring stage `handle` names, or null after an
   /// error at `op` when none was made.
@@ -549,13 +550,11 @@ LogicalResult Interpreter::executeWhile(scf::WhileOp op) {
 /// Loads (`stored` null) or stores the slice of `tensor` at `offsets` with
 /// the tile's shape; elements outside the tensor read 0 and are dropped on
 /// store. Each element uses its thread's offsets.
-LogicalResult Interpreter::executeSlice(Operation &op, Value tensorValue,
-                                        ValueRange offsetValues,
-                                        RankedTensorType tileType,
-                                        const Val *stored, const Val *other,
-                                        const Val *mask, int64_t width,
-                                        Val *loadedOut, ValueRange indices,
-                                        ArrayRef<int64_t> indexDims) {
+LogicalResult Interpreter::executeSlice(
+    Operation &op, Value tensorValue, ValueRange offsetValues,
+    RankedTensorType tileType, const Val *stored, const Val *other,
+    const Val *mask, int64_t width, Val *loadedOut, ValueRange indices,
+    ArrayRef<int64_t> indexDims, std::optional<AtomicKind> atomic) {
   rt::HostTensor *tensor = getTensor(op, tensorValue);
   if (!tensor)
     return failure();
@@ -580,11 +579,15 @@ LogicalResult Interpreter::executeSlice(Operation &op, Value tensorValue,
   rt::ElementMark mark;
   // An element stored under a mask of an inexact comparison is thresholded
   // like one under such control flow.
+  // A float sum of atomic updates rounds in the order they come.
+  Accuracy storedAccuracy = stored ? stored->accuracy : Accuracy::Exact;
+  if (atomic == AtomicKind::add && stored && stored->isFloat)
+    storedAccuracy =
+        rt::loosest(storedAccuracy, accuracyOfType(stored->elementType));
   if (stored)
-    mark = rt::ElementMark::written(stored->accuracy,
-                                    stored->thresholded || offsetsThresholded ||
-                                        controlThresholded ||
-                                        (mask && mask->thresholded));
+    mark = rt::ElementMark::written(
+        storedAccuracy, stored->thresholded || offsetsThresholded ||
+                            controlThresholded || (mask && mask->thresholded));
   Val loaded = Val::zeros(tileType);
   loaded.thresholded = offsetsThresholded;
   if (other) {
@@ -628,7 +631,7 @@ LogicalResult Interpreter::executeSlice(Operation &op, Value tensorValue,
     }
     if (!inside || (mask && mask->ints[e] == 0))
       continue;
-    if (stored && !indices.empty()) {
+    if (stored && !indices.empty() && !atomic) {
       auto [first, isNew] = scattered.try_emplace(linear, e);
       if (!isNew)
         return fault(&op) << "scatter writes element "
@@ -640,9 +643,21 @@ LogicalResult Interpreter::executeSlice(Operation &op, Value tensorValue,
                           << " of the tile: which one lands is undefined";
     }
     if (stored) {
-      tensor->set(linear, stored->isFloat
-                              ? stored->floats[e]
-                              : static_cast<double>(stored->ints[e]));
+      double value = stored->isFloat ? stored->floats[e]
+                                     : static_cast<double>(stored->ints[e]);
+      if (atomic) {
+        // One read-modify-write, rounded (or wrapped) to the tensor's type.
+        double current = tensor->get(linear);
+        if (*atomic == AtomicKind::add)
+          value += current;
+        else if (stored->isFloat)
+          value = *atomic == AtomicKind::max ? std::fmax(current, value)
+                                             : std::fmin(current, value);
+        else
+          value = *atomic == AtomicKind::max ? std::max(current, value)
+                                             : std::min(current, value);
+      }
+      tensor->set(linear, value);
       if (marks)
         (*marks)[linear] = mark;
     } else if (loaded.isFloat) {
@@ -912,6 +927,14 @@ LogicalResult Interpreter::executeTileOp(Operation &op) {
             scatter.getMask() ? &get(scatter.getMask()) : nullptr,
             /*width=*/1, /*loaded=*/nullptr, scatter.getIndices(),
             scatter.getIndexDims());
+      })
+      .Case([&](AtomicOp update) {
+        return executeSlice(
+            op, update.getDest(), update.getOffsets(),
+            update.getValue().getType(), &get(update.getValue()), nullptr,
+            update.getMask() ? &get(update.getMask()) : nullptr,
+            /*width=*/1, /*loaded=*/nullptr, update.getIndices(),
+            update.getIndexDims(), update.getKind());
       })
       .Case([&](ExtractOp extract) {
         const Val &input = get(extract.getInput());

@@ -29,6 +29,8 @@ struct SharedAccess {
   bool byOwner;
   SmallVector<Value> offsets; // of a global slice
   Type tileType;              // of a global slice
+  /// An atomic read-modify-write: atomics never conflict with each other.
+  bool atomic = false;
   /// A stage of a ring (`buffer` is the ring): the stage `(rotation +
   /// stage) mod stages`, when `rotation` is known; the whole ring when
   /// `rotation` is null.
@@ -49,6 +51,8 @@ struct SharedAccess {
     // Two stages of one rotation of a ring are distinct memory.
     if (buffer == other.buffer && stages && rotation &&
         rotation == other.rotation && stage != other.stage)
+      return false;
+    if (atomic && other.atomic)
       return false;
     bool overlap = begin < other.end && other.begin < end;
     bool sameThreads = byOwner && other.byOwner && buffer == other.buffer &&

@@ -125,6 +125,12 @@ LogicalResult KernelLowering::lowerOp(Operation *op) {
                                   op.getValue().getType(), Value(),
                                   op.getValue(), op.getMask());
       })
+      .Case([&](AtomicOp op) {
+        return lowerIndexedAccess(op, op.getDest(), op.getOffsets(),
+                                  op.getIndices(), op.getIndexDims(),
+                                  op.getValue().getType(), Value(),
+                                  op.getValue(), op.getMask(), op.getKind());
+      })
       .Case([&](scf::ForOp op) { return lowerFor(op); })
       .Case([&](scf::IfOp op) { return lowerIf(op); })
       .Case([&](scf::WhileOp op) { return lowerWhile(op); })

@@ -165,15 +165,16 @@ private:
   LogicalResult lowerExtract(ExtractOp op);
   LogicalResult lowerExtractSlice(ExtractSliceOp op);
   LogicalResult lowerInsertSlice(InsertSliceOp op);
-  /// A gather (`stored` null; returns the tile's slots) or a scatter of
-  /// `stored` under `mask`: per slot, the element's coordinates from the
-  /// offsets, its position and the index tiles, each checked against the
-  /// tensor.
+  /// A gather (`stored` null; returns the tile's slots), a scatter of
+  /// `stored` under `mask`, or with `atomic` an atomic update by it: per
+  /// slot, the element's coordinates from the offsets, its position and
+  /// the index tiles, each checked against the tensor.
   FailureOr<Value> lowerIndexedAccess(Operation *op, Value tensor,
                                       ValueRange offsets, ValueRange indices,
                                       ArrayRef<int64_t> indexDims,
                                       RankedTensorType type, Value other,
-                                      Value stored, Value mask);
+                                      Value stored, Value mask,
+                                      std::optional<AtomicKind> atomic = {});
   /// Element `coords` of the tile `tile` broadcast to `shape`, in this
   /// thread: its own slot `slot` when the shapes agree, else from the
   /// shared var `user` reads it in.

@@ -197,10 +197,24 @@ FailureOr<Value> KernelLowering::broadcastElement(Operation *user, Value tile,
   return memref::LoadOp::create(builder, loc, *view, index).getResult();
 }
 
+/// The llvm.atomicrmw operation of an atomic update of `element`s.
+static LLVM::AtomicBinOp getAtomicBinOp(AtomicKind kind, Type element) {
+  bool isFloat = isa<FloatType>(element);
+  switch (kind) {
+  case AtomicKind::add:
+    return isFloat ? LLVM::AtomicBinOp::fadd : LLVM::AtomicBinOp::add;
+  case AtomicKind::max:
+    return isFloat ? LLVM::AtomicBinOp::fmax : LLVM::AtomicBinOp::max;
+  case AtomicKind::min:
+    return isFloat ? LLVM::AtomicBinOp::fmin : LLVM::AtomicBinOp::min;
+  }
+  llvm_unreachable("unknown atomic kind");
+}
+
 FailureOr<Value> KernelLowering::lowerIndexedAccess(
     Operation *op, Value tensorValue, ValueRange offsets, ValueRange indices,
     ArrayRef<int64_t> indexDims, RankedTensorType type, Value other,
-    Value stored, Value mask) {
+    Value stored, Value mask, std::optional<AtomicKind> atomic) {
   const GlobalTensor &tensor = globals[tensorValue];
   Type element = type.getElementType();
   Value outside = other ? lookupScalar(other) : zero(element);
@@ -218,7 +232,7 @@ FailureOr<Value> KernelLowering::lowerIndexedAccess(
     maskSlots = value->slots;
   }
   // The emulator tells the stores of one scatter apart by this number.
-  int64_t scatterId = stored ? nextScatterId++ : -1;
+  int64_t scatterId = stored && !atomic ? nextScatterId++ : -1;
   Value slots = stored ? Value() : zero(getSlotsType(type));
   for (int64_t slot = 0, e = getSlots(type); slot < e; ++slot) {
     Value valid = slotIsValid(type.getNumElements(), slot);
@@ -254,8 +268,15 @@ FailureOr<Value> KernelLowering::lowerIndexedAccess(
     }
     Value value = vector::ExtractOp::create(builder, loc, storedSlots, slot);
     guarded(inside, [&] {
-      auto store = LLVM::StoreOp::create(builder, loc, value,
-                                         globalAddress(tensor, coords));
+      Value address = globalAddress(tensor, coords);
+      if (atomic) {
+        // Relaxed, device scope: the updates only need to be atomic.
+        LLVM::AtomicRMWOp::create(builder, loc,
+                                  getAtomicBinOp(*atomic, element), address,
+                                  value, LLVM::AtomicOrdering::monotonic);
+        return;
+      }
+      auto store = LLVM::StoreOp::create(builder, loc, value, address);
       store->setAttr(kScatterAttr,
                      builder.getDenseI64ArrayAttr({scatterId, slot}));
     });

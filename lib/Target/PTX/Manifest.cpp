@@ -125,10 +125,10 @@ static llvm::json::Object buildManifest(KernelOp kernel, StringRef chip) {
     for (Operation *user : arg.getUsers()) {
       auto copy = dyn_cast<CopyOp>(user);
       bool accesses = getAccessedTensor(user) == arg;
-      reads |= (accesses && !writesTensor(user)) ||
-               (copy && copy.getSource() == arg);
-      writes |= (accesses && writesTensor(user)) ||
-                (copy && copy.getDest() == arg);
+      reads |=
+          (accesses && readsTensor(user)) || (copy && copy.getSource() == arg);
+      writes |=
+          (accesses && writesTensor(user)) || (copy && copy.getDest() == arg);
     }
     params.push_back(
         llvm::json::Object{{"name", kernel.getParamName(index)},

@@ -199,3 +199,31 @@ tile.kernel @scatter(%X: !tile.tensor<[16, 64], f32>, %Y: !tile.tensor<[16, 64],
   tile.scatter %x, %Y[%c0, %c0] indices(%reversed) dims [0] : tensor<16x64xf32>, !tile.tensor<[16, 64], f32>, tensor<16x64xi32>
   tile.return
 }
+
+// -----
+
+// Atomic updates: one relaxed llvm.atomicrmw per element inside the
+// tensor; f32 max is fmax (NaN ignored), i32 max the signed one.
+// CHECK-LABEL: gpu.func @atomics(
+// CHECK: llvm.atomicrmw fadd %{{.*}}, %{{.*}} monotonic : !llvm.ptr<1>, f32
+// CHECK: llvm.atomicrmw fmax %{{.*}}, %{{.*}} monotonic : !llvm.ptr<1>, f32
+// CHECK: llvm.atomicrmw max %{{.*}}, %{{.*}} monotonic : !llvm.ptr<1>, i32
+// CHECK: llvm.atomicrmw fadd %{{.*}}, %{{.*}} monotonic : !llvm.ptr<1>, f16
+tile.kernel @atomics(%X: !tile.tensor<[16, 64], f32>, %C: !tile.tensor<[M, 64], f32>,
+                     %I: !tile.tensor<[16, 64], i32>, %H: !tile.tensor<[8], i32>,
+                     %F: !tile.tensor<[16, 64], f16>) attributes {threads = 128 : i64} {
+  %c0 = arith.constant 0 : index
+  %x = tile.load %X[%c0, %c0] : !tile.tensor<[16, 64], f32> -> tensor<16x64xf32>
+  tile.atomic add %x, %C[%c0, %c0] : tensor<16x64xf32>, !tile.tensor<[M, 64], f32>
+  tile.atomic max %x, %C[%c0, %c0] : tensor<16x64xf32>, !tile.tensor<[M, 64], f32>
+  %i = tile.load %I[%c0, %c0] : !tile.tensor<[16, 64], i32> -> tensor<16x64xi32>
+  %c8 = arith.constant dense<8> : tensor<16x64xi32>
+  %shifted = arith.addi %i, %c8 : tensor<16x64xi32>
+  %bins = arith.remsi %shifted, %c8 : tensor<16x64xi32>
+  %flat = tile.reshape %bins : tensor<16x64xi32> -> tensor<1024xi32>
+  %vals = tile.reshape %i : tensor<16x64xi32> -> tensor<1024xi32>
+  tile.atomic max %vals, %H[%c0] indices(%flat) dims [0] : tensor<1024xi32>, !tile.tensor<[8], i32>, tensor<1024xi32>
+  %h = arith.truncf %x : tensor<16x64xf32> to tensor<16x64xf16>
+  tile.atomic add %h, %F[%c0, %c0] : tensor<16x64xf16>, !tile.tensor<[16, 64], f16>
+  tile.return
+}

@@ -914,3 +914,23 @@ tile.kernel @scatter_marker() attributes {threads = 32 : i64} {
   %c0 = arith.constant {tile.scatter = array<i64: 0, 1>} 0 : index
   tile.return
 }
+
+// -----
+
+tile.kernel @atomic_type(%C: !tile.tensor<[16, 64], f16>) attributes {threads = 32 : i64} {
+  %c0 = arith.constant 0 : index
+  %v = arith.constant dense<1.0> : tensor<16x64xf16>
+  // expected-error @+1 {{atomic max of 'f16' is not supported: atomics are add, max and min of f32 and i32, and add of f16}}
+  tile.atomic max %v, %C[%c0, %c0] : tensor<16x64xf16>, !tile.tensor<[16, 64], f16>
+  tile.return
+}
+
+// -----
+
+tile.kernel @atomic_bf16(%C: !tile.tensor<[16, 64], bf16>) attributes {threads = 32 : i64} {
+  %c0 = arith.constant 0 : index
+  %v = arith.constant dense<1.0> : tensor<16x64xbf16>
+  // expected-error @+1 {{atomic add of 'bf16' is not supported}}
+  tile.atomic add %v, %C[%c0, %c0] : tensor<16x64xbf16>, !tile.tensor<[16, 64], bf16>
+  tile.return
+}

@@ -172,3 +172,20 @@ tile.kernel @indexing(%E: !tile.tensor<[V, 64], f32>, %Y: !tile.tensor<[M, 64], 
   %h = tile.gather %E[%c0, %c0] indices(%ids, %cols) dims [0, 1] : !tile.tensor<[V, 64], f32>, tensor<16x1xi32>, tensor<16x64xi32> -> tensor<16x64xf32>
   tile.return
 }
+
+// Atomic updates, of a slice and at indices.
+// CHECK-LABEL: tile.kernel @atomics(
+tile.kernel @atomics(%C: !tile.tensor<[M, N], f32>, %H: !tile.tensor<[B], i32>) attributes {threads = 128 : i64} {
+  %c0 = arith.constant 0 : index
+  %v = arith.constant dense<1.0> : tensor<16x64xf32>
+  // CHECK: tile.atomic add %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] : tensor<16x64xf32>, !tile.tensor<[M, N], f32>
+  tile.atomic add %v, %C[%c0, %c0] : tensor<16x64xf32>, !tile.tensor<[M, N], f32>
+  %m = arith.constant dense<true> : tensor<16x64xi1>
+  // CHECK: tile.atomic max %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] mask %{{.*}} : tensor<16x64xf32>, !tile.tensor<[M, N], f32>
+  tile.atomic max %v, %C[%c0, %c0] mask %m : tensor<16x64xf32>, !tile.tensor<[M, N], f32>
+  %ones = arith.constant dense<1> : tensor<256xi32>
+  %bins = arith.constant dense<3> : tensor<256xi32>
+  // CHECK: tile.atomic min %{{.*}}, %{{.*}}[%{{.*}}] indices(%{{.*}}) dims [0] : tensor<256xi32>, !tile.tensor<[B], i32>, tensor<256xi32>
+  tile.atomic min %ones, %H[%c0] indices(%bins) dims [0] : tensor<256xi32>, !tile.tensor<[B], i32>, tensor<256xi32>
+  tile.return
+}

@@ -565,8 +565,11 @@ LogicalResult StageOp::verify() {
 // Slices
 //===----------------------------------------------------------------------===//
 
+/// The rules of a slice of `tile`'s shape of `tensor`; the dimensions
+/// `indexDims` take index tiles (a gather's), which have no extent.
 static LogicalResult verifySlice(Operation *op, GlobalTensorType tensor,
-                                 RankedTensorType tile, size_t numOffsets) {
+                                 RankedTensorType tile, size_t numOffsets,
+                                 ArrayRef<int64_t> indexDims = {}) {
   if (numOffsets != tensor.getRank())
     return op->emitOpError("expected ")
            << tensor.getRank() << " offsets for a rank-" << tensor.getRank()
@@ -581,6 +584,8 @@ static LogicalResult verifySlice(Operation *op, GlobalTensorType tensor,
            << tensor.getElementType();
   for (unsigned dim = 0; dim < tensor.getRank(); ++dim) {
     int64_t size = tensor.getShape()[dim];
+    if (llvm::is_contained(indexDims, dim))
+      continue;
     if (!ShapedType::isDynamic(size) && tile.getDimSize(dim) > size)
       return op->emitOpError("slice extent ")
              << tile.getDimSize(dim) << " of dimension " << dim
@@ -878,7 +883,7 @@ static LogicalResult verifyIndexedAccess(Operation *op, GlobalTensorType tensor,
                                          RankedTensorType tile,
                                          size_t numOffsets, ValueRange indices,
                                          ArrayRef<int64_t> indexDims) {
-  if (failed(verifySlice(op, tensor, tile, numOffsets)))
+  if (failed(verifySlice(op, tensor, tile, numOffsets, indexDims)))
     return failure();
   if (indices.empty() || indices.size() != indexDims.size())
     return op->emitOpError("needs one index tile per dimension of dims, and "
@@ -915,15 +920,41 @@ LogicalResult ScatterOp::verify() {
                              getOffsets().size(), getIndices(), getIndexDims());
 }
 
+LogicalResult AtomicOp::verify() {
+  if (failed(verifyKernelParameter(*this, getDest())))
+    return failure();
+  RankedTensorType type = getValue().getType();
+  Type element = type.getElementType();
+  bool supported = element.isF32() || element.isInteger(32) ||
+                   (element.isF16() && getKind() == AtomicKind::add);
+  if (!supported)
+    return emitOpError("atomic ")
+           << stringifyAtomicKind(getKind()) << " of " << element
+           << " is not supported: atomics are add, max and min of f32 and "
+              "i32, and add of f16";
+  if (getIndices().empty()) {
+    if (!getIndexDims().empty())
+      return emitOpError("dims without index tiles");
+    return verifySlice(*this, getDest().getType(), type, getOffsets().size());
+  }
+  return verifyIndexedAccess(*this, getDest().getType(), type,
+                             getOffsets().size(), getIndices(), getIndexDims());
+}
+
 Value mlir::tile::getAccessedTensor(Operation *op) {
   return llvm::TypeSwitch<Operation *, Value>(op)
       .Case<LoadOp, GatherOp>([](auto read) { return read.getSource(); })
-      .Case<StoreOp, ScatterOp>([](auto write) { return write.getDest(); })
+      .Case<StoreOp, ScatterOp, AtomicOp>(
+          [](auto write) { return write.getDest(); })
       .Default([](Operation *) { return Value(); });
 }
 
+bool mlir::tile::readsTensor(Operation *op) {
+  return isa<LoadOp, GatherOp, AtomicOp>(op);
+}
+
 bool mlir::tile::writesTensor(Operation *op) {
-  return isa<StoreOp, ScatterOp>(op);
+  return isa<StoreOp, ScatterOp, AtomicOp>(op);
 }
 
 LogicalResult IotaOp::verify() {

@@ -104,6 +104,12 @@ RegisterUseKind mlir::tile::classifyRegisterUse(OpOperand &use,
     reason = llvm::formatv("the initial value of var '{0}'", var.getName());
   } else if (isa<StoreOp>(user)) {
     reason = "a store to a tensor";
+  } else if (isa<ScatterOp>(user)) {
+    reason = "a scatter to a tensor";
+  } else if (isa<AtomicOp>(user)) {
+    reason = "an atomic update of a tensor";
+  } else if (isa<GatherOp>(user)) {
+    reason = "the indices of a gather";
   } else if (isa<DotOp>(user)) {
     reason = "an operand of a dot";
   } else if (isa<ExtractOp>(user)) {

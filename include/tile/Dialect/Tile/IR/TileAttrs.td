@@ -64,4 +64,15 @@ def Tile_BlockedLayoutAttr : AttrDef<Tile_Dialect, "BlockedLayout"> {
   let assemblyFormat = "`<` `vector` `=` $vector `>`";
 }
 
+def Tile_AtomicAdd : I32EnumAttrCase<"add", 0>;
+def Tile_AtomicMax : I32EnumAttrCase<"max", 1>;
+def Tile_AtomicMin : I32EnumAttrCase<"min", 2>;
+def Tile_AtomicKind
+    : I32EnumAttr<"AtomicKind", "how an atomic update combines",
+                  [Tile_AtomicAdd, Tile_AtomicMax, Tile_AtomicMin]> {
+  let cppNamespace = "::mlir::tile";
+  let genSpecializedAttr = 0;
+}
+def Tile_AtomicKindAttr : EnumAttr<Tile_Dialect, Tile_AtomicKind, "atomic">;
+
 #endif // TILE_DIALECT_TILE_IR_TILEATTRS_TD

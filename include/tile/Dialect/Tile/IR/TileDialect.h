@@ -179,9 +179,11 @@ VarType getScratchType(RankedTensorType type);
 bool isScalarParamType(Type type);
 
 /// The tensor parameter `op` reads or writes elements of (a load, gather,
-/// store or scatter), or null.
+/// store, scatter or atomic update), or null.
 Value getAccessedTensor(Operation *op);
-/// Whether `op` writes the tensor getAccessedTensor names.
+/// Whether `op` reads (writes) the tensor getAccessedTensor names; an
+/// atomic update does both.
+bool readsTensor(Operation *op);
 bool writesTensor(Operation *op);
 
 /// The number of elements of a tile type (1 for a scalar).

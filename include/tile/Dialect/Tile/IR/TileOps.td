@@ -807,4 +807,41 @@ def Tile_ScatterOp : Tile_Op<"scatter", [
   let hasVerifier = 1;
 }
 
+
+def Tile_AtomicOp : Tile_Op<"atomic", [
+    MemoryEffects<[MemRead, MemWrite]>, AttrSizedOperandSegments,
+    OptionalTypesMatchWith<"mask is an i1 tile of the value's shape", "value", "mask",
+                           "::llvm::cast<::mlir::RankedTensorType>($_self).clone("
+                           "::mlir::IntegerType::get($_self.getContext(), 1))">]> {
+  let summary = "update elements of a global tensor atomically";
+  let description = [{
+    `atomic_add(Y[a :+ R, b :+ C], v)` (`atomic_max`, `atomic_min`): each
+    element of `value` is combined, with one atomic read-modify-write, into
+    the tensor element a `tile.store` (or, with index tiles, a
+    `tile.scatter`) of the same operands would write; elements outside the
+    tensor, or where `mask` is false, are dropped. The op has no result.
+    Kinds and types: `add`, `max` and `min` of f32 and i32 (signed), and
+    `add` of f16. A float `max`/`min` ignores a NaN operand, as `fmaxf`
+    does. Atomic updates never race with each other, within a CTA or
+    between CTAs, and race with plain accesses of the same elements; a
+    float sum's order is the threads' and CTAs', so it rounds as they come.
+
+    ```mlir
+    tile.atomic add %c, %C[%m, %n] : tensor<32x64xf32>, !tile.tensor<[M, N], f32>
+    tile.atomic add %ones, %H[%c0] indices(%bins) dims [0] : tensor<256xi32>, !tile.tensor<[B], i32>, tensor<256xi32>
+    ```
+  }];
+  let arguments = (ins Tile_AtomicKindAttr:$kind, Tile_TileValue:$value,
+                       Tile_GlobalTensorType:$dest, Variadic<Index>:$offsets,
+                       Variadic<Tile_IndexTile>:$indices,
+                       DefaultValuedAttr<DenseI64ArrayAttr, "{}">:$index_dims,
+                       Optional<Tile_MaskTile>:$mask);
+  let assemblyFormat = [{
+    $kind $value `,` $dest `[` $offsets `]`
+    (`indices` `(` $indices^ `)` `dims` $index_dims)? (`mask` $mask^)? attr-dict
+    `:` type($value) `,` qualified(type($dest)) (`,` type($indices)^)?
+  }];
+  let hasVerifier = 1;
+}
+
 #endif // TILE_DIALECT_TILE_IR_TILEOPS_TD
