@@ -5,7 +5,8 @@ tensor with fma, indexed with compile-time constants.
 The batch is the last dimension of each tensor (a structure of arrays:
 A[i, k, b] is element (i, k) of matrix b), so consecutive threads read
 consecutive elements, and each access A[i, k, b0 + thread_id()] is a
-slice of one element per thread.
+slice of one element per thread. batched_matmul_aos is the same kernel
+on numpy's layout (A[b, i, k]).
 
     build/venv/bin/python examples/python/seed_registers.py [N]
 """
@@ -21,33 +22,52 @@ THREADS = 128
 
 
 class Matrix:
-    """This thread's matrix of a batch: matrix[i, j] is tensor[i, j, b]."""
+    """This thread's matrix of a batch: matrix[i, j] is tensor[i, j, b]
+    (or tensor[b, i, j], batch_first)."""
 
-    def __init__(self, tensor, b):
-        self.tensor, self.b = tensor, b
+    def __init__(self, tensor, b, batch_first=False):
+        self.tensor, self.b, self.batch_first = tensor, b, batch_first
+
+    def _key(self, ij):
+        return (self.b, *ij) if self.batch_first else (*ij, self.b)
 
     def __getitem__(self, ij):
-        return self.tensor[ij[0], ij[1], self.b]
+        return self.tensor[self._key(ij)]
 
     def __setitem__(self, ij, value):
-        self.tensor[ij[0], ij[1], self.b] = value
+        self.tensor[self._key(ij)] = value
 
 
-@tile.kernel(threads=THREADS, grid=lambda N: tile.cdiv(N, THREADS))
-def batched_matmul(A: tile.tensor(tile.f32, [8, K, "N"]),
-                   B: tile.tensor(tile.f32, [K, 8, "N"]),
-                   C: tile.tensor(tile.f32, [8, 8, "N"])):
-    b = tile.block_id(0) * THREADS + tile.thread_id()
-    a_tile, b_tile, c_tile = Matrix(A, b), Matrix(B, b), Matrix(C, b)
-    # Seed 003's snippet, as written there:
-    acc = tile.register_tensor((8, 8), dtype="float", fill=0.0)
-    with tile.for_range(0, K) as k:
+def batched_matmul_kernel(batch_first):
+    """The kernel for one layout: the batch last (A[i, k, b]) or first
+    (A[b, i, k], numpy's own, so thread t's element (i, k) is a per-thread
+    access 8 * K elements apart from thread to thread)."""
+    def shape(*dims):
+        return ["N", *dims] if batch_first else [*dims, "N"]
+
+    @tile.kernel(threads=THREADS, grid=lambda N: tile.cdiv(N, THREADS))
+    def batched_matmul(A: tile.tensor(tile.f32, shape(8, K)),
+                       B: tile.tensor(tile.f32, shape(K, 8)),
+                       C: tile.tensor(tile.f32, shape(8, 8))):
+        b = tile.block_id(0) * THREADS + tile.thread_id()
+        a_tile = Matrix(A, b, batch_first)
+        b_tile = Matrix(B, b, batch_first)
+        c_tile = Matrix(C, b, batch_first)
+        # Seed 003's snippet, as written there:
+        acc = tile.register_tensor((8, 8), dtype="float", fill=0.0)
+        with tile.for_range(0, K) as k:
+            for i in tile.range_constexpr(8):
+                for j in tile.range_constexpr(8):
+                    acc[i, j] = tile.fma(a_tile[i, k], b_tile[k, j],
+                                         acc[i, j])
         for i in tile.range_constexpr(8):
             for j in tile.range_constexpr(8):
-                acc[i, j] = tile.fma(a_tile[i, k], b_tile[k, j], acc[i, j])
-    for i in tile.range_constexpr(8):
-        for j in tile.range_constexpr(8):
-            c_tile[i, j] = acc[i, j]
+                c_tile[i, j] = acc[i, j]
+    return batched_matmul
+
+
+batched_matmul = batched_matmul_kernel(batch_first=False)
+batched_matmul_aos = batched_matmul_kernel(batch_first=True)
 
 
 def main(N=300):
@@ -62,6 +82,11 @@ def main(N=300):
     want = np.moveaxis(a.astype(np.float64) @ b.astype(np.float64), 0, -1)
     np.testing.assert_allclose(C, want, rtol=1e-5, atol=1e-5)
     print("C matches numpy")
+    C = np.zeros((N, 8, 8), np.float32)
+    batched_matmul_aos(a, b, C)
+    np.testing.assert_allclose(C, np.moveaxis(want, -1, 0), rtol=1e-5,
+                               atol=1e-5)
+    print("C (numpy's layout) matches numpy")
 
 
 if __name__ == "__main__":

@@ -74,7 +74,8 @@ struct KernelBuilder::Impl {
   std::vector<SliceExpr::Range> ranges(ArrayRef<Range> ranges) {
     std::vector<SliceExpr::Range> result;
     for (const Range &range : ranges)
-      result.push_back({wrap(range.start), wrap(range.extent)});
+      result.push_back(
+          {wrap(range.start), range.extent ? wrap(*range.extent) : nullptr});
     return result;
   }
 
@@ -586,6 +587,28 @@ LogicalResult KernelBuilder::writeVar(const VarRef &ref, ValueId value,
   WriteOp::create(s.emitter.builder, s.diag.getLoc(s.loc(pos)), *converted,
                   *var);
   return success();
+}
+
+LogicalResult KernelBuilder::assignPart(const VarRef &ref,
+                                        ArrayRef<Index> indices, StringRef op,
+                                        Pos opPos, ValueId value, Pos pos) {
+  Impl &s = *impl;
+  std::optional<BinaryOp> kind;
+  if (!op.empty() && !(kind = parseBinaryOp(op)))
+    return s.diag.error(s.loc(opPos)) << "unknown operator '" << op << "='";
+  FailureOr<Value> var = resolve(ref);
+  if (failed(var))
+    return failure();
+  std::vector<SliceExpr::Range> ranges;
+  for (const Index &index : indices)
+    ranges.push_back(
+        {s.wrap(index.start), index.extent ? s.wrap(*index.extent) : nullptr});
+  SliceExpr target(s.loc(pos), s.save(ref.name), s.loc(ref.pos),
+                   std::move(ranges));
+  AssignStmt stmt(s.loc(pos),
+                  std::make_unique<NameExpr>(s.loc(ref.pos), s.save(ref.name)),
+                  kind, s.loc(opPos), s.wrap(value));
+  return s.emitter.emitSubTileAssign(stmt, target, *var);
 }
 
 FailureOr<Value> KernelBuilder::resolve(const VarRef &ref) {

@@ -37,6 +37,22 @@ namespace rt = ::tile::runtime;
 namespace {
 using Pos = std::pair<unsigned, unsigned>;
 using Array = nb::ndarray<nb::c_contig, nb::device::cpu>;
+/// A slice's dimensions as Python passes them: (start, extent), the extent
+/// None for an index tile (a gather's coordinates) or a single index.
+using RangeList = std::vector<std::pair<unsigned, std::optional<unsigned>>>;
+
+std::vector<KernelBuilder::Range> ranges(const RangeList &list) {
+  std::vector<KernelBuilder::Range> result;
+  for (auto [start, extent] : list)
+    result.push_back({start, extent});
+  return result;
+}
+std::vector<KernelBuilder::Index> indices(const RangeList &list) {
+  std::vector<KernelBuilder::Index> result;
+  for (auto [start, extent] : list)
+    result.push_back({start, extent});
+  return result;
+}
 
 /// The package's exception classes, by Failure::Kind.
 struct Errors {
@@ -374,9 +390,7 @@ NB_MODULE(_tile, m) {
                  arg.kind = KernelBuilder::CallArg::Kind::Slice;
                  arg.tensor = nb::cast<std::string>(payload[0]);
                  arg.tensorPos = pos(nb::cast<Pos>(payload[1]));
-                 for (nb::handle range : nb::cast<nb::list>(payload[2]))
-                   arg.ranges.push_back({nb::cast<unsigned>(range[0]),
-                                         nb::cast<unsigned>(range[1])});
+                 arg.ranges = ranges(nb::cast<RangeList>(payload[2]));
                }
              }
              std::optional<unsigned> result =
@@ -385,10 +399,8 @@ NB_MODULE(_tile, m) {
            })
       .def("load",
            [](Compilation &c, const std::string &tensor, Pos tensorPos,
-              std::vector<std::pair<unsigned, unsigned>> ranges, Pos p) {
-             std::vector<KernelBuilder::Range> r;
-             for (auto [start, extent] : ranges)
-               r.push_back({start, extent});
+              const RangeList &list, Pos p) {
+             std::vector<KernelBuilder::Range> r = ranges(list);
              return check(
                  c, c.getBuilder().load(tensor, pos(tensorPos), r, pos(p)));
            })
@@ -399,16 +411,14 @@ NB_MODULE(_tile, m) {
                           c.getBuilder().full(shape, dtype, literal, pos(p)));
            })
       .def("index",
-           [](Compilation &c, unsigned base, nb::list items, Pos p) {
-             // Each entry: (start, extent or None).
-             std::vector<KernelBuilder::Index> indices;
-             for (nb::handle item : items) {
-               KernelBuilder::Index &index = indices.emplace_back();
-               index.start = nb::cast<unsigned>(item[0]);
-               if (!item[1].is_none())
-                 index.extent = nb::cast<unsigned>(item[1]);
-             }
-             return check(c, c.getBuilder().index(base, indices, pos(p)));
+           [](Compilation &c, unsigned base, const RangeList &list, Pos p) {
+             return check(c, c.getBuilder().index(base, indices(list), pos(p)));
+           })
+      .def("assign_part",
+           [](Compilation &c, nb::tuple ref, const RangeList &list,
+              const std::string &op, Pos opPos, unsigned value, Pos p) {
+             check(c, c.getBuilder().assignPart(varRef(ref), indices(list), op,
+                                                pos(opPos), value, pos(p)));
            })
       .def(
           "set_var_placement",
@@ -477,10 +487,8 @@ NB_MODULE(_tile, m) {
            })
       .def("prepare_slice",
            [](Compilation &c, const std::string &tensor, Pos tensorPos,
-              std::vector<std::pair<unsigned, unsigned>> ranges, Pos p) {
-             std::vector<KernelBuilder::Range> r;
-             for (auto [start, extent] : ranges)
-               r.push_back({start, extent});
+              const RangeList &list, Pos p) {
+             std::vector<KernelBuilder::Range> r = ranges(list);
              return check(c, c.getBuilder().prepareSlice(tensor, pos(tensorPos),
                                                          r, pos(p)));
            })

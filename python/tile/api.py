@@ -191,16 +191,17 @@ def load(slice_, other=None):
     args = [_slice_arg(fe, "load", slice_)]
     if other is not None:
         args.append(("value", "other", other))
-    return fe.call_with("load", args)
+    return fe.loaded(fe.call_with("load", args), slice_.ranges)
 
 
 def store(slice_, value, mask=None):
     """Stores ``value`` into ``Y[a:b, ...]``, only where ``mask`` (an i1
     tile, broadcast) is true: ``tile.store(Y[0:16, 0:64], v, mask=m)``."""
     fe = current_frontend("tile.store")
-    args = [_slice_arg(fe, "store", slice_), ("value", "", value)]
+    args = [_slice_arg(fe, "store", slice_),
+            ("value", "", fe.lane_shaped(value, slice_.ranges))]
     if mask is not None:
-        args.append(("value", "mask", mask))
+        args.append(("value", "mask", fe.lane_shaped(mask, slice_.ranges)))
     fe.call_with("store", args, statement=True)
 
 

@@ -116,14 +116,33 @@ class InlineFunction:
         return self.fe.call_inline(self, args, kwargs)
 
 
-class _PerThreadRanges(list):
-    """The ranges of a per-thread access: one element a lane, `lanes` of
-    them, in a slice whose other dimensions are 1."""
+class _Access(list):
+    """The ranges of a slice of a tensor as the builder takes them, (start
+    id, extent id) a dimension, the extent None for a single index or an
+    i32 index tile (a gather's, a scatter's coordinates), and what the
+    front end does with the tile the slice is:
 
-    def __init__(self, ranges, lanes, dim):
+    * ``element``: every index a single uniform one, so a read is the
+      element, a scalar (``tile.extract`` of the ``[1, ..., 1]`` slice);
+    * ``lanes``, ``dim``: a per-thread access, ``lanes`` elements in
+      dimension ``dim``; ``one_per_lane`` when the slice's other
+      dimensions are 1, so the tile is read as the per-thread ``[lanes]``
+      value and a ``[lanes]`` value stored to it takes the slice's shape.
+    """
+
+    def __init__(self, ranges, element=False, lanes=None, dim=None,
+                 one_per_lane=False):
         super().__init__(ranges)
+        self.element = element
         self.lanes = lanes
         self.dim = dim
+        self.one_per_lane = one_per_lane
+
+    def lane_shape(self):
+        """The slice's shape when it is one element a lane."""
+        shape = [1] * len(self)
+        shape[self.dim] = self.lanes
+        return shape
 
 
 class SliceRef:
@@ -157,8 +176,8 @@ class TensorParam:
         bounds, or ``X[base + thread_id()]``."""
         fe = self.fe
         ranges = fe.python_ranges(self, key)
-        return fe.lanes_of(Value(fe, fe.c.load(self.name, self.pos, ranges,
-                                               fe.pos)), ranges)
+        return fe.loaded(Value(fe, fe.c.load(self.name, self.pos, ranges,
+                                             fe.pos)), ranges)
 
     def __setitem__(self, key, value):
         fe = self.fe
@@ -511,6 +530,10 @@ class Frontend:
         op = _OPS.get(type(node.op))
         target = node.target
         if isinstance(target, ast.Subscript):
+            if self.is_var(target.value):
+                value = self.expr(node.value)
+                self.assign_part(target, op, value, node)
+                return
             obj = self.expr(target.value)
             if isinstance(obj, TensorParam):
                 slice_id = self.prepare_slice(obj, target.slice, target)
@@ -542,6 +565,9 @@ class Frontend:
         if isinstance(target, ast.Name):
             self.assign_name(target, value, node)
         elif isinstance(target, ast.Subscript):
+            if self.is_var(target.value):
+                self.assign_part(target, "", value, node)
+                return
             obj = self.expr(target.value)
             self.pos = _pos(node)
             if isinstance(obj, TensorParam):
@@ -568,6 +594,23 @@ class Frontend:
         else:
             raise self.error("only names, tuples and slices can be assigned "
                              "to", target)
+
+    def is_var(self, node):
+        return isinstance(node, ast.Name) and isinstance(
+            self.locals.get(node.id), _Var)
+
+    def assign_part(self, target, op, value, node):
+        """`t[...] [op]= value` on a tile var `t`: that part of it replaced
+        (the language's tile.insert_slice, constant indices)."""
+        name = target.value.id
+        current = self.expr(target.value)
+        key = self.subscript_key(target.slice)
+        self.pos = _pos(target)
+        indices = self.tile_indices(current, key)
+        self.pos = _pos(node)
+        self.c.assign_part((name, _pos(target.value), None, 0), indices,
+                           op or "", _pos(node), self.to_id(value),
+                           _pos(node))
 
     def assign_name(self, target, value, node):
         name = target.id
@@ -1124,28 +1167,39 @@ class Frontend:
         return Value(self, self.c.context(field, dim, self.pos))
 
     def subscript_value(self, value, key):
-        """`t[i, j]`, `t[a:b, ...]` of a tile value, as `.tile` has them
-        (constant starts; the language says what it supports)."""
+        """`t[i, j]`, `t[a:b, ...]` of a tile value, as `.tile` has them:
+        an element (a scalar every thread has) or a sub-tile, constant
+        indices."""
+        return Value(self, self.c.index(value.id,
+                                        self.tile_indices(value, key),
+                                        self.pos))
+
+    def tile_indices(self, value, key):
+        """The (start, extent or None) ids of `t[key]` on a tile value:
+        `:` is the whole dimension, `a:b` constant bounds."""
         key = key if isinstance(key, tuple) else (key,)
         indices = []
-        for index in key:
-            if isinstance(index, slice):
-                if index.step is not None or not all(
-                        isinstance(x, int) and not isinstance(x, bool)
-                        for x in (index.start or 0, index.stop)):
-                    raise CompileError(self.located(
-                        "a slice of a tile has integer bounds, start:stop"))
-                start = index.start or 0
-                indices.append((self.to_id(start),
-                                self.to_id(index.stop - start)))
-            else:
+        for dim, index in enumerate(key):
+            if not isinstance(index, slice):
                 indices.append((self.to_id(index), None))
-        return Value(self, self.c.index(value.id, indices, self.pos))
+                continue
+            start = 0 if index.start is None else index.start
+            stop = index.stop
+            if stop is None and dim < value.ndim:
+                stop = value.shape[dim]
+            if index.step is not None or not all(
+                    isinstance(x, int) and not isinstance(x, bool)
+                    for x in (start, stop)):
+                raise CompileError(self.located(
+                    "a slice of a tile has constant bounds, start:stop"))
+            indices.append((self.to_id(start), self.to_id(stop - start)))
+        return indices
 
     # ---- slices of tensors ------------------------------------------------
 
     def tensor_ranges(self, tensor, key_node, node):
-        """The (start id, extent id) of each dimension of `tensor[key]`."""
+        """The access `tensor[key]` (an _Access) for a key in the kernel's
+        source."""
         elements = key_node.elts if isinstance(key_node, ast.Tuple) else [
             key_node]
         if len(elements) != tensor.ndim:
@@ -1153,13 +1207,11 @@ class Frontend:
                 f"'{tensor.name}' has {tensor.ndim} "
                 f"dimension{'s' if tensor.ndim != 1 else ''} but the slice "
                 f"has {len(elements)}", node or key_node)
-        ranges, lanes = [], []
+        entries = []
         for dim, element in enumerate(elements):
             if not isinstance(element, ast.Slice):
                 self.pos = _pos(element)
-                ranges.append(self.index_range(tensor, dim,
-                                               self.expr(element), lanes,
-                                               element))
+                entries.append(("index", self.expr(element), _pos(element)))
                 continue
             if element.step is not None:
                 raise self.error("a slice of a tensor has no step", element)
@@ -1184,65 +1236,21 @@ class Frontend:
                     raise self.error(
                         "a slice extent must be a compile-time constant: "
                         "write start:start + N", element)
-            self.pos = _pos(element)
-            ranges.append((self.to_id(start), self.to_id(extent)))
-            if extent != 1:
-                lanes.append((dim, None))
-        return self.per_thread(tensor, ranges, lanes, node or key_node)
-
-    def per_thread(self, tensor, ranges, lanes, node):
-        """`ranges`, marked as a per-thread access (a list with the lanes)
-        when a dimension is indexed by a thread index: then every other
-        dimension is a single index, so the slice is one element a lane."""
-        per_thread = [(d, n) for d, n in lanes if n is not None]
-        if not per_thread:
-            return ranges
-        if len(lanes) > 1:
-            raise CompileError(self.located(
-                f"'{tensor.name}' is indexed per thread in one dimension and "
-                "sliced or indexed per thread in another; a per-thread "
-                "access is one element a thread, the other indices single "
-                "ones (gathers are not in the language yet, issue 14)",
-                _pos(node) if node is not None else None))
-        dim, count = per_thread[0]
-        return _PerThreadRanges(ranges, count, dim)
-
-    # (per_thread reports at `node`, the subscript, or the current node.)
-
-    def index_range(self, tensor, dim, index, lanes, node):
-        """The range of a single index: a per-thread index base +
-        thread_id() is the slice of one element a thread (thread t's at
-        base + t, recorded in `lanes`), any other a slice of extent 1, as
-        in .tile (the dimension stays: X[r, 0:64] is [1, 64])."""
-        start = index.slice_start() if hasattr(index, "slice_start") else None
-        if start is not None:
-            lanes.append((dim, index.lanes))
-            return (self.to_id(start), self.to_id(index.lanes))
-        if hasattr(index, "slice_start"):
-            raise CompileError(self.located(
-                f"'{tensor.name}' is indexed per thread with a scale other "
-                "than 1 (base + k * thread_id()): that is a gather, which "
-                "the language does not have yet (issue 14)",
-                _pos(node) if node is not None else None))
-        if isinstance(index, Value) and index.kind == "tile":
-            raise CompileError(self.located(
-                f"index {dim} of '{tensor.name}' is a tile: gathers are not "
-                "in the language yet (issue 14)",
-                _pos(node) if node is not None else None))
-        return (self.to_id(index), self.to_id(1))
+            entries.append(("range", (start, extent), _pos(element)))
+        return self.access(tensor, entries,
+                           _pos(node or key_node))
 
     def python_ranges(self, tensor, key):
-        """The ranges of `tensor[key]` for a key Python code computed."""
+        """The access `tensor[key]` for a key Python code computed."""
         key = key if isinstance(key, tuple) else (key,)
         if len(key) != tensor.ndim:
             raise CompileError(self.located(
                 f"'{tensor.name}' has {tensor.ndim} dimension(s) but the "
                 f"index has {len(key)}"))
-        ranges, lanes = [], []
+        entries = []
         for dim, index in enumerate(key):
             if not isinstance(index, slice):
-                ranges.append(self.index_range(tensor, dim, index, lanes,
-                                               None))
+                entries.append(("index", index, self.pos))
                 continue
             start = 0 if index.start is None else index.start
             stop = tensor.spec.shape[dim] if index.stop is None else \
@@ -1254,10 +1262,91 @@ class Frontend:
                     f"a slice of '{tensor.name}' in Python code the kernel "
                     "calls has integer bounds; write slices with a computed "
                     "start in the kernel's own source"))
-            ranges.append((self.to_id(start), self.to_id(stop - start)))
-            if stop - start != 1:
-                lanes.append((dim, None))
-        return self.per_thread(tensor, ranges, lanes, None)
+            entries.append(("range", (start, stop - start), self.pos))
+        return self.access(tensor, entries, self.pos)
+
+    def per_thread_lanes(self, index):
+        """The lanes of a per-thread index (a thread index, or a 1-D i32
+        tile: one index a lane), or None for any other index."""
+        if hasattr(index, "slice_start"):
+            return index.lanes
+        if isinstance(index, Value) and index.kind == "tile" and \
+                index.ndim == 1:
+            if index.dtype != dtypes.i32:
+                raise CompileError(self.located(
+                    f"a per-thread index is an i32 value, got {index!r}"))
+            return index.shape[0]
+        return None
+
+    def access(self, tensor, entries, pos):
+        """The ranges of a slice whose dimensions are `entries`: ("range",
+        (start, extent), pos) or ("index", index, pos).
+
+        A single uniform index is a slice of extent 1 in its dimension; an
+        i32 tile of the tensor's rank gives the coordinates of its
+        dimension, elementwise (the language's gathers and scatters).
+        Per-thread indices (one index a lane: base + k * thread_id(), or a
+        1-D i32 tile, the per-thread value) make the slice one element a
+        lane in the dimension of the first of them, `dim`: one index
+        base + thread_id() is the slice base :+ lanes, read by each thread
+        at its own offset; any other is a gather (scatter) whose index tile
+        holds the lane's coordinate in `dim`. Slices beside them keep their
+        extents: X[tid, 0:64] is [lanes, 64]."""
+        rank = len(entries)
+        threads = []
+        for dim, (kind, index, at) in enumerate(entries):
+            if kind == "index":
+                self.pos = at
+                lanes = self.per_thread_lanes(index)
+                if lanes is not None:
+                    threads.append((dim, lanes))
+        lanes = dim = None
+        if threads:
+            counts = sorted({n for _, n in threads})
+            if len(counts) > 1:
+                raise CompileError(self.located(
+                    f"'{tensor.name}' is indexed per thread with indices of "
+                    f"{' and '.join(map(str, counts))} lanes; one access has "
+                    "one index a lane", pos))
+            dim, lanes = threads[0]
+        per_thread = {d for d, _ in threads}
+        size = tensor.spec.shape[dim] if threads else None
+        contiguous = len(threads) == 1 and hasattr(
+            entries[dim][1], "slice_start") and \
+            entries[dim][1].scale == 1 and \
+            (not isinstance(size, int) or lanes <= size)
+        ranges, one_per_lane, tiles = [], True, False
+        for d, (kind, index, at) in enumerate(entries):
+            self.pos = at
+            if kind == "range":
+                start, extent = index
+                ranges.append((self.to_id(start), self.to_id(extent)))
+                one_per_lane = one_per_lane and extent == 1
+            elif d in per_thread and contiguous:
+                ranges.append((self.to_id(index.slice_start()),
+                               self.to_id(lanes)))
+            elif d in per_thread:
+                coords = self.value_of(index)
+                if rank != 1:
+                    shape = [1] * rank
+                    shape[dim] = lanes
+                    coords = self.reshape(coords, shape)
+                ranges.append((coords.id, None))
+            elif isinstance(index, Value) and index.kind == "tile":
+                # The language's gather: the coordinates of this dimension.
+                ranges.append((index.id, None))
+                tiles = True
+            else:
+                ranges.append((self.to_id(index), None))
+        self.pos = pos
+        element = not threads and not tiles and all(
+            kind == "index" for kind, _, _ in entries)
+        return _Access(ranges, element, lanes, dim,
+                       lanes is not None and one_per_lane and not tiles)
+
+    def reshape(self, value, shape):
+        return self.call_with("reshape", [("value", "", value),
+                                          ("ints", "", list(shape))])
 
     def extent(self, lower, upper):
         """upper - lower when it is a constant, from their linear forms."""
@@ -1323,31 +1412,39 @@ class Frontend:
         pos = _pos(node) if node is not None else self.pos
         self.pos = pos
         value = Value(self, self.c.load(tensor.name, tensor.pos, ranges, pos))
-        return self.lanes_of(value, ranges)
+        return self.loaded(value, ranges)
 
-    def lanes_of(self, value, ranges):
-        """A per-thread load as the [lanes] per-thread value."""
-        if isinstance(ranges, _PerThreadRanges) and value.ndim != 1:
-            return self.call_with("reshape", [("value", "", value),
-                                              ("ints", "", [ranges.lanes])])
+    def loaded(self, value, ranges):
+        """The tile a slice read as the front end gives it: an element as
+        the scalar, a per-thread access as the [lanes] per-thread value."""
+        if getattr(ranges, "element", False):
+            zero = self.to_id(0)
+            return Value(self, self.c.index(value.id,
+                                            [(zero, None)] * value.ndim,
+                                            self.pos))
+        if getattr(ranges, "one_per_lane", False) and value.ndim != 1:
+            return self.reshape(value, [ranges.lanes])
+        return value
+
+    def lane_shaped(self, value, ranges):
+        """`value` for a slice of one element a lane: a [lanes] per-thread
+        value in the slice's shape; anything else as it is."""
+        if not getattr(ranges, "one_per_lane", False) or len(ranges) == 1:
+            return value
+        value = self.value_of(value)
+        if value.kind == "tile" and value.shape == (ranges.lanes,):
+            return self.reshape(value, ranges.lane_shape())
         return value
 
     def store_slice(self, slice_id, value, pos):
-        """Stores `value` to a prepared slice; a per-thread value to a
-        per-thread access takes the slice's shape first."""
-        ranges = self.slice_ranges[slice_id]
-        if isinstance(ranges, _PerThreadRanges) and len(ranges) != 1:
-            value = self.value_of(value)
-            if value.kind == "tile" and value.ndim == 1:
-                shape = [1] * len(ranges)
-                shape[ranges.dim] = ranges.lanes
-                value = self.call_with("reshape", [("value", "", value),
-                                                   ("ints", "", shape)])
+        """Stores `value` to a prepared slice (a per-thread value to a
+        per-thread access in the slice's shape)."""
+        value = self.lane_shaped(value, self.slice_ranges[slice_id])
         self.c.store_slice(slice_id, self.to_id(value), pos)
 
     def load_slice(self, slice_id, pos):
         value = Value(self, self.c.load_slice(slice_id, pos))
-        return self.lanes_of(value, self.slice_ranges[slice_id])
+        return self.loaded(value, self.slice_ranges[slice_id])
 
     def value_of(self, value):
         if isinstance(value, Value):

@@ -25,10 +25,10 @@ over a CTA of T threads, element ``e`` in thread ``e % T``, so
   and ``advance()`` increments the count in the kernel (so it is right in
   every iteration of a traced loop), renaming the stages, moving nothing.
 
-What needs the language's gathers and sub-tile slices (issue 14: a
-per-thread index with a stride, a
-buffer index other than ``thread_id()`` when the buffer is not one element
-per thread, a scalar out of a tile) is a CompileError that says so.
+Element access follows the language's gathers, scatters and sub-tiles
+(docs/python.md, "Element access"): ``X[2 * tid]`` is a gather,
+``buf[i]`` with a constant ``i`` ``tile.extract``, ``buf[a:b] = v``
+``tile.insert_slice``.
 """
 
 import itertools
@@ -272,27 +272,154 @@ class _Buffer(_Scoped):
         self.check_scope()
         self.fe.c.write_var(self.ref(), self.fe.to_id(value), self.fe.pos)
 
-    def _whole(self, key):
-        if isinstance(key, slice) and key == slice(None):
-            return True
-        threads = self.fe.kernel.threads
+    def _part(self, key):
+        """What `buf[key]` names: None for the whole buffer, (start,
+        extent) for a constant part (extent None: one element), or a
+        per-thread or uniform index the kernel computes."""
+        if isinstance(key, tuple) and len(key) == 1:
+            key = key[0]
+        if isinstance(key, slice):
+            start = 0 if key.start is None else key.start
+            stop = self.size if key.stop is None else key.stop
+            if key.step is not None or not all(
+                    isinstance(x, int) and not isinstance(x, bool)
+                    for x in (start, stop)):
+                raise CompileError(self.fe.located(
+                    f"a slice of {self.what} has constant bounds, "
+                    f"start:stop; got {key!r}"))
+            if (start, stop) == (0, self.size):
+                return None
+            return (start, stop - start)
+        if isinstance(key, int) and not isinstance(key, bool):
+            return (key, None)
         if isinstance(key, ThreadIndex) and key.scale == 1 and \
-                isinstance(key.base, int) and key.base == 0 and \
-                self.size == threads:
-            return True
+                isinstance(key.base, int):
+            # Thread t's element base + t: the [lanes] part at base.
+            if key.base == 0 and key.lanes == self.size:
+                return None
+            return (key.base, key.lanes)
+        if isinstance(key, ThreadIndex) or (
+                isinstance(key, Value) and (
+                    (key.kind == "tile" and key.ndim == 1) or
+                    key.kind == "scalar") and
+                key.dtype in (dtypes.i32, dtypes.index)):
+            return key
         raise CompileError(self.fe.located(
-            f"{self.what} of {self.size} elements: an element access here is "
-            f"buf[:], or buf[thread_id()] when it holds one element per "
-            f"thread ({threads}); other indices need the language's sub-tile "
-            "slices and gathers (issue 14); tile.copy moves any part of it"))
+            f"{self.what} of {self.size} elements is indexed with ':', a "
+            "constant slice start:stop, a constant, a uniform integer or a "
+            f"per-thread index; got {key!r}"))
+
+    def _indices(self, part):
+        start, extent = part
+        fe = self.fe
+        return [(fe.to_id(start), None if extent is None else
+                 fe.to_id(extent))]
 
     def __tile_getitem__(self, key):
-        self._whole(key)
-        return self.read()
+        part = self._part(key)
+        whole = self.read()
+        if part is None:
+            return whole
+        fe = self.fe
+        if isinstance(part, tuple):
+            return Value(fe, fe.c.index(whole.id, self._indices(part),
+                                        fe.pos))
+        return self._gather(whole, part)
 
     def __tile_setitem__(self, key, value):
-        self._whole(key)
-        self.write(value)
+        part = self._part(key)
+        if part is None:
+            self.write(value)
+            return
+        fe = self.fe
+        self.check_scope()
+        if isinstance(part, tuple):
+            fe.c.assign_part(self.ref(), self._indices(part), "", fe.pos,
+                             fe.to_id(value), fe.pos)
+            return
+        self.write(self._scatter(self.read(), part, value))
+
+    # A buffer is a tile var, and the dialect gathers from global tensors
+    # only, so an index the kernel computes selects elementwise: the
+    # element at i is the largest of the row that is `x` where the column
+    # is i and -inf elsewhere (exact: max(x, -inf) is x, NaN included).
+    # A per-thread index compares [lanes, size] elements, so it costs
+    # lanes x size operations and a reduction.
+
+    def _lowest(self):
+        dtype = self.dtype
+        if dtype in (dtypes.f32, dtypes.f16, dtypes.bf16):
+            return float("-inf")
+        if dtype == dtypes.i32:
+            return -2**31
+        raise CompileError(self.fe.located(
+            f"{self.what} of {dtype.name} is indexed by a computed index: "
+            "that needs an f32, f16, bf16 or i32 buffer"))
+
+    def _index_tile(self, index):
+        """A computed index as a scalar i32 or the [lanes] i32 tile."""
+        fe = self.fe
+        if isinstance(index, ThreadIndex):
+            return index.value()
+        if index.dtype != dtypes.i32:
+            return fe.cast(dtypes.i32, index)
+        return index
+
+    def _gather(self, whole, index):
+        fe = self.fe
+        lowest = self._lowest()
+        i = self._index_tile(index)
+        lanes = i.shape[0] if i.kind == "tile" else 1
+        columns = _iota(fe, [lanes, self.size], 1)
+        hit = fe.binary("==", columns, fe.reshape(i, [lanes, 1])
+                        if i.kind == "tile" else i)
+        row = fe.reshape(whole, [1, self.size])
+        found = fe.builtin("rowmax", [fe.builtin("where",
+                                                 [hit, row, lowest])])
+        if i.kind == "tile":
+            found = fe.reshape(found, [lanes])
+        else:
+            zero = fe.to_id(0)
+            found = Value(fe, fe.c.index(found.id, [(zero, None)] * 2,
+                                         fe.pos))
+        # An index outside the buffer reads 0, as outside a tensor.
+        inside = fe.binary("&", fe.binary(">=", i, 0),
+                           fe.binary("<", i, self.size))
+        return fe.builtin("where", [inside, found, 0])
+
+    def _scatter(self, whole, index, value):
+        fe = self.fe
+        i = self._index_tile(index)
+        if i.kind != "tile":
+            # One element, the same in every thread: an elementwise select.
+            hit = fe.binary("==", _iota(fe, [self.size], 0), i)
+            return fe.builtin("where", [hit, value, whole])
+        lanes = i.shape[0]
+        value = fe.value_of(value)
+        if value.kind == "tile":
+            if value.shape != (lanes,):
+                raise CompileError(fe.located(
+                    f"the value stored to {self.what} at a per-thread index "
+                    f"is a per-thread value ([{lanes}]) or a scalar; got "
+                    f"{value!r}"))
+            value = fe.reshape(value, [1, lanes])
+        # Element e of the buffer takes the value of the lanes that write
+        # it (the largest, when several do; a scatter's repeated targets
+        # are undefined) and keeps its own where none does.
+        hit = fe.binary("==", _iota(fe, [self.size, lanes], 0),
+                        fe.reshape(i, [1, lanes]))
+        lowest = self._lowest()
+        written = fe.builtin("rowmax", [fe.builtin("where",
+                                                   [hit, value, lowest])])
+        one = fe.full((1, 1), dtypes.i32, 1)
+        count = fe.builtin("rowmax", [fe.builtin("where", [hit, one, 0])])
+        return fe.builtin("where", [
+            fe.binary(">", fe.reshape(count, [self.size]), 0),
+            fe.reshape(written, [self.size]), whole])
+
+
+def _iota(fe, shape, axis):
+    return fe.call_with("iota", [("ints", "", list(shape)), ("int", "", axis)])
 
 
 class SharedBuffer(_Buffer):
@@ -401,6 +528,7 @@ class PipelineStage(_Buffer):
         self.pipeline = pipeline
         self.k = k
         self.size = pipeline.size
+        self.dtype = pipeline.dtype
 
     def ref(self):
         return self.pipeline.ref(self.k)
@@ -416,6 +544,7 @@ class Pipeline(_Scoped):
     def __init__(self, fe, name, dtype, size, stages):
         super().__init__(fe, f"pipeline '{name}'")
         self.name = name
+        self.dtype = dtype
         self.size = size
         self.stages = stages
         self.rotation = name + "_rotation"

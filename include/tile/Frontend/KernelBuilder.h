@@ -90,10 +90,11 @@ public:
     std::vector<Option> pipelineOptions;
     std::optional<Pos> pipelinePos;
   };
-  /// One dimension of a slice: `start :+ extent`.
+  /// One dimension of a slice: `start :+ extent`; with no extent, `start`
+  /// is a single index, or an i32 index tile (a gather or scatter).
   struct Range {
     ValueId start;
-    ValueId extent;
+    std::optional<ValueId> extent;
   };
   /// An argument of a builtin that takes more than values: the slice of
   /// `load` and `store`, the shape of `iota`; `name` for a named one
@@ -188,6 +189,11 @@ public:
   };
   FailureOr<ValueId> readVar(const VarRef &var, Pos pos);
   LogicalResult writeVar(const VarRef &var, ValueId value, Pos pos);
+  /// `var[indices] [op]= value`: a part of a tile var (a sub-tile or one
+  /// element, constant indices as `index` takes them) replaced,
+  /// `tile.insert_slice` of the var's value written back.
+  LogicalResult assignPart(const VarRef &var, ArrayRef<Index> indices,
+                           StringRef op, Pos opPos, ValueId value, Pos pos);
   /// One side of a copy: a tensor parameter (by name) or a var, and the
   /// box's offsets in it.
   struct CopySide {

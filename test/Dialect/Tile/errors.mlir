@@ -898,6 +898,17 @@ tile.kernel @gather_dims(%E: !tile.tensor<[V, 64], f32>) attributes {threads = 3
 
 // -----
 
+tile.kernel @gather_range_extent(%E: !tile.tensor<[64, 8], f32>) attributes {threads = 32 : i64} {
+  %c0 = arith.constant 0 : index
+  %ids = arith.constant dense<2> : tensor<64x1xi32>
+  // An index dimension's extent is unbounded; a range's is not.
+  // expected-error @+1 {{slice extent 16 of dimension 1 exceeds the tensor's size 8}}
+  %g = tile.gather %E[%c0, %c0] indices(%ids) dims [0] : !tile.tensor<[64, 8], f32>, tensor<64x1xi32> -> tensor<64x16xf32>
+  tile.return
+}
+
+// -----
+
 tile.kernel @scatter_count(%Y: !tile.tensor<[V, 64], f32>) attributes {threads = 32 : i64} {
   %c0 = arith.constant 0 : index
   %v = arith.constant dense<2.0> : tensor<16x64xf32>

@@ -189,3 +189,16 @@ tile.kernel @atomics(%C: !tile.tensor<[M, N], f32>, %H: !tile.tensor<[B], i32>) 
   tile.atomic min %ones, %H[%c0] indices(%bins) dims [0] : tensor<256xi32>, !tile.tensor<[B], i32>, tensor<256xi32>
   tile.return
 }
+
+// An index dimension's extent is the number of indices, which a static
+// size does not bound: 64 lookups of a 4-row table.
+// CHECK-LABEL: tile.kernel @lookups(
+tile.kernel @lookups(%T: !tile.tensor<[4, 8], f32>) attributes {threads = 64 : i64} {
+  %c0 = arith.constant 0 : index
+  %ids = arith.constant dense<1> : tensor<64x1xi32>
+  // CHECK: tile.gather {{.*}} -> tensor<64x8xf32>
+  %g = tile.gather %T[%c0, %c0] indices(%ids) dims [0] : !tile.tensor<[4, 8], f32>, tensor<64x1xi32> -> tensor<64x8xf32>
+  // CHECK: tile.scatter
+  tile.scatter %g, %T[%c0, %c0] indices(%ids) dims [0] : tensor<64x8xf32>, !tile.tensor<[4, 8], f32>, tensor<64x1xi32>
+  tile.return
+}
