@@ -393,3 +393,47 @@ def test_computed_buffer_reads_are_exact():
     Y[:] = 0
     computed_reads(X, Y, Z, backend="interp", check=False)
     np.testing.assert_array_equal(Y.view(np.int32), X[::-1].view(np.int32))
+
+
+# ---- atomics ---------------------------------------------------------------
+
+@tile.kernel(threads=64, grid=4)
+def atomics(X: tile.tensor(F32, [4, 64]), Bins: tile.tensor(I32, [4, 64]),
+            Sum: tile.tensor(F32, [1, 64]), H: tile.tensor(I32, [8]),
+            Top: tile.tensor(I32, [1, 64]), Low: tile.tensor(F32, [64])):
+    b = tile.block_id(0)
+    tid = tile.thread_id()
+    tile.atomic_add(Sum[0:1, 0:64], X[b, 0:64])         # every CTA adds
+    tile.atomic_add(H[Bins[b, tid]], 1)                 # a histogram
+    tile.atomic_max(Top[0, tid], Bins[b, tid], mask=tid % 2 == 0)
+    tile.atomic_min(Low[tid], X[b, tid])
+
+
+def test_atomics_of_slices_per_thread_and_across_ctas():
+    rng = np.random.default_rng(7)
+    X = rng.integers(-50, 50, (4, 64)).astype(np.float32)
+    Bins = rng.integers(0, 10, (4, 64)).astype(np.int32)   # 8, 9 dropped
+    Sum = np.zeros((1, 64), np.float32)
+    H = np.zeros(8, np.int32)
+    Top = np.full((1, 64), -1, np.int32)
+    Low = np.full(64, 100, np.float32)
+    run(atomics, X, Bins, Sum, H, Top, Low)
+    np.testing.assert_array_equal(Sum[0], X.sum(0))
+    np.testing.assert_array_equal(H, np.bincount(Bins.ravel(),
+                                                 minlength=10)[:8])
+    top = np.where(np.arange(64) % 2 == 0, Bins.max(0), -1)
+    np.testing.assert_array_equal(Top[0], top)
+    np.testing.assert_array_equal(Low, X.min(0))
+    assert atomics.compile().mlir().count("tile.atomic") == 4
+    assert tile.BUILTINS["atomic_add"] is tile.atomic_add
+
+
+@tile.kernel(threads=32)
+def atomic_of_value(X: tile.tensor(F32, [32])):
+    tile.atomic_add(X[0:32][0:4], 1.0)
+
+
+def test_atomic_errors():
+    with pytest.raises(tile.CompileError, match="the first argument of "
+                                                "tile.atomic_add is a slice"):
+        atomic_of_value.compile()

@@ -39,10 +39,11 @@ _tile.set_errors(Error, CompileError, BackendUnavailable, KernelFault)
 
 from .dtypes import (DType, TensorSpec, TileType, bf16, f16, f32, i1, i32,  # noqa: E402
                      index, tensor, tile_type)
-from .api import (BUILTINS, cdiv, ctx, fma, for_range, full, inf, iota,  # noqa: E402
-                  lanes, load, maximum, minimum, num_blocks, ones, range,
-                  range_constexpr, reshape, static_range, store, where,
-                  zeros, block_id)
+from .api import (BUILTINS, SPECIAL, atomic_add, atomic_max,  # noqa: E402
+                  atomic_min, block_id, cdiv, ctx, fma, for_range, full, inf,
+                  iota, lanes, load, maximum, minimum, num_blocks, ones,
+                  range, range_constexpr, reshape, static_range, store,
+                  where, zeros)
 from .seed import (Pipeline, RegisterTensor, SharedBuffer, ThreadIndex,  # noqa: E402
                    barrier, copy, num_threads, pipeline, register_tensor,
                    thread_id, threadgroup_alloc)
@@ -50,8 +51,7 @@ from .kernel import CompiledKernel, Kernel  # noqa: E402
 from .result import RunResult  # noqa: E402
 
 globals().update({name: fn for name, fn in BUILTINS.items()
-                  if name not in ("max", "min", "abs", "cdiv", "where",
-                                  "iota", "load", "store", "reshape")})
+                  if name not in ("max", "min", "abs") + SPECIAL})
 abs = BUILTINS["abs"]  # noqa: A001
 max = BUILTINS["max"]  # noqa: A001
 min = BUILTINS["min"]  # noqa: A001
@@ -87,7 +87,8 @@ __all__ = [
     "i1", "index", "tensor", "tile_type", "TileType", "kernel", "Kernel", "CompiledKernel",
     "RunResult", "cuda_device", "zeros", "ones", "full", "range", "for_range",
     "range_constexpr", "static_range", "cdiv", "fma", "where", "maximum",
-    "minimum", "inf", "iota", "load", "store", "reshape", "block_id", "num_blocks", "num_threads", "lanes", "ctx",
+    "minimum", "inf", "iota", "load", "store", "atomic_add", "atomic_max",
+    "atomic_min", "reshape", "block_id", "num_blocks", "num_threads", "lanes", "ctx",
     "thread_id", "register_tensor", "threadgroup_alloc", "copy", "barrier",
     "pipeline", "Pipeline", "RegisterTensor", "SharedBuffer", "ThreadIndex",
 ] + sorted(BUILTINS)

@@ -194,19 +194,40 @@ def load(slice_, other=None):
     return fe.loaded(fe.call_with("load", args), slice_.ranges)
 
 
-def store(slice_, value, mask=None):
-    """Stores ``value`` into ``Y[a:b, ...]``, only where ``mask`` (an i1
-    tile, broadcast) is true: ``tile.store(Y[0:16, 0:64], v, mask=m)``."""
-    fe = current_frontend("tile.store")
-    args = [_slice_arg(fe, "store", slice_),
-            ("value", "", fe.lane_shaped(value, slice_.ranges))]
-    if mask is not None:
-        args.append(("value", "mask", fe.lane_shaped(mask, slice_.ranges)))
-    fe.call_with("store", args, statement=True)
+def _slice_statement(name, doc):
+    """A builtin statement on a slice, a value and a mask: store and the
+    atomics."""
+    def statement(slice_, value, mask=None):
+        fe = current_frontend("tile." + name)
+        args = [_slice_arg(fe, name, slice_),
+                ("value", "", fe.lane_shaped(value, slice_.ranges))]
+        if mask is not None:
+            args.append(("value", "mask", fe.lane_shaped(mask,
+                                                         slice_.ranges)))
+        fe.call_with(name, args, statement=True)
+    statement.__name__ = statement.__qualname__ = name
+    statement.__doc__ = doc
+    statement.__tile_slice_arg__ = True
+    return statement
 
+
+store = _slice_statement("store", """Stores ``value`` into ``Y[a:b, ...]``,
+only where ``mask`` (an i1 tile, broadcast) is true:
+``tile.store(Y[0:16, 0:64], v, mask=m)``.""")
+atomic_add, atomic_max, atomic_min = (_slice_statement(
+    "atomic_" + kind, f"""Combines each element of ``value`` into its element
+of ``Y[a:b, ...]`` with an atomic {kind} (f32 and i32; add also f16), only
+where ``mask`` is true: ``tile.atomic_{kind}(C[m:m + 32, 0:64], acc)``;
+the slice may be a scatter's (``tile.atomic_add(H[bins], 1)``). Atomic
+updates never race with each other, in one CTA or across CTAs.""")
+    for kind in ("add", "max", "min"))
+
+# Builtins written here rather than from the C++ list: those whose
+# arguments are more than values.
+SPECIAL = ("where", "cdiv", "iota", "load", "store", "reshape",
+           "atomic_add", "atomic_max", "atomic_min")
 
 load.__tile_slice_arg__ = True
-store.__tile_slice_arg__ = True
 
 
 def _slice_arg(fe, what, slice_):
@@ -216,3 +237,7 @@ def _slice_arg(fe, what, slice_):
                         f"tensor parameter, written in the call: "
                         f"tile.{what}(X[a:b, ...], ...)")
     return ("slice", "", slice_)
+
+# tile.BUILTINS["store"] and the like are these functions too.
+BUILTINS.update({name: globals()[name] for name in SPECIAL
+                 if name in BUILTINS})
