@@ -863,7 +863,8 @@ FailureOr<scf::ForOp> Emitter::createFor(const ForStmt &loop) {
 }
 
 LogicalResult Emitter::emitSubTileAssign(const AssignStmt &assign,
-                                         const SliceExpr &target, Value var) {
+                                         const SliceExpr &target, Value var,
+                                         Value whole) {
   Type valueType = cast<VarType>(var.getType()).getValueType();
   auto type = dyn_cast<RankedTensorType>(valueType);
   if (!type)
@@ -875,8 +876,9 @@ LogicalResult Emitter::emitSubTileAssign(const AssignStmt &assign,
     return failure();
   auto subType = type.clone(sub->shape);
   Location loc = getLoc(assign.getLoc());
-  Value whole =
-      ReadOp::create(builder, getLoc(target.base->getLoc()), var).getResult();
+  if (!whole)
+    whole =
+        ReadOp::create(builder, getLoc(target.base->getLoc()), var).getResult();
   FailureOr<Operand> value = emitExpr(*assign.value);
   if (failed(value))
     return failure();

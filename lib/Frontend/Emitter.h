@@ -232,9 +232,11 @@ private:
     bool isElement = true;
   };
   FailureOr<SubTile> emitSubTile(const SliceExpr &expr, RankedTensorType type);
-  /// `t[...] op= e` for a tile var `t`.
+  /// `t[...] op= e` for a tile var `t`; `whole`, when given, is the read
+  /// of `t` the assignment updates (a front end that read it already).
   LogicalResult emitSubTileAssign(const AssignStmt &assign,
-                                  const SliceExpr &target, Value var);
+                                  const SliceExpr &target, Value var,
+                                  Value whole = {});
   /// An assignment to a slice the caller has emitted (`presliced`, the
   /// target's own), or as emitAssign(assign).
   LogicalResult emitAssign(const AssignStmt &assign,

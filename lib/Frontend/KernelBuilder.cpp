@@ -591,7 +591,8 @@ LogicalResult KernelBuilder::writeVar(const VarRef &ref, ValueId value,
 
 LogicalResult KernelBuilder::assignPart(const VarRef &ref,
                                         ArrayRef<Index> indices, StringRef op,
-                                        Pos opPos, ValueId value, Pos pos) {
+                                        Pos opPos, ValueId value, Pos pos,
+                                        std::optional<ValueId> whole) {
   Impl &s = *impl;
   std::optional<BinaryOp> kind;
   if (!op.empty() && !(kind = parseBinaryOp(op)))
@@ -608,7 +609,8 @@ LogicalResult KernelBuilder::assignPart(const VarRef &ref,
   AssignStmt stmt(s.loc(pos),
                   std::make_unique<NameExpr>(s.loc(ref.pos), s.save(ref.name)),
                   kind, s.loc(opPos), s.wrap(value));
-  return s.emitter.emitSubTileAssign(stmt, target, *var);
+  return s.emitter.emitSubTileAssign(
+      stmt, target, *var, whole ? s.emitter.evaluated[*whole].value : Value());
 }
 
 FailureOr<Value> KernelBuilder::resolve(const VarRef &ref) {

@@ -414,12 +414,17 @@ NB_MODULE(_tile, m) {
            [](Compilation &c, unsigned base, const RangeList &list, Pos p) {
              return check(c, c.getBuilder().index(base, indices(list), pos(p)));
            })
-      .def("assign_part",
-           [](Compilation &c, nb::tuple ref, const RangeList &list,
-              const std::string &op, Pos opPos, unsigned value, Pos p) {
-             check(c, c.getBuilder().assignPart(varRef(ref), indices(list), op,
-                                                pos(opPos), value, pos(p)));
-           })
+      .def(
+          "assign_part",
+          [](Compilation &c, nb::tuple ref, const RangeList &list,
+             const std::string &op, Pos opPos, unsigned value, Pos p,
+             std::optional<unsigned> whole) {
+            check(c,
+                  c.getBuilder().assignPart(varRef(ref), indices(list), op,
+                                            pos(opPos), value, pos(p), whole));
+          },
+          "ref"_a, "indices"_a, "op"_a, "op_pos"_a, "value"_a, "pos"_a,
+          "whole"_a.none() = nb::none())
       .def(
           "set_var_placement",
           [](Compilation &c, const std::string &name, bool shared,

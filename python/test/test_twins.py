@@ -3,11 +3,13 @@ same IR after the front end, and the same results on the same inputs."""
 
 import importlib.util
 import os
+import re
 import subprocess
 
 import numpy as np
 import pytest
 
+import language_twins
 import tile
 from conftest import ROOT, example
 
@@ -18,11 +20,11 @@ TWINS = {"squares": "squares", "softmax": "softmax", "matmul": "matmul",
          "softmax_masked": "softmax_masked"}
 
 
-def tile_ir(name):
+def tile_ir(name, path=False):
     translate = os.path.join(BIN, "tile-translate")
     return subprocess.run(
         [translate, "--import-tile", "--mlir-print-debuginfo=false",
-         os.path.join(ROOT, "examples", name + ".tile")],
+         name if path else os.path.join(ROOT, "examples", name + ".tile")],
         check=True, capture_output=True, text=True).stdout
 
 
@@ -45,21 +47,16 @@ def test_squares_and_matmul_examples(capsys):
     assert out.count("matches numpy") == 2
 
 
-@pytest.mark.parametrize("name, kernel, dims", [
-    ("squares", "squares", {"K": 192}),
-    ("softmax_masked", "softmax_masked", {"M": 40, "N": 300}),
-    ("axpy", "axpy", {"N": 3000}),
-])
-def test_same_results_as_tile_run(name, kernel, dims, tmp_path):
-    # tile-run writes its seeded inputs and interp's outputs; the Python
-    # kernel on those inputs writes the same outputs.
+def same_results_as_tile_run(path, compiled, dims, tmp_path, kernel=None):
+    """tile-run writes its seeded inputs and interp's outputs of the kernel
+    in `path`; the Python kernel on those inputs writes the same outputs."""
     run = os.path.join(BIN, "tile-run")
-    command = [run, os.path.join(ROOT, "examples", name + ".tile"),
-               "--backend=interp", "--write-io", str(tmp_path)]
+    command = [run, path, "--backend=interp", "--write-io", str(tmp_path)]
+    if kernel:
+        command += ["--kernel", kernel]
     for symbol, value in dims.items():
         command += ["--dim", f"{symbol}={value}"]
     subprocess.run(command, check=True, capture_output=True)
-    compiled = getattr(example(name), kernel).compile()
     manifest = compiled.manifest
     values = {}
     for line in (tmp_path / "dims.txt").read_text().split():
@@ -79,11 +76,58 @@ def test_same_results_as_tile_run(name, kernel, dims, tmp_path):
         arrays.append(array)
         if param["access"] != "read":
             written.append((param["name"], array))
+    assert written
     compiled.run(*arrays, backend="emulate")
     for param_name, array in written:
         want = np.fromfile(tmp_path / "expect" / (param_name + ".bin"),
                            array.dtype)
         np.testing.assert_allclose(array.ravel(), want, rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("name, kernel, dims", [
+    ("squares", "squares", {"K": 192}),
+    ("softmax_masked", "softmax_masked", {"M": 40, "N": 300}),
+    ("axpy", "axpy", {"N": 3000}),
+])
+def test_same_results_as_tile_run(name, kernel, dims, tmp_path):
+    same_results_as_tile_run(os.path.join(ROOT, "examples", name + ".tile"),
+                             getattr(example(name), kernel).compile(), dims,
+                             tmp_path)
+
+
+def frontend_test(name):
+    return os.path.join(ROOT, "test", "Frontend", name + ".tile")
+
+
+def kernel_ir(module, name):
+    """The text of kernel `name` in a printed module."""
+    match = re.search(rf"^  tile\.kernel @{name}\(.*?^  }}\n", module,
+                      re.S | re.M)
+    assert match, name
+    return match.group(0)
+
+
+# The language's own kernels of elements, sub-tiles, gathers, scatters and
+# atomics (test/Frontend/*.tile), in Python: the same results on the same
+# inputs, and, where both front ends emit the ops in one order, the same IR.
+# (A gather's or an atomic's slice is emitted where the .tile front end
+# evaluates it and where Python calls the builtin: the same ops, in another
+# order.)
+@pytest.mark.parametrize("source, kernel, dims, same_ir", [
+    ("indexing", language_twins.subtiles, {}, True),
+    ("indexing", language_twins.lookup, {"V": 100}, False),
+    ("indexing", language_twins.permute, {"M": 40}, False),
+    ("indexing", language_twins.halves, {"K": 200}, True),
+    ("atomics", language_twins.split_sums, {"M": 40, "N": 200}, False),
+], ids=lambda x: getattr(x, "name", None))
+def test_language_twins(source, kernel, dims, same_ir, tmp_path):
+    compiled = kernel.compile()
+    same_results_as_tile_run(frontend_test(source), compiled, dims, tmp_path,
+                             kernel=kernel.name)
+    if same_ir:
+        want = tile_ir(frontend_test(source), path=True)
+        assert kernel_ir(compiled.mlir(), kernel.name) == \
+            kernel_ir(want, kernel.name)
 
 
 ISSUE_EXAMPLE = '''

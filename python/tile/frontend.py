@@ -360,6 +360,9 @@ class Frontend:
         # The kernel blocks open (ids), and the name an assignment gives.
         self.open_blocks = []
         self.slice_ranges = {}
+        # Writes of vars so far: an assignment that read a var before its
+        # value reads it again when the value wrote it.
+        self.var_writes = 0
         self.block_count = 0
         self.target_name = None
         self.names = set()
@@ -484,6 +487,19 @@ class Frontend:
 
     def stmt_Assign(self, node):
         target = node.targets[0]
+        if len(node.targets) == 1 and isinstance(target, ast.Subscript) and \
+                self.is_var(target.value):
+            # A part of a tile var: the var read first, then the value, as
+            # .tile emits them; read again if the value wrote the var (a
+            # helper function may).
+            whole = self.expr(target.value)
+            key = self.subscript_key(target.slice)
+            writes = self.var_writes
+            value = self.expr(node.value)
+            if self.var_writes != writes:
+                whole = self.expr(target.value)
+            self.assign_part(target, whole, key, "", value, node)
+            return
         if len(node.targets) == 1 and isinstance(target, ast.Subscript):
             obj = self.expr(target.value)
             if isinstance(obj, TensorParam):
@@ -531,8 +547,11 @@ class Frontend:
         target = node.target
         if isinstance(target, ast.Subscript):
             if self.is_var(target.value):
+                # Python's order: the var, its index, then the value.
+                whole = self.expr(target.value)
+                key = self.subscript_key(target.slice)
                 value = self.expr(node.value)
-                self.assign_part(target, op, value, node)
+                self.assign_part(target, whole, key, op, value, node)
                 return
             obj = self.expr(target.value)
             if isinstance(obj, TensorParam):
@@ -566,7 +585,9 @@ class Frontend:
             self.assign_name(target, value, node)
         elif isinstance(target, ast.Subscript):
             if self.is_var(target.value):
-                self.assign_part(target, "", value, node)
+                whole = self.expr(target.value)
+                key = self.subscript_key(target.slice)
+                self.assign_part(target, whole, key, "", value, node)
                 return
             obj = self.expr(target.value)
             self.pos = _pos(node)
@@ -599,18 +620,20 @@ class Frontend:
         return isinstance(node, ast.Name) and isinstance(
             self.locals.get(node.id), _Var)
 
-    def assign_part(self, target, op, value, node):
-        """`t[...] [op]= value` on a tile var `t`: that part of it replaced
-        (the language's tile.insert_slice, constant indices)."""
-        name = target.value.id
-        current = self.expr(target.value)
-        key = self.subscript_key(target.slice)
+    def assign_part(self, target, whole, key, op, value, node):
+        """`t[key] [op]= value` on a tile var `t` whose value `whole` was
+        read: that part of it replaced (the language's tile.insert_slice,
+        constant indices)."""
         self.pos = _pos(target)
-        indices = self.tile_indices(current, key)
+        if whole.kind != "tile":
+            raise self.error(f"'{target.value.id}' is a scalar var; only "
+                             "tiles and tensors can be indexed", target)
+        indices = self.tile_indices(whole, key)
         self.pos = _pos(node)
-        self.c.assign_part((name, _pos(target.value), None, 0), indices,
-                           op or "", _pos(node), self.to_id(value),
-                           _pos(node))
+        self.c.assign_part((target.value.id, _pos(target.value), None, 0),
+                           indices, op or "", _pos(node), self.to_id(value),
+                           _pos(node), whole.id)
+        self.var_writes += 1
 
     def assign_name(self, target, value, node):
         name = target.id
@@ -632,6 +655,7 @@ class Frontend:
                                  f"cannot hold {type(value).__name__}", node)
             self.c.assign(name, _pos(target), "", _pos(node),
                           self.to_id(value), _pos(node))
+            self.var_writes += 1
             return
         if not is_ir or self.inline_depth:
             if self.inline_depth and self.c.depth > self.inline_entry[-1]:
@@ -1211,7 +1235,8 @@ class Frontend:
         for dim, element in enumerate(elements):
             if not isinstance(element, ast.Slice):
                 self.pos = _pos(element)
-                entries.append(("index", self.expr(element), _pos(element)))
+                entries.append(("index", self.start_index(self.expr(element)),
+                                _pos(element)))
                 continue
             if element.step is not None:
                 raise self.error("a slice of a tensor has no step", element)
@@ -1236,9 +1261,18 @@ class Frontend:
                     raise self.error(
                         "a slice extent must be a compile-time constant: "
                         "write start:start + N", element)
-            entries.append(("range", (start, extent), _pos(element)))
+            entries.append(("range", (self.start_index(start), extent),
+                            _pos(element)))
         return self.access(tensor, entries,
                            _pos(node or key_node))
+
+    def start_index(self, start):
+        """A literal slice start as the index constant, emitted where the
+        slice is evaluated, as .tile emits it (not where the builtin that
+        takes the slice is called); any other start as it is."""
+        if isinstance(start, int) and not isinstance(start, bool):
+            return self.cast(dtypes.index, start)
+        return start
 
     def python_ranges(self, tensor, key):
         """The access `tensor[key]` for a key Python code computed."""

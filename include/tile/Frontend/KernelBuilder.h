@@ -191,9 +191,11 @@ public:
   LogicalResult writeVar(const VarRef &var, ValueId value, Pos pos);
   /// `var[indices] [op]= value`: a part of a tile var (a sub-tile or one
   /// element, constant indices as `index` takes them) replaced,
-  /// `tile.insert_slice` of the var's value written back.
+  /// `tile.insert_slice` of the var's value written back; `whole` is the
+  /// var's value read (`readVar`) when the caller read it already.
   LogicalResult assignPart(const VarRef &var, ArrayRef<Index> indices,
-                           StringRef op, Pos opPos, ValueId value, Pos pos);
+                           StringRef op, Pos opPos, ValueId value, Pos pos,
+                           std::optional<ValueId> whole = std::nullopt);
   /// One side of a copy: a tensor parameter (by name) or a var, and the
   /// box's offsets in it.
   struct CopySide {
