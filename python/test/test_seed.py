@@ -230,3 +230,118 @@ def test_per_thread_access_of_any_rank():
     X = np.zeros((64, 64), np.float32)
     two_thread_indices(X, backend="emulate")
     np.testing.assert_array_equal(X, np.eye(64))
+
+
+@tile.kernel(threads=64)
+def register_update_in_if(X: tile.tensor(tile.f32, [64])):
+    tid = tile.thread_id()
+    acc = tile.register_tensor((2,), dtype="float", fill=1.0)
+    if X[0] > 0.0:
+        acc[1] = X[tid]
+    X[tid] = acc[1]
+
+
+def test_a_rejected_register_tensor_points_at_its_lines():
+    with pytest.raises(tile.CompileError) as raised:
+        register_update_in_if.compile()
+    message = str(raised.value)
+    assert "'acc_1' is updated inside an if" in message
+    assert "test_seed.py:" in message.splitlines()[0]
+    assert "acc[1] = X[tid]" in message       # the update, with a caret
+    # and a note at the declaration, the register_tensor line.
+    assert "acc = tile.register_tensor((2,)" in message
+
+
+@tile.kernel(threads=64)
+def seed_spellings(X: tile.tensor(tile.f32, [256]), Y: tile.tensor(tile.f32, [64]),
+                   I: tile.tensor(tile.i32, [64]), H: tile.tensor(tile.f16, [64])):
+    tid = tile.thread_id()
+    acc = tile.register_tensor(2, dtype="float", fill=0.5)   # shape an int
+    for k in tile.for_range(0, 4):                            # for, not with
+        acc[0] = tile.fma(X[k * 64 + tid], 2.0, acc[0])
+    for k in tile.static_range(2):
+        acc[1] += tile.f32(k)
+    Y[tid] = acc[0] + acc[1]
+    counts = tile.register_tensor((1,), dtype="int", fill=3)
+    I[tid] = counts[0] * tile.i32(tile.lanes()) + tile.num_threads()
+    halves = tile.threadgroup_alloc("half", 64)
+    halves[tid] = tile.f16(tid)
+    H[tid] = halves[tid]
+
+
+def test_seed_spellings_and_aliases():
+    X = np.arange(256, dtype=np.float32)
+    Y = np.zeros(64, np.float32)
+    I = np.zeros(64, np.int32)
+    H = np.zeros(64, np.float16)
+    seed_spellings(X, Y, I, H, backend="emulate")
+    np.testing.assert_allclose(Y, 0.5 + 2 * X.reshape(4, 64).sum(0) + 1.5,
+                               rtol=1e-6)
+    np.testing.assert_array_equal(I, 3 * 32 + 64)
+    np.testing.assert_array_equal(H, np.arange(64))
+
+
+@tile.kernel(threads=64)
+def stage_out_of_range(X: tile.tensor(tile.f32, [64])):
+    pipe = tile.pipeline("float", 64, stages=2)
+    tile.copy(X, pipe.stage(2), 64)
+
+
+@tile.kernel(threads=64)
+def bad_buffer_size(X: tile.tensor(tile.f32, [64])):
+    tile.threadgroup_alloc("float", 0)
+
+
+@tile.kernel(threads=64)
+def bad_register_shape(X: tile.tensor(tile.f32, [64])):
+    tile.register_tensor((2, -1))
+
+
+@tile.kernel(threads=64)
+def bad_dtype(X: tile.tensor(tile.f32, [64])):
+    tile.threadgroup_alloc("double", 64)
+
+
+@tile.kernel(threads=64)
+def copy_2d(X: tile.tensor(tile.f32, [8, 8])):
+    buf = tile.threadgroup_alloc("float", 64)
+    tile.copy(X, buf, 64)
+
+
+@tile.kernel(threads=64)
+def copy_of_a_value(X: tile.tensor(tile.f32, [64])):
+    buf = tile.threadgroup_alloc("float", 64)
+    tile.copy(X[0:64], buf, 64)
+
+
+@tile.kernel(threads=64)
+def zero_count(X: tile.tensor(tile.f32, [64])):
+    buf = tile.threadgroup_alloc("float", 64)
+    tile.copy(X, buf, 0)
+
+
+@tile.kernel(threads=64)
+def buffer_out_of_scope(X: tile.tensor(tile.f32, [64])):
+    for k in tile.range(0, 2):
+        buf = tile.threadgroup_alloc("float", 64)
+    X[tile.thread_id()] = buf[tile.thread_id()]
+
+
+@pytest.mark.parametrize("kernel, message", [
+    (stage_out_of_range, "pipeline 'pipe' has stages 0 to 1, got 2"),
+    (bad_buffer_size, "a buffer's size is a positive int, got 0"),
+    (bad_register_shape, "a register tensor's shape is a tuple of positive "
+                         r"ints, got \(2, -1\)"),
+    (bad_dtype, "'double' is not a tile element type"),
+    (copy_2d, "copy from 'X': seed 003's copy moves elements of 1-D "
+              "tensors and buffers"),
+    (copy_of_a_value, "copy from <tile f32\\[64\\]>: a tensor parameter, a "
+                      "buffer or a pipeline stage"),
+    (zero_count, "a copy's count is a positive int, got 0"),
+    (buffer_out_of_scope, "buffer 'buf' was made inside a loop or if that "
+                          "has ended"),
+])
+def test_more_seed_api_errors(kernel, message):
+    with pytest.raises(tile.CompileError, match=message) as raised:
+        kernel.compile()
+    assert "test_seed.py:" in str(raised.value)
