@@ -3,6 +3,10 @@
 and elements of tile vars; each against numpy under the emulator (which
 the reference interpreter checks) and the IR it must produce."""
 
+import os
+import shutil
+import subprocess
+
 import numpy as np
 import pytest
 
@@ -437,3 +441,21 @@ def test_atomic_errors():
     with pytest.raises(tile.CompileError, match="the first argument of "
                                                 "tile.atomic_add is a slice"):
         atomic_of_value.compile()
+
+
+PTXAS = shutil.which("ptxas") or next(
+    (p for p in ("/usr/local/cuda/bin/ptxas",) if os.path.exists(p)), None)
+
+
+@pytest.mark.skipif(PTXAS is None, reason="needs ptxas (the CUDA toolkit)")
+@pytest.mark.parametrize("kernel", [per_thread_gathers, beside_slices,
+                                    buffers, stage_elements, atomics],
+                         ids=lambda k: k.name)
+def test_ptxas_takes_the_ptx(kernel, tmp_path):
+    # The gathers, scatters, selects and atomics lower to PTX ptxas
+    # assembles for the chip.
+    path = tmp_path / (kernel.name + ".ptx")
+    path.write_text(kernel.compile(chip="sm_90").ptx)
+    subprocess.run([PTXAS, "-arch=sm_90", str(path), "-o",
+                    str(tmp_path / "out.cubin")], check=True,
+                   capture_output=True)
