@@ -184,8 +184,14 @@ def repeated_targets(X: tile.tensor(F32, [32]), Y: tile.tensor(F32, [32])):
 def test_a_scatter_with_repeated_targets_is_a_fault():
     X = np.arange(32, dtype=np.float32)
     Y = np.zeros(32, np.float32)
-    with pytest.raises(tile.KernelFault, match="test_access.py:177"):
+    with pytest.raises(tile.KernelFault, match="scatter writes element") \
+            as raised:
         repeated_targets(X, Y, backend="interp")
+    assert "test_access.py:" in str(raised.value)
+    assert "Y[tid // 2] = X[tid]" in str(raised.value)
+    with pytest.raises(tile.KernelFault, match="race") as raised:
+        repeated_targets(X, Y, backend="emulate", check=False)
+    assert "test_access.py:" in str(raised.value)
 
 
 # ---- buffers and pipeline stages -----------------------------------------
