@@ -34,7 +34,8 @@ def test_same_ir_after_the_front_end(name):
     assert kernel.compile().mlir().strip() == tile_ir(name).strip()
 
 
-@pytest.mark.parametrize("name", ["softmax", "rowscale", "control"])
+@pytest.mark.parametrize("name", ["softmax", "rowscale", "control",
+                                  "gathers"])
 def test_examples_run_and_match_numpy(name, capsys):
     example(name).main()
     assert "matches numpy" in capsys.readouterr().out
