@@ -109,6 +109,8 @@ def elements(X: tile.tensor(F32, [4, 8]), N: tile.tensor(I32, [1]),
     for i in tile.range(0, tile.index(n)):
         Y[1, i] = X[3, i]
     Y[3, 7] += 1.0
+    Y[2, n:n + 2] = X[0, n - 1:n + 1]   # i32 starts: converted to index
+    Y[2, 7] = X[-1, 0] + 1.0            # -1 is outside X: it reads 0
 
 
 def test_elements_of_tensors_are_scalars():
@@ -120,6 +122,8 @@ def test_elements_of_tensors_are_scalars():
     want[0, 0] = X[1, 2] * 2
     want[1, :5] = X[3, :5]
     want[3, 7] = 1
+    want[2, 5:7] = X[0, 4:6]
+    want[2, 7] = 1
     np.testing.assert_array_equal(Y, want)
 
 

@@ -1269,8 +1269,12 @@ class Frontend:
     def start_index(self, start):
         """A literal slice start as the index constant, emitted where the
         slice is evaluated, as .tile emits it (not where the builtin that
-        takes the slice is called); any other start as it is."""
+        takes the slice is called); a uniform i32 converted to an index (as
+        numpy takes any integer); any other start as it is."""
         if isinstance(start, int) and not isinstance(start, bool):
+            return self.cast(dtypes.index, start)
+        if isinstance(start, Value) and start.kind == "scalar" and \
+                start.dtype == dtypes.i32:
             return self.cast(dtypes.index, start)
         return start
 
