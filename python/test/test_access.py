@@ -210,7 +210,7 @@ def buffers(X: tile.tensor(F32, [128]), I: tile.tensor(I32, [64]),
     tile.barrier()
     Y[tid, 0] = buf[tid + 64]           # a constant part, one a thread
     Y[tid, 1] = buf[I[tid]]             # a per-thread gather
-    Y[tid, 2] = buf[2 * tid + 1]
+    Y[tid, 2] = buf[2 * tid + 1] + buf[tid - 1] + buf[tid + 100]
     S[0] = buf[5]                       # a constant element
     for k in tile.range(0, 2):
         S[1 + k] = buf[k * 7 + 1]       # a uniform index the kernel computes
@@ -234,7 +234,10 @@ def test_buffer_elements_parts_gathers_and_scatters():
     t = np.arange(64)
     np.testing.assert_array_equal(Y[:, 0], X[64:])
     np.testing.assert_array_equal(Y[:, 1], X[I])
-    np.testing.assert_array_equal(Y[:, 2], X[2 * t + 1])
+    # A neighbour outside the buffer reads 0.
+    np.testing.assert_array_equal(
+        Y[:, 2], X[2 * t + 1] + np.where(t >= 1, X[t - 1], 0) +
+        np.where(t + 100 < 128, X[np.minimum(t + 100, 127)], 0))
     np.testing.assert_array_equal(S, [X[5], X[1], X[8], 0, X[8:12].sum()])
     want = np.zeros(128, np.float32)
     want[:64] = X[64:] * 2

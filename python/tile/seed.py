@@ -285,16 +285,18 @@ class _Buffer(_Scoped):
                     isinstance(x, int) and not isinstance(x, bool)
                     for x in (start, stop)):
                 raise CompileError(self.fe.located(
-                    f"a slice of {self.what} has constant bounds, "
-                    f"start:stop; got {key!r}"))
+                    f"a slice of {self.what} has constant bounds and no "
+                    f"step, start:stop; got {key!r}"))
             if (start, stop) == (0, self.size):
                 return None
             return (start, stop - start)
         if isinstance(key, int) and not isinstance(key, bool):
             return (key, None)
         if isinstance(key, ThreadIndex) and key.scale == 1 and \
-                isinstance(key.base, int):
-            # Thread t's element base + t: the [lanes] part at base.
+                isinstance(key.base, int) and \
+                0 <= key.base <= self.size - key.lanes:
+            # Thread t's element base + t: the [lanes] part at base (one
+            # reaching outside the buffer is computed, so outside reads 0).
             if key.base == 0 and key.lanes == self.size:
                 return None
             return (key.base, key.lanes)
