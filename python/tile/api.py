@@ -169,7 +169,7 @@ def reshape(t, shape):
         if not isinstance(x, int) or isinstance(x, bool):
             raise TypeError(f"tile.reshape's shape holds Python ints, got "
                             f"{x!r}")
-    return fe.call_with("reshape", [("value", "", t), ("ints", "", shape)])
+    return fe.reshape(t, shape)
 
 
 def iota(shape, axis):
@@ -181,7 +181,7 @@ def iota(shape, axis):
         if not isinstance(x, int) or isinstance(x, bool):
             raise TypeError(f"tile.iota(shape, axis) takes Python ints, got "
                             f"{x!r}")
-    return fe.call_with("iota", [("ints", "", shape), ("int", "", axis)])
+    return fe.iota(shape, axis)
 
 
 def load(slice_, other=None):

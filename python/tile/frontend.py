@@ -1386,6 +1386,10 @@ class Frontend:
         return self.call_with("reshape", [("value", "", value),
                                           ("ints", "", list(shape))])
 
+    def iota(self, shape, axis):
+        return self.call_with("iota", [("ints", "", list(shape)),
+                                       ("int", "", axis)])
+
     def extent(self, lower, upper):
         """upper - lower when it is a constant, from their linear forms."""
         lo = self.linear(lower) if lower is not None else ({}, 0)

@@ -124,8 +124,7 @@ class ThreadIndex:
     def value(self):
         """The ``[lanes]`` i32 tile of the indices."""
         fe = self.fe
-        tile = fe.call_with("iota", [("ints", "", [self.lanes]),
-                                     ("int", "", 0)])
+        tile = fe.iota([self.lanes], 0)
         if self.scale != 1:
             tile = fe.binary("*", tile, self.scale)
         if not (isinstance(self.base, int) and self.base == 0):
@@ -372,7 +371,7 @@ class _Buffer(_Scoped):
         lowest = self._lowest()
         i = self._index_tile(index)
         lanes = i.shape[0] if i.kind == "tile" else 1
-        columns = _iota(fe, [lanes, self.size], 1)
+        columns = fe.iota([lanes, self.size], 1)
         hit = fe.binary("==", columns, fe.reshape(i, [lanes, 1])
                         if i.kind == "tile" else i)
         row = fe.reshape(whole, [1, self.size])
@@ -394,7 +393,7 @@ class _Buffer(_Scoped):
         i = self._index_tile(index)
         if i.kind != "tile":
             # One element, the same in every thread: an elementwise select.
-            hit = fe.binary("==", _iota(fe, [self.size], 0), i)
+            hit = fe.binary("==", fe.iota([self.size], 0), i)
             return fe.builtin("where", [hit, value, whole])
         lanes = i.shape[0]
         value = fe.value_of(value)
@@ -408,7 +407,7 @@ class _Buffer(_Scoped):
         # Element e of the buffer takes the value of the lanes that write
         # it (the largest, when several do; a scatter's repeated targets
         # are undefined) and keeps its own where none does.
-        hit = fe.binary("==", _iota(fe, [self.size, lanes], 0),
+        hit = fe.binary("==", fe.iota([self.size, lanes], 0),
                         fe.reshape(i, [1, lanes]))
         lowest = self._lowest()
         written = fe.builtin("rowmax", [fe.builtin("where",
@@ -418,10 +417,6 @@ class _Buffer(_Scoped):
         return fe.builtin("where", [
             fe.binary(">", fe.reshape(count, [self.size]), 0),
             fe.reshape(written, [self.size]), whole])
-
-
-def _iota(fe, shape, axis):
-    return fe.call_with("iota", [("ints", "", list(shape)), ("int", "", axis)])
 
 
 class SharedBuffer(_Buffer):
