@@ -345,3 +345,23 @@ def test_more_seed_api_errors(kernel, message):
     with pytest.raises(tile.CompileError, match=message) as raised:
         kernel.compile()
     assert "test_seed.py:" in str(raised.value)
+
+
+@tile.kernel(threads=64)
+def data_masks(A: tile.tensor(tile.f32, [128]), B: tile.tensor(tile.f32, [128]),
+               C: tile.tensor(tile.f32, [128])):
+    buf = tile.threadgroup_alloc("float", 128)
+    # The predicate reads the source per element (i is the element index).
+    tile.copy(A, buf, 128, mask_fn=lambda i: A[i] > 0.0)
+    tile.barrier()
+    tile.copy(buf, B, 128, coalesced_width=2)
+    tile.copy(A, C, 128, mask_fn=lambda i: True)
+
+
+def test_mask_fn_reads_data_and_may_be_constant():
+    A = np.random.default_rng(9).uniform(-1, 1, 128).astype(np.float32)
+    B = np.full(128, 5, np.float32)
+    C = np.zeros(128, np.float32)
+    data_masks(A, B, C, backend="emulate")
+    np.testing.assert_array_equal(B, np.where(A > 0, A, 0))
+    np.testing.assert_array_equal(C, A)
