@@ -40,6 +40,7 @@ KERNELS = {
     "examples/control.tile": ("rowmean", "rowmean.cu"),
     "bench/pipelined/squares_pipelined.tile": ("squares_pipelined", "squares.cu"),
     "bench/pipelined/matmul_pipelined.tile": ("matmul_pipelined", "matmul.cu"),
+    "bench/pipelined/matmul_registers.tile": ("matmul_registers", "matmul.cu"),
     "bench/pipelined/rowscale_pipelined.tile": ("rowscale_pipelined", "rowscale.cu"),
 }
 

@@ -76,7 +76,8 @@ cp "$root/utils/gpu-bundle/compare.py" "$root/utils/gpu-bundle/triton_kernels.py
   include/tile/Runtime/*.h "$out/src/")
 
 # The examples, and bench/pipelined: some of them with @pipeline, checked
-# and timed like their base example (NAME_pipelined).
+# and timed like their base example (NAME_pipelined, NAME_registers; as
+# compare.py's base_name).
 for example in "$root"/examples/*.tile "$root"/bench/pipelined/*.tile; do
   manifest=$("$build/bin/tile-run" "$example" --emit=manifest --chip=$chip) ||
     die "tile-run --emit=manifest $example failed"
@@ -88,6 +89,7 @@ for example in "$root"/examples/*.tile "$root"/bench/pipelined/*.tile; do
   "$build/bin/tile-translate" --tile-to-ptx --chip=$chip "$example" -o "$dir/$name.ptx" ||
     die "tile-translate $example failed"
   base=${name%_pipelined}
+  base=${base%_registers}
   read -r -a dims <<<"${check_dims[$base]:-}"
   timeout 120 "$build/bin/tile-run" "$example" --backend=interp --chip=$chip \
     "${dims[@]}" --write-io "$dir/io" >"$dir/interp.log" 2>&1 ||

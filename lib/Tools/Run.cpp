@@ -170,11 +170,15 @@ std::string mlir::tile::formatCompileReport(const std::string &ptx,
       const llvm::json::Object *entry = loop.getAsObject();
       os << llvm::formatv(
           "pipelined: loop '{0}' ({1}): {2} load(s) issued {3} iteration(s) "
-          "ahead, {4} more elements per thread in registers\n",
+          "ahead ({4} stages): {5} through shared stages ({6} B, cp.async), "
+          "{7} more elements per thread in registers\n",
           entry->getString("loop").value_or("?"),
           entry->getString("loc").value_or("?"),
           entry->getInteger("loads").value_or(0),
           entry->getInteger("ahead").value_or(0),
+          entry->getInteger("stages").value_or(0),
+          entry->getInteger("shared_loads").value_or(0),
+          entry->getInteger("shared_bytes").value_or(0),
           entry->getInteger("elements_per_thread").value_or(0));
     }
   }

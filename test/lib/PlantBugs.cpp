@@ -5,6 +5,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Pass/Pass.h"
 #include "mlir/Pass/PassRegistry.h"
@@ -75,10 +76,67 @@ struct DropBoundMasks : PassWrapper<DropBoundMasks, OperationPass<>> {
     });
   }
 };
+/// Erases every cp.async.wait_group: copies are read before they land.
+struct DropAsyncWaits : PassWrapper<DropAsyncWaits, OperationPass<>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(DropAsyncWaits)
+  StringRef getArgument() const final { return "tile-test-drop-async-waits"; }
+  StringRef getDescription() const final {
+    return "test only: erase every nvvm.cp.async.wait.group";
+  }
+  void runOnOperation() override {
+    getOperation()->walk([](NVVM::CpAsyncWaitGroupOp wait) { wait.erase(); });
+  }
+};
+
+/// Makes every cp.async.wait_group leave one more group pending: a wait of
+/// the wrong depth, which covers too few groups.
+struct ShallowAsyncWaits : PassWrapper<ShallowAsyncWaits, OperationPass<>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(ShallowAsyncWaits)
+  StringRef getArgument() const final {
+    return "tile-test-shallow-async-waits";
+  }
+  StringRef getDescription() const final {
+    return "test only: add 1 to the groups every nvvm.cp.async.wait.group "
+           "leaves pending";
+  }
+  void runOnOperation() override {
+    getOperation()->walk(
+        [](NVVM::CpAsyncWaitGroupOp wait) { wait.setN(wait.getN() + 1); });
+  }
+};
+
+/// Erases the first gpu.barrier after each cp.async.wait_group in its
+/// block: other threads then read what a thread's copies wrote unordered.
+struct DropBarriersAfterWaits
+    : PassWrapper<DropBarriersAfterWaits, OperationPass<>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(DropBarriersAfterWaits)
+  StringRef getArgument() const final {
+    return "tile-test-drop-barriers-after-waits";
+  }
+  StringRef getDescription() const final {
+    return "test only: erase the first gpu.barrier after every "
+           "nvvm.cp.async.wait.group of its block";
+  }
+  void runOnOperation() override {
+    SmallVector<gpu::BarrierOp> barriers;
+    getOperation()->walk([&](NVVM::CpAsyncWaitGroupOp wait) {
+      for (Operation *op = wait->getNextNode(); op; op = op->getNextNode())
+        if (auto barrier = dyn_cast<gpu::BarrierOp>(op)) {
+          barriers.push_back(barrier);
+          break;
+        }
+    });
+    for (gpu::BarrierOp barrier : barriers)
+      barrier.erase();
+  }
+};
 } // namespace
 
 void mlir::tile::registerEmulatorTestPasses() {
   PassRegistration<DropBarriers>();
   PassRegistration<BreakShuffle>();
   PassRegistration<DropBoundMasks>();
+  PassRegistration<DropAsyncWaits>();
+  PassRegistration<ShallowAsyncWaits>();
+  PassRegistration<DropBarriersAfterWaits>();
 }

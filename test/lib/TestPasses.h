@@ -3,7 +3,9 @@
 // Test-only passes that break a correct lowered kernel the way a wrong
 // lowering would, so the tests can show that the emulate backend catches
 // each kind of bug: -tile-test-drop-barriers, -tile-test-break-shuffle,
-// -tile-test-drop-bound-masks.
+// -tile-test-drop-bound-masks, and for async copies
+// -tile-test-drop-async-waits, -tile-test-shallow-async-waits,
+// -tile-test-drop-barriers-after-waits.
 //
 //===----------------------------------------------------------------------===//
 

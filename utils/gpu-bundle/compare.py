@@ -94,10 +94,17 @@ SPECS = {
 }
 
 
+# The variants bench/pipelined makes of an example, as name suffixes.
+VARIANTS = ("_pipelined", "_registers")
+
+
 def base_name(name):
-    """The example a kernel of bench/pipelined (NAME_pipelined) is a variant
-    of: it is checked and timed like it."""
-    return name.removesuffix("_pipelined")
+    """The example a kernel of bench/pipelined (NAME_pipelined,
+    NAME_registers) is a variant of: it is checked and timed like it."""
+    for variant in VARIANTS:
+        if name.endswith(variant):
+            return name.removesuffix(variant)
+    return name
 
 
 def load_kernels(selected):

@@ -506,7 +506,7 @@ tile.kernel @scratch_not_segmented(%X: !tile.tensor<[16, 48], f32>) attributes {
 
 // -----
 
-// expected-error @+1 {{unknown @pipeline option 'depth' (the one option is 'stages')}}
+// expected-error @+1 {{unknown @pipeline option 'depth' (the options are 'stages' and 'shared')}}
 tile.kernel @unknown_option(%X: !tile.tensor<[16, 64], f32>) attributes {threads = 256 : i64, pipeline = {names = ["kt"], depth = 2 : i64}} {
   tile.return
 }

@@ -114,7 +114,10 @@ public:
         return records({{"loop", Kind::String},
                         {"loc", Kind::Location},
                         {"loads", Kind::Integer},
+                        {"stages", Kind::Integer},
                         {"ahead", Kind::Integer},
+                        {"shared_loads", Kind::Integer},
+                        {"shared_bytes", Kind::Integer},
                         {"elements_per_thread", Kind::Integer}});
       });
     if (name == kSynchronizedAttr)

@@ -254,9 +254,14 @@ mlir::tile::verifyPipelineOption(StringRef key, Attribute value,
                          << value;
     return success();
   }
+  if (key == "shared") {
+    if (!isa<BoolAttr>(value))
+      return emitError() << "@pipeline shared must be true or false";
+    return success();
+  }
   if (key != "stages")
     return emitError() << "unknown @pipeline option '" << key
-                       << "' (the one option is 'stages')";
+                       << "' (the options are 'stages' and 'shared')";
   auto stages = dyn_cast<IntegerAttr>(value);
   if (stages && stages.getType().isInteger(64) && stages.getInt() >= 2 &&
       stages.getInt() <= kMaxPipelineStages)

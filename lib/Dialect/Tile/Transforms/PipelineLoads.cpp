@@ -2,18 +2,34 @@
 //
 // `@pipeline(kt, stages = S)` asks for the slices that the loop over `kt`
 // loads to be loaded S - 1 iterations ahead, so that their latency overlaps
-// the work of the iterations in between. The tiles in flight travel through
-// the loop as iteration arguments (registers, like any tile only its owners
-// read). A slice past the end of its tensor reads zeros and touches no
-// memory, so the loads for iterations that never run are harmless.
+// the work of the iterations in between. A slice past the end of its
+// tensor reads zeros and touches no memory, so the loads for iterations
+// that never run are harmless. Each load goes one of two ways:
+//
+// * Read across threads (a `dot` operand, a tile a reduction reads from
+//   shared memory): it is bound for shared memory anyway, so it goes
+//   there directly, into a ring of S shared stages filled by async copies
+//   (cp.async), one group an iteration: iteration i waits for its group
+//   (all but the S - 2 most recent), issues the copy for iteration
+//   i + S - 1 into the stage iteration i - 1 read, and reads stage i mod
+//   S. No register holds a tile in flight; tile-insert-barriers puts the
+//   barrier between the wait and the copy.
+// * Read only by the threads that own its elements: the tiles in flight
+//   travel through the loop as iteration arguments, in registers.
+//
+// Without `stages`, the pass takes the most stages, up to
+// kMaxAutoStages, that the kernel's shared memory and registers hold: it
+// pipelines a copy of the kernel with each count and plans its shared
+// memory (tile-plan-shared's planSharedMemory).
 //
 //===----------------------------------------------------------------------===//
 
-#include "tile/Dialect/Tile/IR/TileDialect.h"
+#include "tile/Analysis/ThreadMapping.h"
 #include "tile/Dialect/Tile/Transforms/Passes.h"
 
 #include "mlir/Analysis/SliceAnalysis.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -29,6 +45,14 @@ using namespace mlir;
 using namespace mlir::tile;
 
 namespace {
+
+/// The most stages `@pipeline` without `stages` takes: four stages keep
+/// three tiles in flight, which hides a global load's latency behind the
+/// work of as many iterations (Triton's GEMMs use 3 or 4).
+constexpr int64_t kMaxAutoStages = 4;
+/// Registers a thread keeps for what is not a tile (addresses, indices,
+/// loop state) when estimating whether a pipeline's tiles fit.
+constexpr int64_t kReservedRegisters = 32;
 
 /// The ops of `loop`'s body that `load`'s offsets are computed from, in
 /// order; failure when one of them cannot be recomputed for another
@@ -62,13 +86,16 @@ FailureOr<SetVector<Operation *>> offsetSlice(LoadOp load, scf::ForOp loop) {
 /// Why `load`, directly in `loop`'s body, cannot be issued early, or an
 /// empty string.
 std::string whyNotPipelined(LoadOp load, scf::ForOp loop) {
-  bool stored =
-      loop.walk([&](Operation *op) {
-            return writesTensor(op) && getAccessedTensor(op) == load.getSource()
-                       ? WalkResult::interrupt()
-                       : WalkResult::advance();
-          })
-          .wasInterrupted();
+  bool stored = loop.walk([&](Operation *op) {
+                      auto copy = dyn_cast<CopyOp>(op);
+                      bool writes =
+                          (writesTensor(op) &&
+                           getAccessedTensor(op) == load.getSource()) ||
+                          (copy && copy.getDest() == load.getSource());
+                      return writes ? WalkResult::interrupt()
+                                    : WalkResult::advance();
+                    })
+                    .wasInterrupted();
   if (stored)
     return "the loop also stores to that tensor";
   if (failed(offsetSlice(load, loop)))
@@ -77,9 +104,67 @@ std::string whyNotPipelined(LoadOp load, scf::ForOp loop) {
   return "";
 }
 
+/// The widest chunk of an async copy of `type`: `width` elements of 16, 8
+/// or 4 bytes that divide its rows; 0 when none does.
+int64_t asyncCopyWidth(RankedTensorType type) {
+  int64_t bytes =
+      llvm::divideCeil(type.getElementType().getIntOrFloatBitWidth(), 8);
+  for (int64_t chunk : {16, 8, 4})
+    if (chunk % bytes == 0 && type.getShape().back() % (chunk / bytes) == 0)
+      return chunk / bytes;
+  return 0;
+}
+
+/// One load of a pipelined loop and how its tiles are staged.
+struct StagedLoad {
+  LoadOp load;
+  /// The var of the loop's body the load initialises, whose reads are the
+  /// load's uses (`var a = A[...]`); null when the load's own uses are.
+  VarOp var;
+  /// Shared stages with async copies of `width` elements, or registers.
+  bool shared = false;
+  int64_t width = 0;
+  /// What reads the tile, for the remark.
+  std::string reader;
+};
+
+/// How `load`'s tile is read in `loop`, and so how it is staged.
+StagedLoad classify(LoadOp load, scf::ForOp loop, bool sharedStages) {
+  StagedLoad staged{load};
+  Value result = load.getResult();
+  SmallVector<OpOperand *> uses;
+  if (result.hasOneUse())
+    if (auto var = dyn_cast<VarOp>(*result.getUsers().begin());
+        var && var->getBlock() == loop.getBody() &&
+        llvm::all_of(var->getUsers(), llvm::IsaPred<ReadOp>))
+      staged.var = var;
+  if (staged.var) {
+    for (Operation *read : staged.var->getUsers())
+      for (OpOperand &use : read->getUses())
+        uses.push_back(&use);
+  } else {
+    for (OpOperand &use : result.getUses())
+      uses.push_back(&use);
+  }
+  for (OpOperand *use : uses) {
+    if (!readsAcrossThreads(*use))
+      continue;
+    staged.reader = use->getOwner()->getName().getStringRef().str();
+    staged.width = sharedStages ? asyncCopyWidth(load.getType()) : 0;
+    staged.shared = staged.width != 0;
+    break;
+  }
+  return staged;
+}
+
 struct TilePipelineLoads
     : tile::impl::TilePipelineLoadsBase<TilePipelineLoads> {
   using TilePipelineLoadsBase::TilePipelineLoadsBase;
+
+  using Work = llvm::MapVector<Operation *, SetVector<Operation *>>;
+
+  /// `shared = false` keeps every tile in flight in registers.
+  bool sharedStages = true;
 
   void runOnOperation() override {
     KernelOp kernel = getOperation();
@@ -89,9 +174,6 @@ struct TilePipelineLoads
     // Carried out once: the loops it pipelines are recorded in
     // tile.pipelined, and a second run changes nothing.
     kernel.removePipelineAttr();
-    // The kernel's verifier checked the options.
-    auto stagesAttr = pipeline.getAs<IntegerAttr>("stages");
-    int64_t stages = stagesAttr ? stagesAttr.getInt() : 2;
     auto names = pipeline.getAs<ArrayAttr>("names");
     if (!names || names.empty()) {
       kernel.emitWarning("@pipeline names no loop or var: nothing to "
@@ -99,18 +181,116 @@ struct TilePipelineLoads
       return;
     }
     // Each loop once, with the loads of every name that reaches it.
-    llvm::MapVector<Operation *, SetVector<Operation *>> work;
+    Work work;
     for (Attribute name : names)
       collect(kernel, cast<StringAttr>(name).getValue(), work);
+    if (work.empty())
+      return;
+    // The kernel's verifier checked the options.
+    auto sharedAttr = pipeline.getAs<BoolAttr>("shared");
+    sharedStages = !sharedAttr || sharedAttr.getValue();
+    auto stagesAttr = pipeline.getAs<IntegerAttr>("stages");
+    int64_t stages = stagesAttr ? stagesAttr.getInt() : chooseStages(work);
+    int64_t registers = estimateRegisters(kernel, work, stages);
+    int64_t budget = registerBudget();
+    if (registers > budget)
+      kernel.emitWarning("@pipeline with ")
+          << stages << " stages keeps about " << registers
+          << " registers a thread of tiles (register tiles, and tiles in "
+             "flight in registers), more than the "
+          << budget << " a thread has for them with " << kernel.getThreads()
+          << " threads: ptxas will likely spill";
     for (auto &[loop, loads] : work)
-      pipelineLoop(cast<scf::ForOp>(loop), loads.getArrayRef(), stages - 1);
+      pipelineLoop(kernel, cast<scf::ForOp>(loop), loads.getArrayRef(), stages,
+                   remarks);
+  }
+
+  /// Registers a thread may use for tiles: 255 at most, and a CTA's
+  /// threads share 64K.
+  int64_t registerBudget() {
+    int64_t threads = getOperation().getThreads();
+    return std::min<int64_t>(255, 65536 / threads) - kReservedRegisters;
+  }
+
+  /// About how many registers a thread keeps for tiles with `stages`:
+  /// its register tiles, and for each load staged in registers the tile in
+  /// use and those in flight (one register an element).
+  int64_t estimateRegisters(KernelOp kernel, const Work &work, int64_t stages) {
+    int64_t registers = 0;
+    if (auto promoted = kernel->getAttrOfType<ArrayAttr>(kPromotedAttr))
+      for (Attribute entry : promoted)
+        registers +=
+            cast<DictionaryAttr>(entry).getAs<IntegerAttr>("slots").getInt();
+    int64_t threads = kernel.getThreads();
+    for (auto &[loop, loads] : work)
+      for (Operation *op : loads) {
+        StagedLoad staged =
+            classify(cast<LoadOp>(op), cast<scf::ForOp>(loop), sharedStages);
+        if (!staged.shared)
+          registers +=
+              stages *
+              llvm::divideCeil(getNumElements(staged.load.getType()), threads);
+      }
+    return registers;
+  }
+
+  /// The most stages, from kMaxAutoStages down to 2, with which the
+  /// kernel's shared memory fits `maxSharedBytes` and its tiles the
+  /// registers; 2 when none fits (tile-plan-shared then names the buffers).
+  int64_t chooseStages(const Work &work) {
+    KernelOp kernel = getOperation();
+    int64_t budget = registerBudget();
+    std::string why; // why 3 stages do not fit
+    for (int64_t stages = kMaxAutoStages; stages > 2; --stages) {
+      int64_t registers = estimateRegisters(kernel, work, stages);
+      if (registers > budget) {
+        why = std::to_string(registers) +
+              " registers a thread of tiles, "
+              "more than the " +
+              std::to_string(budget) + " it has for them";
+        continue;
+      }
+      FailureOr<int64_t> bytes = sharedBytesWith(work, stages);
+      if (succeeded(bytes) && *bytes <= maxSharedBytes) {
+        if (remarks)
+          kernel.emitRemark("@pipeline: ")
+              << stages << " stages (the most, up to " << kMaxAutoStages
+              << ", that fit: " << *bytes << " bytes of shared memory)";
+        return stages;
+      }
+      why = succeeded(bytes) ? std::to_string(*bytes) +
+                                   " bytes of shared memory, more than the " +
+                                   std::to_string(maxSharedBytes) + " a CTA has"
+                             : "a shared-memory plan that fails";
+    }
+    if (remarks)
+      kernel.emitRemark("@pipeline: 2 stages (3 would need ") << why << ")";
+    return 2;
+  }
+
+  /// The shared memory the kernel needs when its loops of `work` are
+  /// pipelined with `stages`: planned on a copy of the kernel.
+  FailureOr<int64_t> sharedBytesWith(const Work &work, int64_t stages) {
+    KernelOp kernel = getOperation();
+    IRMapping mapping;
+    OwningOpRef<ModuleOp> scratch = ModuleOp::create(kernel.getLoc());
+    auto copy = cast<KernelOp>(kernel->clone(mapping));
+    scratch->getBody()->push_back(copy);
+    ScopedDiagnosticHandler quiet(kernel.getContext(),
+                                  [](Diagnostic &) { return success(); });
+    for (auto &[loop, loads] : work) {
+      SmallVector<Operation *> copies = llvm::map_to_vector(
+          loads, [&](Operation *load) { return mapping.lookup(load); });
+      pipelineLoop(copy, cast<scf::ForOp>(mapping.lookup(loop)), copies, stages,
+                   /*remark=*/false);
+    }
+    return planSharedMemory(copy);
   }
 
   /// Adds to `work` the loads of every loop whose index is `name`, and the
   /// loads that set the vars named `name` in a loop, that can be issued
   /// early; warns about the others, and when `name` reaches no load.
-  void collect(KernelOp kernel, StringRef name,
-               llvm::MapVector<Operation *, SetVector<Operation *>> &work) {
+  void collect(KernelOp kernel, StringRef name, Work &work) {
     SmallVector<std::pair<scf::ForOp, LoadOp>> candidates;
     bool loopNamed = false;
     kernel.walk([&](scf::ForOp loop) {
@@ -157,45 +337,171 @@ struct TilePipelineLoads
     }
   }
 
-  /// Issues each of `loads` `distance` iterations ahead: the first
-  /// `distance` iterations' slices are loaded before the loop, and each
-  /// iteration loads the slice of the iteration `distance` later.
-  void pipelineLoop(scf::ForOp loop, ArrayRef<Operation *> loadOps,
-                    int64_t distance) {
+  /// Issues each of `loadOps` of `loop` `stages - 1` iterations ahead:
+  /// into shared stages or in registers (see the file's comment).
+  void pipelineLoop(KernelOp kernel, scf::ForOp loop,
+                    ArrayRef<Operation *> loadOps, int64_t stages,
+                    bool remark) {
+    SmallVector<StagedLoad> shared, inRegisters;
+    for (Operation *op : loadOps) {
+      StagedLoad staged = classify(cast<LoadOp>(op), loop, sharedStages);
+      (staged.shared ? shared : inRegisters).push_back(staged);
+    }
+    int64_t sharedBytes = stageInShared(loop, shared, stages, remark);
+    int64_t inFlight = 0; // elements per thread
+    if (!inRegisters.empty())
+      loop = stageInRegisters(kernel, loop, inRegisters, stages - 1, inFlight,
+                              remark);
+    record(kernel, loop, loadOps.size(), stages, shared.size(), sharedBytes,
+           inFlight);
+  }
+
+  /// The iteration `ahead` steps after the one whose index is `index`.
+  static Value later(OpBuilder &builder, scf::ForOp loop, Value index,
+                     int64_t ahead) {
+    if (ahead == 0)
+      return index;
+    Location loc = loop.getLoc();
+    Value count = arith::ConstantIndexOp::create(builder, loc, ahead);
+    Value offset = arith::MulIOp::create(builder, loc, loop.getStep(), count);
+    return arith::AddIOp::create(builder, loc, index, offset).getResult();
+  }
+
+  /// Fills a ring of `stages` shared tiles for each of `loads` with async
+  /// copies; returns the bytes of the rings.
+  int64_t stageInShared(scf::ForOp loop, MutableArrayRef<StagedLoad> loads,
+                        int64_t stages, bool remark) {
+    if (loads.empty())
+      return 0;
+    Location loc = loop.getLoc();
+    OpBuilder builder(loop);
+    Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
+    SmallVector<VarOp> rings;
+    SmallVector<SetVector<Operation *>> slices;
+    int64_t bytes = 0;
+    for (StagedLoad &staged : loads) {
+      RankedTensorType type = staged.load.getType();
+      std::string name =
+          (staged.var ? staged.var.getName() : StringRef("load")).str() +
+          ".stages";
+      auto ring =
+          VarOp::create(builder, staged.load.getLoc(), name,
+                        VarType::get(builder.getContext(), type.getShape(),
+                                     type.getElementType()),
+                        /*init=*/Value());
+      ring.setStages(stages);
+      rings.push_back(ring);
+      slices.push_back(*offsetSlice(staged.load, loop));
+      bytes += getStorageBytes(ring);
+    }
+    // The copy of `staged`'s slice for the iteration whose index is
+    // `index` into the stage `rotation + offset`.
+    auto issue = [&](OpBuilder &at, size_t i, Value index, Value rotation,
+                     int64_t offset) {
+      StagedLoad &staged = loads[i];
+      IRMapping mapping;
+      mapping.map(loop.getInductionVar(), index);
+      for (Operation *op : slices[i])
+        at.clone(*op, mapping);
+      Value stage =
+          StageOp::create(at, staged.load.getLoc(), rings[i], rotation, offset);
+      SmallVector<Value> sourceOffsets =
+          llvm::map_to_vector(staged.load.getOffsets(), [&](Value offset) {
+            return mapping.lookupOrDefault(offset);
+          });
+      SmallVector<Value> destOffsets(sourceOffsets.size(), zero);
+      CopyOp::create(at, staged.load.getLoc(), staged.load.getSource(),
+                     sourceOffsets, stage, destOffsets, /*mask=*/Value(),
+                     at.getDenseI64ArrayAttr(staged.load.getType().getShape()),
+                     at.getI64IntegerAttr(staged.width), at.getUnitAttr());
+    };
+    // Before the loop: the stages of the first `stages - 1` iterations,
+    // one group each.
+    for (int64_t ahead = 0; ahead + 1 < stages; ++ahead) {
+      Value index = later(builder, loop, loop.getLowerBound(), ahead);
+      for (size_t i = 0; i < loads.size(); ++i)
+        issue(builder, i, index, zero, ahead);
+      CommitGroupOp::create(builder, loc);
+    }
+    // Each iteration: wait for its group, issue the one `stages - 1`
+    // later, read its stage. The rotation is the iteration's number.
+    OpBuilder body = OpBuilder::atBlockBegin(loop.getBody());
+    Value rotation = arith::DivUIOp::create(
+        body, loc,
+        arith::SubIOp::create(body, loc, loop.getInductionVar(),
+                              loop.getLowerBound()),
+        loop.getStep());
+    WaitGroupOp::create(body, loc, stages - 2);
+    Value next = later(body, loop, loop.getInductionVar(), stages - 1);
+    for (size_t i = 0; i < loads.size(); ++i)
+      issue(body, i, next, rotation, stages - 1);
+    CommitGroupOp::create(body, loc);
+    for (auto [staged, ring] : llvm::zip(loads, rings)) {
+      OpBuilder at(staged.var ? staged.var.getOperation()
+                              : staged.load.getOperation());
+      Value front =
+          StageOp::create(at, staged.load.getLoc(), ring, rotation, 0);
+      if (staged.var) {
+        staged.var.getResult().replaceAllUsesWith(front);
+        staged.var.erase();
+      } else {
+        staged.load.getResult().replaceAllUsesWith(ReadOp::create(
+            at, staged.load.getLoc(), staged.load.getType(), front));
+      }
+      if (remark)
+        staged.load.emitRemark("loaded ")
+            << stages - 1 << " iteration(s) ahead (@pipeline) into " << stages
+            << " shared stages of " << getStageStride(ring.getVarType())
+            << " B ('" << ring.getName() << "') by cp.async, "
+            << staged.width * llvm::divideCeil(staged.load.getType()
+                                                   .getElementType()
+                                                   .getIntOrFloatBitWidth(),
+                                               8)
+            << " B a thread at a time: '" << staged.reader
+            << "' reads it across threads, so it goes to shared memory "
+               "anyway, and no register holds it in flight";
+      staged.load.erase();
+    }
+    // After the loop, every copy lands before the ring's bytes are reused
+    // (at the loop's last line, for the plan's live range).
+    OpBuilder after(loop->getBlock(), std::next(loop->getIterator()));
+    Operation *last = loop.getBody()->getTerminator()->getPrevNode();
+    WaitGroupOp::create(after, last ? last->getLoc() : loc, 0);
+    return bytes;
+  }
+
+  /// Issues each of `loads` `distance` iterations ahead in registers: the
+  /// first `distance` iterations' slices are loaded before the loop, and
+  /// each iteration loads the slice of the iteration `distance` later.
+  /// Returns the new loop.
+  scf::ForOp stageInRegisters(KernelOp kernel, scf::ForOp loop,
+                              ArrayRef<StagedLoad> staged, int64_t distance,
+                              int64_t &inFlight, bool remark) {
     SmallVector<LoadOp> loads = llvm::map_to_vector(
-        loadOps, [](Operation *op) { return cast<LoadOp>(op); });
+        staged, [](const StagedLoad &load) { return load.load; });
     // whyNotPipelined checked that each slice exists.
     SmallVector<SetVector<Operation *>> slices = llvm::map_to_vector(
         loads, [&](LoadOp load) { return *offsetSlice(load, loop); });
     IRRewriter rewriter(loop.getContext());
     rewriter.setInsertionPoint(loop);
-    Location loc = loop.getLoc();
-    // The iteration `ahead` steps after the one whose index is `index`.
-    auto later = [&](OpBuilder &builder, Value index, int64_t ahead) {
-      if (ahead == 0)
-        return index;
-      Value count = arith::ConstantIndexOp::create(builder, loc, ahead);
-      Value offset = arith::MulIOp::create(builder, loc, loop.getStep(), count);
-      return arith::AddIOp::create(builder, loc, index, offset).getResult();
-    };
     SmallVector<Value> inits;
     for (auto [load, slice] : llvm::zip(loads, slices))
       for (int64_t ahead = 0; ahead < distance; ++ahead)
         inits.push_back(
             cloneLoad(rewriter, load, slice, loop,
-                      later(rewriter, loop.getLowerBound(), ahead)));
+                      later(rewriter, loop, loop.getLowerBound(), ahead)));
     auto newYields = [&](OpBuilder &builder, Location,
                          ArrayRef<BlockArgument> carried) {
       OpBuilder::InsertionGuard guard(builder);
       Block *body = carried.front().getOwner();
       builder.setInsertionPointToStart(body);
       Value index = body->getArgument(0);
-      Value next = later(builder, index, distance);
+      Value next = later(builder, loop, index, distance);
       SmallVector<Value> yields;
       for (auto [i, load] : llvm::enumerate(loads)) {
-        ArrayRef<BlockArgument> inFlight =
+        ArrayRef<BlockArgument> inFlightArgs =
             carried.slice(i * distance, distance);
-        yields.append(inFlight.begin() + 1, inFlight.end());
+        yields.append(inFlightArgs.begin() + 1, inFlightArgs.end());
         yields.push_back(cloneLoad(builder, load, slices[i], loop, next));
       }
       return yields;
@@ -206,40 +512,52 @@ struct TilePipelineLoads
     auto pipelined = cast<scf::ForOp>(replaced->getOperation());
     ArrayRef<BlockArgument> carried = pipelined.getRegionIterArgs().take_back(
         static_cast<int64_t>(loads.size()) * distance);
-    int64_t inFlight = 0; // elements per thread
     for (auto [i, load] : llvm::enumerate(loads)) {
       rewriter.replaceAllUsesWith(load.getResult(), carried[i * distance]);
-      int64_t slots = llvm::divideCeil(getNumElements(load.getType()),
-                                       getOperation().getThreads());
+      int64_t slots =
+          llvm::divideCeil(getNumElements(load.getType()), kernel.getThreads());
       inFlight += slots * distance;
-      if (remarks)
+      if (remark)
         load.emitRemark("loaded ")
-            << distance << " iteration(s) ahead (@pipeline): " << distance
+            << distance
+            << " iteration(s) ahead (@pipeline) in registers: " << distance
             << " more tile(s) of " << slots
-            << " element(s) per thread in flight";
+            << " element(s) per thread in flight; "
+            << (staged[i].reader.empty()
+                    ? std::string("only the threads that own its elements "
+                                  "read it")
+                    : "'" + staged[i].reader + "' reads it across threads, " +
+                          (sharedStages
+                               ? "but its rows are no whole chunks of 4 bytes "
+                                 "for cp.async"
+                               : "and @pipeline says shared = false"));
       rewriter.eraseOp(load);
     }
-    record(pipelined, loads.size(), distance, inFlight);
+    return pipelined;
   }
 
   /// Adds the loop to the kernel's `tile.pipelined` list, which the
   /// manifest and tile-run's report show.
-  void record(scf::ForOp loop, int64_t loads, int64_t distance,
-              int64_t inFlight) {
-    KernelOp kernel = getOperation();
+  void record(KernelOp kernel, scf::ForOp loop, int64_t loads, int64_t stages,
+              int64_t sharedLoads, int64_t sharedBytes, int64_t inFlight) {
     Builder builder(kernel);
     auto index = loop->getAttrOfType<StringAttr>(kIndexAttr);
     SmallVector<Attribute> entries;
     if (auto list = kernel->getAttrOfType<ArrayAttr>(kPipelinedAttr))
       llvm::append_range(entries, list);
+    auto integer = [&](int64_t value) {
+      return builder.getI64IntegerAttr(value);
+    };
     entries.push_back(builder.getDictionaryAttr({
         builder.getNamedAttr("loop",
                              index ? index : builder.getStringAttr("?")),
         builder.getNamedAttr("loc", loop.getLoc()),
-        builder.getNamedAttr("loads", builder.getI64IntegerAttr(loads)),
-        builder.getNamedAttr("ahead", builder.getI64IntegerAttr(distance)),
-        builder.getNamedAttr("elements_per_thread",
-                             builder.getI64IntegerAttr(inFlight)),
+        builder.getNamedAttr("loads", integer(loads)),
+        builder.getNamedAttr("stages", integer(stages)),
+        builder.getNamedAttr("ahead", integer(stages - 1)),
+        builder.getNamedAttr("shared_loads", integer(sharedLoads)),
+        builder.getNamedAttr("shared_bytes", integer(sharedBytes)),
+        builder.getNamedAttr("elements_per_thread", integer(inFlight)),
     }));
     kernel->setAttr(kPipelinedAttr, builder.getArrayAttr(entries));
   }
@@ -247,9 +565,9 @@ struct TilePipelineLoads
   /// A copy of `load` at the builder's insertion point for the iteration
   /// whose index is `index`: its offsets are recomputed from that index by
   /// copies of `slice`, the ops of the loop's body they come from.
-  Value cloneLoad(OpBuilder &builder, LoadOp load,
-                  const SetVector<Operation *> &slice, scf::ForOp loop,
-                  Value index) {
+  static Value cloneLoad(OpBuilder &builder, LoadOp load,
+                         const SetVector<Operation *> &slice, scf::ForOp loop,
+                         Value index) {
     IRMapping mapping;
     mapping.map(loop.getInductionVar(), index);
     for (Operation *op : slice)

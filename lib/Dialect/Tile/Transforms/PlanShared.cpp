@@ -142,35 +142,35 @@ std::string describeLiveRange(const SharedBuffer &buffer) {
   return file + lineOf(buffer.firstOp) + "-" + lineOf(buffer.lastOp);
 }
 
-struct TilePlanShared : tile::impl::TilePlanSharedBase<TilePlanShared> {
-  using TilePlanSharedBase::TilePlanSharedBase;
+/// The steps of tile-plan-shared, which tile-pipeline-loads also runs on a
+/// copy of a kernel to find how many stages fit.
+class SharedPlanner {
+public:
+  explicit SharedPlanner(bool report) : report(report) {}
 
-  void runOnOperation() override {
-    KernelOp kernel = getOperation();
+  /// Plans `kernel`: the storage of every tile var, the temporaries and
+  /// scratch vars it needs, the offsets; the bytes it needs, or failure
+  /// (an error at the op) when a request was not carried out.
+  FailureOr<int64_t> run(KernelOp kernel) {
     if (failed(checkRequestsCarriedOut(kernel)))
-      return signalPassFailure();
+      return failure();
     forwardRowResultVars(kernel);
     elideDeadSpills(kernel);
     readAcrossThreadsFromShared(kernel);
     storeRowResultsBeforeOtherUses(kernel);
     addReductionScratch(kernel);
-    SmallVector<SharedBuffer> buffers = decideStorage(kernel);
+    buffers = decideStorage(kernel);
     int64_t total = layOut(kernel, buffers);
     kernel->setAttr(kSharedBytesAttr, Builder(kernel).getI64IntegerAttr(total));
     if (report)
       reportPlan(kernel, buffers, total);
-    if (total > maxBytes) {
-      InFlightDiagnostic diag = kernel.emitError()
-                                << "kernel '" << kernel.getSymName()
-                                << "' needs " << total
-                                << " bytes of shared memory, more than the "
-                                << maxBytes.getValue() << " the target allows:";
-      for (SharedBuffer &buffer : buffers)
-        diag << " '" << buffer.var.getName() << "' (" << buffer.bytes << " B)";
-      signalPassFailure();
-    }
+    return total;
   }
 
+  /// The shared buffers of the last plan.
+  SmallVector<SharedBuffer> buffers;
+
+private:
   /// `storage = registers` is a request, which tile-promote-registers
   /// carries out (and removes); the planner's own decisions are
   /// `tile.local` and `tile.offset`.
@@ -504,6 +504,40 @@ struct TilePlanShared : tile::impl::TilePlanSharedBase<TilePlanShared> {
                               lineOf(buffer.firstOp), lineOf(buffer.lastOp))
                     .str();
   }
+
+  bool report;
+};
+
+struct TilePlanShared : tile::impl::TilePlanSharedBase<TilePlanShared> {
+  using TilePlanSharedBase::TilePlanSharedBase;
+
+  void runOnOperation() override {
+    KernelOp kernel = getOperation();
+    SharedPlanner planner(report);
+    FailureOr<int64_t> total = planner.run(kernel);
+    if (failed(total))
+      return signalPassFailure();
+    if (*total <= maxBytes)
+      return;
+    InFlightDiagnostic diag = kernel.emitError()
+                              << "kernel '" << kernel.getSymName() << "' needs "
+                              << *total
+                              << " bytes of shared memory, more than the "
+                              << maxBytes.getValue() << " the target allows:";
+    for (SharedBuffer &buffer : planner.buffers) {
+      diag << " '" << buffer.var.getName() << "' (";
+      if (std::optional<int64_t> stages = buffer.var.getStages())
+        diag << *stages << " stages of "
+             << getStageStride(buffer.var.getVarType()) << " B)";
+      else
+        diag << buffer.bytes << " B)";
+    }
+    signalPassFailure();
+  }
 };
 
 } // namespace
+
+FailureOr<int64_t> mlir::tile::planSharedMemory(KernelOp kernel) {
+  return SharedPlanner(/*report=*/false).run(kernel);
+}

@@ -59,8 +59,9 @@ LogicalResult verifyReduction(Operation *op);
 constexpr int64_t kMaxPipelineStages = 8;
 
 /// Checks one entry of a kernel's `pipeline` dictionary: `names`, a list of
-/// strings, or `stages`, an integer from 2 to kMaxPipelineStages; any other
-/// key is an error, reported with `emitError`.
+/// strings, `stages`, an integer from 2 to kMaxPipelineStages, or
+/// `shared`, a boolean; any other key is an error, reported with
+/// `emitError`.
 LogicalResult
 verifyPipelineOption(StringRef key, Attribute value,
                      function_ref<InFlightDiagnostic()> emitError);

@@ -60,7 +60,9 @@ def Tile_Dialect : Dialect {
     // tile.kernel, tile-plan-shared: the bytes of shared memory it uses.
     "::mlir::IntegerAttr":$shared_bytes,
     // tile.kernel, tile-pipeline-loads: one dictionary per pipelined loop
-    // ({loop, loc, loads, ahead, elements_per_thread}).
+    // ({loop, loc, loads, stages, ahead, shared_loads, shared_bytes,
+    // elements_per_thread}: the loads staged in shared memory and the bytes
+    // of their rings; the elements per thread staged in registers).
     "::mlir::ArrayAttr":$pipelined,
     // tile.kernel, tile-insert-barriers: its barriers are placed
     // (tile.barrier ops), which tile-to-gpu requires.

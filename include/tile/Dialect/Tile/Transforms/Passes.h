@@ -6,6 +6,13 @@
 #include "mlir/Pass/Pass.h"
 
 namespace mlir::tile {
+class KernelOp;
+
+/// What tile-plan-shared does to `kernel` (the storage of every tile var,
+/// temporaries, offsets), without its report or its limit: the bytes of
+/// shared memory the kernel needs, or failure with an error at an op.
+FailureOr<int64_t> planSharedMemory(KernelOp kernel);
+
 #define GEN_PASS_DECL
 #include "tile/Dialect/Tile/Transforms/Passes.h.inc"
 

@@ -93,22 +93,45 @@ def TilePipelineLoads
     Acts on the kernel's `pipeline` dictionary (`@pipeline(kt, stages =
     3)`): the loads directly in the body of every `scf.for` whose
     `tile.index` is a named loop index, and the loads that set a named var
-    in a loop, are issued `stages - 1` iterations ahead (`stages` is 2 by
-    default, at most 8). The slices of the first `stages - 1` iterations
-    are loaded before the loop; each iteration loads the slice of the
-    iteration `stages - 1` later first thing, and the tiles in flight are
-    carried as iteration arguments. Slices past a tensor's end read zeros
-    without touching memory, so prefetching iterations that never run is
-    safe. A load is left alone, with a warning, when the loop also stores
-    to its tensor or its offsets cannot be recomputed for a later
-    iteration; an unknown option or a `stages` out of range is an error.
-    The kernel records each pipelined loop in `tile.pipelined` and loses
-    its `pipeline` request, so a second run changes nothing.
+    in a loop, are issued `stages - 1` iterations ahead. Slices past a
+    tensor's end read zeros without touching memory, so prefetching
+    iterations that never run is safe. A load is left alone, with a
+    warning, when the loop also stores to its tensor or its offsets cannot
+    be recomputed for a later iteration.
+
+    A load whose tile is read across threads (a `dot` operand, a tile a
+    reduction reads from shared memory), directly or through a var of the
+    loop's body, goes to a ring of `stages` shared tiles (`tile.var
+    "a.stages" {stages = S}`) by async copies (`tile.copy {async}`): the
+    first `stages - 1` iterations' slices before the loop, a group each;
+    each iteration waits for its own (`tile.wait_group stages - 2`), copies
+    the slice `stages - 1` iterations later into the stage the previous
+    iteration read, commits it, and reads stage `i mod stages`; a
+    `tile.wait_group 0` after the loop. No register holds a tile in flight,
+    and tile-insert-barriers puts the one barrier an iteration needs after
+    the wait. Other loads are staged in registers: the slices of the first
+    `stages - 1` iterations are loaded before the loop, each iteration
+    loads the slice `stages - 1` iterations later first thing, and the
+    tiles in flight are iteration arguments.
+
+    `stages` is 2 to 8. Without it, the pass takes the most stages, up to
+    4, with which the kernel's shared memory fits `max-shared-bytes` (it
+    pipelines a copy of the kernel and plans its shared memory) and its
+    tiles (register tiles, tiles staged in registers) the registers a
+    thread has; else 2. A pipeline whose tiles would not fit the registers
+    is a warning. The kernel records each pipelined loop in
+    `tile.pipelined` (stages, loads, the loads in shared memory and their
+    bytes, the elements per thread in registers) and loses its `pipeline`
+    request, so a second run changes nothing.
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect"];
   let options = [
     Option<"remarks", "remarks", "bool", /*default=*/"false",
-           "remark on every load issued ahead">,
+           "remark on every load issued ahead, and on the stages chosen">,
+    Option<"maxSharedBytes", "max-shared-bytes", "int64_t",
+           /*default=*/"232448",
+           "shared memory a CTA may use, for choosing the stages (227 KiB "
+           "on sm_90, as tile-plan-shared's max-bytes)">,
   ];
 }
 
