@@ -247,6 +247,8 @@ def test_buffer_elements_parts_gathers_and_scatters():
     np.testing.assert_array_equal(W, want)
     ir = buffers.compile().mlir()
     assert "tile.extract_slice" in ir and "tile.insert_slice" in ir
+    # buf[2 * tid + 1]: column 1 of the buffer as [64, 2] rows, no compares.
+    assert "tensor<128xf32> -> tensor<64x2xf32>" in ir
 
 
 @tile.kernel(threads=64)

@@ -325,7 +325,26 @@ class _Buffer(_Scoped):
         if isinstance(part, tuple):
             return Value(fe, fe.c.index(whole.id, self._indices(part),
                                         fe.pos))
-        return self._gather(whole, part)
+        strided = self._strided(whole, part)
+        return strided if strided is not None else self._gather(whole, part)
+
+    def _strided(self, whole, index):
+        """`buf[b + k * tid]` with constants b >= 0, k > 1 inside the
+        buffer: column b % k of the buffer as [size / k, k] rows, from row
+        b // k (a reshape and a sub-tile: no comparisons), or None."""
+        if not isinstance(index, ThreadIndex) or not isinstance(
+                index.base, int):
+            return None
+        base, k, lanes = index.base, index.scale, index.lanes
+        if k <= 1 or self.size % k or base < 0 or \
+                base + k * (lanes - 1) >= self.size:
+            return None
+        fe = self.fe
+        rows = fe.reshape(whole, [self.size // k, k])
+        column = Value(fe, fe.c.index(rows.id, [
+            (fe.to_id(base // k), fe.to_id(lanes)),
+            (fe.to_id(base % k), fe.to_id(1))], fe.pos))
+        return fe.reshape(column, [lanes])
 
     def __tile_setitem__(self, key, value):
         part = self._part(key)
