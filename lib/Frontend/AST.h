@@ -221,14 +221,19 @@ struct Dim {
   llvm::StringRef symbol; // empty for a size
 };
 
-/// `f32`, `tile<f32>[16, 64]` or `tensor<f32>[16, K]`.
+/// `f32`, `tile<f32>[16, 64]`, `tensor<f32>[16, K]`, or for a var
+/// `shared tile<f32>[256]` and the ring `pipeline<f16, stages = 3>[16, 64]`.
 struct TypeRef {
-  enum class Kind { Scalar, Tile, Tensor };
+  enum class Kind { Scalar, Tile, Tensor, Pipeline };
   Kind kind = Kind::Scalar;
   llvm::SMLoc loc;
   llvm::StringRef dtype;
   llvm::SMLoc dtypeLoc;
   std::vector<Dim> dims;
+  /// A pipeline's stages.
+  Dim stages;
+  /// `shared tile<...>`: where `shared` is, if written.
+  std::optional<llvm::SMLoc> shared;
 };
 
 //===----------------------------------------------------------------------===//

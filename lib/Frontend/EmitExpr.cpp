@@ -137,7 +137,9 @@ static bool isDtypeName(StringRef name) {
 }
 
 bool Emitter::isReservedName(StringRef name) {
-  return lookupBuiltin(name).has_value() || isDtypeName(name);
+  return lookupBuiltin(name).has_value() || isDtypeName(name) ||
+         isMovementStatement(name) || isStageAccessor(name) ||
+         name == "pipeline";
 }
 
 std::string Emitter::describe(Type type) {
@@ -193,7 +195,8 @@ LogicalResult Emitter::checkTileShape(ArrayRef<int64_t> shape, SMLoc loc) {
 }
 
 FailureOr<Type> Emitter::emitVarType(const TypeRef &type) {
-  bool isTile = type.kind == TypeRef::Kind::Tile;
+  // A pipeline's type is that of each of its stages.
+  bool isTile = type.kind != TypeRef::Kind::Scalar;
   FailureOr<Type> element = emitDtype(
       type.dtype, type.dtypeLoc, isTile ? DtypeUse::Tile : DtypeUse::Scalar);
   if (failed(element))
@@ -531,6 +534,8 @@ FailureOr<Operand> Emitter::emitName(const NameExpr &expr) {
   case Symbol::Kind::LoopIndex:
     return Operand{symbol->value, std::nullopt, expr.getLoc()};
   case Symbol::Kind::Var:
+    if (failed(checkNotPipeline(symbol->value, expr.name, expr.getLoc())))
+      return failure();
     return Operand{
         ReadOp::create(builder, getLoc(expr.getLoc()), symbol->value),
         std::nullopt, expr.getLoc()};
@@ -897,6 +902,11 @@ FailureOr<Operand> Emitter::emitCast(const CallExpr &call, Type element) {
 FailureOr<Operand> Emitter::emitCall(const CallExpr &call) {
   SMLoc loc = call.getLoc();
   Location location = getLoc(loc);
+  if (isStageAccessor(call.callee))
+    return emitStageRead(call);
+  if (isMovementStatement(call.callee))
+    return error(loc) << "'" << call.callee
+                      << "' has no value; it is a statement of its own";
   std::optional<Builtin> builtin = lookupBuiltin(call.callee);
   FailureOr<Type> castTarget = failure();
   if (!builtin && isDtypeName(call.callee) && call.callee != "i1" &&
@@ -1361,14 +1371,17 @@ FailureOr<Operand> Emitter::emitLoadCall(const CallExpr &call) {
 
 LogicalResult Emitter::emitCallStmt(const CallStmt &stmt) {
   const auto &call = cast<CallExpr>(*stmt.call);
+  if (isMovementStatement(call.callee))
+    return emitMovementStmt(call);
   std::optional<Builtin> builtin = lookupBuiltin(call.callee);
   if (builtin != Builtin::Store && !isAtomic(builtin)) {
     if (failed(emitCall(call)))
       return failure();
     return error(call.getLoc())
            << "the value of '" << call.callee
-           << "(...)' is unused; a call alone on a line is store(...) or "
-              "atomic_add(...), atomic_max(...), atomic_min(...)";
+           << "(...)' is unused; a call alone on a line is store(...), "
+              "atomic_add(...), atomic_max(...), atomic_min(...), copy(...), "
+              "barrier(), advance(p), commit_group() or wait_group(n)";
   }
   StringRef name = call.callee;
   if (call.args.size() != 2)

@@ -693,6 +693,8 @@ LogicalResult Emitter::emitVar(const VarStmt &var) {
     if (failed(type))
       return failure();
     valueType = *type;
+    if (var.type->kind == TypeRef::Kind::Pipeline)
+      return emitPipelineVar(var, cast<RankedTensorType>(valueType));
   }
   // The initial value is evaluated before the name exists: `var x = x`
   // refers to nothing.
@@ -717,8 +719,13 @@ LogicalResult Emitter::emitVar(const VarStmt &var) {
   auto varType = tile ? VarType::get(builder.getContext(), tile.getShape(),
                                      tile.getElementType())
                       : VarType::get(builder.getContext(), {}, valueType);
-  Value handle =
+  auto varOp =
       VarOp::create(builder, getLoc(var.getLoc()), var.name, varType, init);
+  // `shared tile<...>`: seed 003's threadgroup_alloc, a request.
+  if (var.type && var.type->shared)
+    varOp.setStorageAttr(
+        StorageAttr::get(builder.getContext(), Storage::shared));
+  Value handle = varOp.getResult();
   if (!var.type && isa<IntExpr>(var.init.get()))
     literalTypedVars.insert(handle);
   if (failed(define(var.name, {Symbol::Kind::Var, var.nameLoc, handle, {}})))
@@ -808,6 +815,8 @@ LogicalResult Emitter::emitAssign(const AssignStmt &assign,
     break;
   }
   Value var = symbol->value;
+  if (failed(checkNotPipeline(var, name.name, name.getLoc())))
+    return failure();
   Type valueType = cast<VarType>(var.getType()).getValueType();
   Value current =
       assign.op
@@ -865,6 +874,8 @@ FailureOr<scf::ForOp> Emitter::createFor(const ForStmt &loop) {
 LogicalResult Emitter::emitSubTileAssign(const AssignStmt &assign,
                                          const SliceExpr &target, Value var,
                                          Value whole) {
+  if (failed(checkNotPipeline(var, target.baseName(), target.base->getLoc())))
+    return failure();
   Type valueType = cast<VarType>(var.getType()).getValueType();
   auto type = dyn_cast<RankedTensorType>(valueType);
   if (!type)

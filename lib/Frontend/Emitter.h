@@ -260,6 +260,33 @@ private:
   Value emitExp(Value x, Location loc);
 
   //===--------------------------------------------------------------------===//
+  // Copies, barriers and pipelines (EmitCopy.cpp)
+  //===--------------------------------------------------------------------===//
+
+  /// copy, barrier, advance, commit_group, wait_group: calls that are
+  /// statements of their own.
+  static bool isMovementStatement(llvm::StringRef callee);
+  /// stage, front, back: a stage of a pipeline.
+  static bool isStageAccessor(llvm::StringRef callee);
+  LogicalResult emitMovementStmt(const CallExpr &call);
+  LogicalResult emitCopy(const CallExpr &call);
+  /// One side of a copy (defined in EmitCopy.cpp).
+  struct CopySide;
+  FailureOr<CopySide> emitCopySide(const Expr &expr, llvm::StringRef role);
+  /// `var p: pipeline<T, stages = S>[...]` of the tile type `tile`.
+  LogicalResult emitPipelineVar(const VarStmt &var, RankedTensorType tile);
+  /// The pipeline a call (stage, front, back, advance) names first.
+  FailureOr<Value> emitPipelineName(const CallExpr &call);
+  /// `stage(p, k)`, `front(p)`, `back(p)`: the tile.stage var.
+  FailureOr<Value> emitStage(const CallExpr &call);
+  /// The same, read.
+  FailureOr<Operand> emitStageRead(const CallExpr &call);
+  /// An error at `loc` when the var `name` is a pipeline, which is only
+  /// accessed through its stages.
+  LogicalResult checkNotPipeline(Value var, llvm::StringRef name,
+                                 llvm::SMLoc loc);
+
+  //===--------------------------------------------------------------------===//
   // Helpers
   //===--------------------------------------------------------------------===//
 
@@ -285,6 +312,12 @@ private:
   /// Vars declared `var x = 3`: a lone integer literal's type, i32.
   llvm::DenseSet<Value> literalTypedVars;
   llvm::StringSet<> declaredLoopIndices;
+  /// Each pipeline's ring (a tile.var with stages) and the index var that
+  /// counts its advances.
+  llvm::DenseMap<Value, Value> rotations;
+  /// The read of each ring's rotation that its stages use, until the next
+  /// advance (in the block it is in).
+  llvm::DenseMap<Value, Value> rotationReads;
   llvm::StringMap<llvm::SMLoc> kernelNames;
 };
 

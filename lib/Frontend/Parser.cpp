@@ -151,6 +151,7 @@ private:
   LogicalResult parseKernel(Kernel &kernel);
   LogicalResult parseAttribute(Attribute &attr);
   LogicalResult parseType(TypeRef &type);
+  LogicalResult parseDim(Dim &dim);
   LogicalResult parseBlock(Body &block);
   StmtPtr parseStatement();
   StmtPtr parseVar();
@@ -241,11 +242,15 @@ LogicalResult Parser::parseKernel(Kernel &kernel) {
             failed(expect(TokenKind::colon, " after the parameter name")) ||
             failed(parseType(param.type)))
           return failure();
-        if (param.type.kind == TypeRef::Kind::Tile)
+        if (param.type.kind == TypeRef::Kind::Tile ||
+            param.type.kind == TypeRef::Kind::Pipeline)
           return error(param.type.loc,
                        "a kernel parameter is a tensor (tensor<dtype>[d0, "
                        "...]) or a scalar (f32, f16, bf16, i32, index), not "
-                       "a tile");
+                       "a " +
+                           Twine(param.type.kind == TypeRef::Kind::Tile
+                                     ? "tile"
+                                     : "pipeline"));
         kernel.params.push_back(std::move(param));
       } while (consumeIf(TokenKind::comma));
     }
@@ -295,47 +300,70 @@ LogicalResult Parser::parseAttribute(Attribute &attr) {
 }
 
 // type := IDENT | ('tile' | 'tensor') '<' IDENT '>' '[' dim (',' dim)* ']'
+//       | 'pipeline' '<' IDENT ',' 'stages' '=' dim '>' '[' dim (',' dim)* ']'
 LogicalResult Parser::parseType(TypeRef &type) {
   type.loc = tok.getLoc();
   StringRef name;
   SMLoc loc;
   if (failed(parseIdentifier(name, loc, "a type")))
     return failure();
-  if (name != "tile" && name != "tensor") {
+  if (name != "tile" && name != "tensor" && name != "pipeline") {
     type.kind = TypeRef::Kind::Scalar;
     type.dtype = name;
     type.dtypeLoc = loc;
     return success();
   }
-  bool isTensor = name == "tensor";
-  type.kind = isTensor ? TypeRef::Kind::Tensor : TypeRef::Kind::Tile;
+  type.kind = name == "tensor"     ? TypeRef::Kind::Tensor
+              : name == "pipeline" ? TypeRef::Kind::Pipeline
+                                   : TypeRef::Kind::Tile;
   if (failed(expect(TokenKind::less, " after '" + name + "'")) ||
       failed(parseIdentifier(type.dtype, type.dtypeLoc,
-                             "an element type (f32, f16, bf16, i32)")) ||
-      failed(expect(TokenKind::greater, " after the element type")) ||
+                             "an element type (f32, f16, bf16, i32)")))
+    return failure();
+  if (type.kind == TypeRef::Kind::Pipeline) {
+    StringRef key;
+    SMLoc keyLoc;
+    if (failed(expect(TokenKind::comma,
+                      " and 'stages = S' after the element type")) ||
+        failed(parseIdentifier(key, keyLoc, "'stages'")))
+      return failure();
+    if (key != "stages")
+      return error(keyLoc, "expected 'stages', found '" + key + "'");
+    if (failed(expect(TokenKind::equal, " after 'stages'")) ||
+        failed(parseDim(type.stages)))
+      return failure();
+  }
+  if (failed(expect(TokenKind::greater, " after the element type")) ||
       failed(
           expect(TokenKind::l_square, " (the dimensions of the " + name + ")")))
     return failure();
   GroupScope group(*this);
   do {
     Dim dim;
-    dim.loc = tok.getLoc();
-    if (tok.is(TokenKind::integer)) {
-      dim.size = tok.intValue;
-      consume();
-    } else if (tok.is(TokenKind::identifier)) {
-      // A symbol of a tensor, or a const (checked by the emitter).
-      dim.symbol = tok.spelling;
-      consume();
-    } else {
-      return error(dim.loc, "expected a dimension, found " + found());
-    }
-    if (dim.symbol.empty() && dim.size <= 0)
-      return error(dim.loc,
-                   "a dimension must be positive, found " + Twine(dim.size));
+    if (failed(parseDim(dim)))
+      return failure();
     type.dims.push_back(dim);
   } while (consumeIf(TokenKind::comma));
   return expect(TokenKind::r_square, " after the dimensions");
+}
+
+// dim := INTEGER | IDENT
+LogicalResult Parser::parseDim(Dim &dim) {
+  dim.loc = tok.getLoc();
+  if (tok.is(TokenKind::integer)) {
+    dim.size = tok.intValue;
+    consume();
+  } else if (tok.is(TokenKind::identifier)) {
+    // A symbol of a tensor, or a const (checked by the emitter).
+    dim.symbol = tok.spelling;
+    consume();
+  } else {
+    return error(dim.loc, "expected a dimension, found " + found());
+  }
+  if (dim.symbol.empty() && dim.size <= 0)
+    return error(dim.loc,
+                 "a dimension must be positive, found " + Twine(dim.size));
+  return success();
 }
 
 // block := '{' (stmt (NEWLINE | ';'))* '}'
@@ -384,7 +412,7 @@ StmtPtr Parser::parseStatement() {
   }
 }
 
-// var := 'var' IDENT (':' type)? ('=' expr)?
+// var := 'var' IDENT (':' 'shared'? type)? ('=' expr)?
 StmtPtr Parser::parseVar() {
   SMLoc loc = tok.getLoc();
   consume();
@@ -395,8 +423,19 @@ StmtPtr Parser::parseVar() {
   auto var = std::make_unique<VarStmt>(loc, name, nameLoc);
   if (consumeIf(TokenKind::colon)) {
     var->type = std::make_unique<TypeRef>();
+    std::optional<SMLoc> shared;
+    if (tok.is(TokenKind::identifier) && tok.spelling == "shared") {
+      shared = tok.getLoc();
+      consume();
+    }
     if (failed(parseType(*var->type)))
       return nullptr;
+    var->type->shared = shared;
+    if (shared && var->type->kind != TypeRef::Kind::Tile) {
+      (void)error(*shared, "'shared' qualifies a tile type: var " + name +
+                               ": shared tile<dtype>[d0, ...]");
+      return nullptr;
+    }
     if (var->type->kind == TypeRef::Kind::Tensor) {
       (void)error(var->type->loc, "a var cannot be a tensor; tensors are "
                                   "kernel parameters (use tile<dtype>[...])");
