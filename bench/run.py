@@ -9,9 +9,12 @@ latency of `tile-translate --tile-to-ptx` against `nvcc -ptx`, median of
 several runs. Prints a table and the ratios (ours / reference). Where a
 cuobjdump is found (`pip install -r bench/requirements.txt` brings one, with
 the nvdisasm it runs), a second table compares the SASS of the hot loops
-(bench/sass_stats.py) of both, compiled for the same chip.
+(bench/sass_stats.py) of both, compiled for the same chip, and a third
+the pipelined f16 GEMM at 3 and 8 stages, in shared memory by cp.async and
+in registers (--stages-only: that table alone).
 
   bench/run.py [--build build] [--chip sm_90] [--runs 5] [--cuobjdump BIN]
+               [--stages-only]
 """
 
 import argparse
@@ -58,6 +61,113 @@ TRITON_EXAMPLES = {
     "rowmean": 16 * 64 * 4,
 }
 TILE_ROWS = 16  # rows of one tile CTA, for kernels with no loop
+
+
+# The pipelined f16 GEMM (bench/pipelined/matmul_pipelined.tile) at fixed
+# stage counts, its tiles in flight in shared memory (cp.async) and in
+# registers (shared = false), and with the stages tile-pipeline-loads picks.
+STAGED_GEMM = "bench/pipelined/matmul_pipelined.tile"
+STAGE_VARIANTS = [("auto", "@pipeline(k)")] + [
+    (f"{stages} {where}",
+     f"@pipeline(k, stages = {stages}{', shared = false' if where == 'registers' else ''})")
+    for stages in (3, 8) for where in ("shared", "registers")]
+STAGE_COLUMNS = {"registers": "regs", "spill_stores": "spill B",
+                 "smem": "smem B", "stages": "stages",
+                 "fast_ldgsts": "LDGSTS/it", "fast_ldg": "LDG/it",
+                 "fast_instructions": "instr/it", "async_copies": "LDGSTS",
+                 "loop_global_loads": "slow LDG/it"}
+
+
+def async_iteration(code, labels):
+    """The hot loop's iteration that issues the most cp.async (LDGSTS), the
+    fewest instructions among those: the aligned path of a loop whose
+    copies fall back to loads and stores when a chunk is not aligned at run
+    time (which sass_stats.counts, taking the path with the most global
+    loads, counts instead). Its LDGSTS, LDG and instructions."""
+    bodies, graph = sass_stats.basic_blocks(code, labels)
+    loop = sass_stats.executed(ptx_stats.smallest_loop(
+        bodies, graph, lambda loop: sum(i.base == "LDGSTS" for i in loop),
+        lambda loop: len(sass_stats.executed(loop)),
+        sass_stats.on_edge(bodies, graph)))
+    ops = [i.base for i in loop]
+    return {"fast_ldgsts": ops.count("LDGSTS"), "fast_ldg": ops.count("LDG"),
+            "fast_instructions": len(ops)}
+
+
+def print_stages_row(name, stats):
+    print(f"{name:14} " + " ".join(f"{stats.get(c, '-'):>11}"
+                                   for c in STAGE_COLUMNS))
+
+
+def stages_table(args, out, translate):
+    """Registers, spills, shared bytes (ptxas -v), the stages (the
+    manifest), and the cp.async (LDGSTS) and plain global loads (LDG) in
+    sm_90 SASS, for each STAGE_VARIANTS line of STAGED_GEMM, and for
+    Triton's matmul of the same CTA shape."""
+    source = (ROOT / STAGED_GEMM).read_text()
+    entry = KERNELS[STAGED_GEMM][0]
+    print(STAGED_GEMM + " at each stage count: 'shared' stages in rings of "
+          "shared memory\nby cp.async, 'registers' carries the tiles in "
+          "flight in registers (shared = false),\n'auto' omits stages. regs, "
+          "spill B, smem B: ptxas -v; stages: the manifest. The hot\nloop's "
+          "iteration with the most cp.async: its LDGSTS, LDG and "
+          "instructions; LDGSTS:\nthe whole kernel's; slow LDG/it: the "
+          "iteration with the most global loads (the\nelement-wise fallback "
+          "for chunks not aligned at run time).")
+    header = f"{'variant':14} " + " ".join(f"{t:>11}"
+                                           for t in STAGE_COLUMNS.values())
+    print(header)
+    print("-" * len(header))
+    for name, line in STAGE_VARIANTS:
+        variant = out / f"stages-{name.replace(' ', '-')}.tile"
+        variant.write_text(source.replace("@pipeline(k)", line))
+        ptx = variant.with_suffix(".ptx")
+        subprocess.run([str(translate), "--tile-to-ptx", f"--chip={args.chip}",
+                        str(variant), "-o", str(ptx)], check=True)
+        stats = ptx_stats.ptxas_report(str(ptx), args.chip)[entry]
+        manifest = json.loads(subprocess.run(
+            [str(translate), "--tile-to-manifest", str(variant)], check=True,
+            capture_output=True, text=True).stdout)
+        stats["stages"] = manifest_stages(manifest)
+        cubin = variant.with_suffix(".cubin")
+        subprocess.run(["ptxas", f"-arch={args.chip}", str(ptx), "-o",
+                        str(cubin)], check=True)
+        code, labels = sass_stats.functions(
+            sass_stats.disassemble(args.cuobjdump, cubin))[entry]
+        stats.update(sass_stats.counts(code, labels))
+        stats.update(async_iteration(code, labels))
+        print_stages_row(name, stats)
+    if not args.triton_python:
+        print("Triton: skipped, no Python with triton")
+        return
+    # Triton's matmul of the same CTA shape (32 x 64, BLOCK_K 32, 8 warps),
+    # at its default num_stages.
+    for config in ("same", "div16"):
+        cubin = out / f"stages-triton-{config}.cubin"
+        report = json.loads(subprocess.run(
+            [args.triton_python, str(ROOT / "bench" / "triton_examples.py"),
+             "matmul", config, str(cubin)], check=True, capture_output=True,
+            text=True).stdout)
+        stats = sass_stats.resource_usage(args.cuobjdump,
+                                          cubin)["matmul_kernel"]
+        # Triton's shared memory is dynamic: its launcher's, not the cubin's.
+        stats["smem"], stats["spill_stores"] = report["shared"], stats["local"]
+        code, labels = sass_stats.functions(
+            sass_stats.disassemble(args.cuobjdump, cubin))["matmul_kernel"]
+        stats.update(sass_stats.counts(code, labels))
+        stats.update(async_iteration(code, labels))
+        print_stages_row("triton/" + config, stats)
+    print("(triton rows: regs from cuobjdump -res-usage, spill B its local "
+          "bytes, smem B the\ndynamic shared memory Triton launches it with; "
+          "num_stages its default, 3)")
+
+
+def manifest_stages(manifest):
+    """The stages of the first @pipeline loop the manifest records."""
+    for kernel in manifest:
+        for loop in kernel.get("pipelined", []):
+            return loop["stages"]
+    return "-"
 
 
 def run_times(command, runs, env=None):
@@ -206,8 +316,19 @@ def main():
                         help="a Python with Triton 3.9 (bench/requirements."
                              "txt), for the Triton table; default: this one, "
                              "if it imports triton")
+    parser.add_argument("--stages-only", action="store_true",
+                        help="only the table of the pipelined GEMM at each "
+                             "stage count")
     args = parser.parse_args()
     translate = pathlib.Path(args.build) / "bin" / "tile-translate"
+    if args.stages_only:
+        if not args.cuobjdump:
+            print("no cuobjdump (pip install -r bench/requirements.txt, or "
+                  "--cuobjdump BIN)")
+            return 1
+        with tempfile.TemporaryDirectory() as tmp:
+            stages_table(args, pathlib.Path(tmp), translate)
+        return 0
     nvcc = shutil.which("nvcc") or "/usr/local/cuda/bin/nvcc"
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
@@ -237,6 +358,8 @@ def main():
                   "bench/requirements.txt, or --cuobjdump BIN)")
             return 0
         status = sass_stats.compare_table(args.cuobjdump, out)
+        print()
+        stages_table(args, out, translate)
         print()
         if not args.triton_python:
             print("Triton: skipped, no Python with triton (pip install -r "

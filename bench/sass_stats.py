@@ -187,6 +187,9 @@ def counts(code, labels):
                    for key, value in arithmetic(executed(loop)).items()})
     result.update({"function_" + key: value
                    for key, value in arithmetic(executed(code)).items()})
+    # cp.async (global to shared), counted in the global loads too.
+    result["loop_async_copies"] = ops.count("LDGSTS")
+    result["async_copies"] = sum(i.base == "LDGSTS" for i in executed(code))
     return result
 
 

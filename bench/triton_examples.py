@@ -174,7 +174,8 @@ def main():
         warm.append(time.perf_counter() - start)
     constexprs, warps = CONFIGS[name][2][config]
     print(json.dumps({"compile": seconds, "warm": warm, "warps": warps,
-                      "rows": constexprs.get("ROWS")}))
+                      "rows": constexprs.get("ROWS"),
+                      "shared": compiled.metadata.shared}))
 
 
 if __name__ == "__main__":
