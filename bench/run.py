@@ -73,25 +73,10 @@ STAGE_VARIANTS = [("auto", "@pipeline(k)")] + [
     for stages in (3, 8) for where in ("shared", "registers")]
 STAGE_COLUMNS = {"registers": "regs", "spill_stores": "spill B",
                  "smem": "smem B", "stages": "stages",
-                 "fast_ldgsts": "LDGSTS/it", "fast_ldg": "LDG/it",
-                 "fast_instructions": "instr/it", "async_copies": "LDGSTS",
+                 "copy_loop_async_copies": "LDGSTS/it",
+                 "copy_loop_plain_loads": "LDG/it",
+                 "copy_loop_instructions": "instr/it", "async_copies": "LDGSTS",
                  "loop_global_loads": "slow LDG/it"}
-
-
-def async_iteration(code, labels):
-    """The hot loop's iteration that issues the most cp.async (LDGSTS), the
-    fewest instructions among those: the aligned path of a loop whose
-    copies fall back to loads and stores when a chunk is not aligned at run
-    time (which sass_stats.counts, taking the path with the most global
-    loads, counts instead). Its LDGSTS, LDG and instructions."""
-    bodies, graph = sass_stats.basic_blocks(code, labels)
-    loop = sass_stats.executed(ptx_stats.smallest_loop(
-        bodies, graph, lambda loop: sum(i.base == "LDGSTS" for i in loop),
-        lambda loop: len(sass_stats.executed(loop)),
-        sass_stats.on_edge(bodies, graph)))
-    ops = [i.base for i in loop]
-    return {"fast_ldgsts": ops.count("LDGSTS"), "fast_ldg": ops.count("LDG"),
-            "fast_instructions": len(ops)}
 
 
 def print_stages_row(name, stats):
@@ -135,7 +120,6 @@ def stages_table(args, out, translate):
         code, labels = sass_stats.functions(
             sass_stats.disassemble(args.cuobjdump, cubin))[entry]
         stats.update(sass_stats.counts(code, labels))
-        stats.update(async_iteration(code, labels))
         print_stages_row(name, stats)
     if not args.triton_python:
         print("Triton: skipped, no Python with triton")
@@ -155,7 +139,6 @@ def stages_table(args, out, translate):
         code, labels = sass_stats.functions(
             sass_stats.disassemble(args.cuobjdump, cubin))["matmul_kernel"]
         stats.update(sass_stats.counts(code, labels))
-        stats.update(async_iteration(code, labels))
         print_stages_row("triton/" + config, stats)
     print("(triton rows: regs from cuobjdump -res-usage, spill B its local "
           "bytes, smem B the\ndynamic shared memory Triton launches it with; "

@@ -187,9 +187,19 @@ def counts(code, labels):
                    for key, value in arithmetic(executed(loop)).items()})
     result.update({"function_" + key: value
                    for key, value in arithmetic(executed(code)).items()})
-    # cp.async (global to shared), counted in the global loads too.
+    # cp.async (global to shared), counted in the global loads too; and the
+    # iteration that issues the most of them, the fewest instructions among
+    # those: the aligned path of a loop whose copies fall back to loads and
+    # stores when a chunk is not aligned at run time (the iteration above
+    # takes the path with the most global loads: that fallback).
     result["loop_async_copies"] = ops.count("LDGSTS")
     result["async_copies"] = sum(i.base == "LDGSTS" for i in executed(code))
+    copying = [i.base for i in executed(ptx_stats.smallest_loop(
+        bodies, graph, lambda loop: sum(i.base == "LDGSTS" for i in loop),
+        lambda loop: len(executed(loop)), on_edge(bodies, graph)))]
+    result["copy_loop_async_copies"] = copying.count("LDGSTS")
+    result["copy_loop_plain_loads"] = copying.count("LDG")
+    result["copy_loop_instructions"] = len(copying)
     return result
 
 
