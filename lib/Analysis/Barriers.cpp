@@ -222,6 +222,18 @@ public:
       else if (isa<CommitGroupOp, WaitGroupOp>(op))
         requireUniform(op, "this op counts groups of async copies, which "
                            "every thread must count alike");
+      // Every thread must name the same stage: the analysis (and the
+      // copies, which any thread may do) take a stage to be one memory.
+      if (auto stage = dyn_cast<StageOp>(op);
+          stage && threadDependentValues.contains(stage.getRotation()) &&
+          reported.insert(op).second) {
+        op->emitError() << "the rotation of ring '"
+                        << stage.getRingOp().getName()
+                        << "' depends on ctx.thread: every thread of the CTA "
+                           "must name the same stage (an advance under "
+                           "control flow that depends on ctx.thread?)";
+        failed = true;
+      }
     });
     // Every way of reducing rows has a butterfly of warp shuffles.
     kernel.walk([&](Operation *op) {
@@ -341,7 +353,7 @@ private:
   /// vars, and through the values regions pass around (iter_args, yields,
   /// scf.condition), to a fixed point.
   void markThreadDependentControlFlow() {
-    DenseSet<Value> dependent;
+    DenseSet<Value> &dependent = threadDependentValues;
     DenseSet<Operation *> dependentVars;
     bool changed = true;
     auto mark = [&](Value value) {
@@ -457,6 +469,8 @@ private:
   const DenseSet<Operation *> &ignored;
   BarrierPlan plan;
   DenseSet<Operation *> threadDependent;
+  /// The scalar values computed from ctx.thread.
+  DenseSet<Value> threadDependentValues;
 };
 
 } // namespace
