@@ -474,3 +474,34 @@ def test_ptxas_takes_the_ptx(kernel, tmp_path):
     subprocess.run([PTXAS, "-arch=sm_90", str(path), "-o",
                     str(tmp_path / "out.cubin")], check=True,
                    capture_output=True)
+
+
+def computed_index_kernel(dtype):
+    @tile.kernel(threads=32)
+    def computed(X: tile.tensor(dtype, [32]), I: tile.tensor(I32, [32]),
+                 Y: tile.tensor(dtype, [32]), Z: tile.tensor(dtype, [32])):
+        tid = tile.thread_id()
+        buf = tile.threadgroup_alloc(dtype, 32)
+        buf[:] = X[0:32]
+        Y[tid] = buf[I[tid]]
+        out = tile.threadgroup_alloc(dtype, 32)
+        out[I[tid]] = X[tid]
+        out[tile.i32(0)] = buf[tile.i32(3)]
+        Z[0:32] = out[:]
+    return computed
+
+
+@pytest.mark.parametrize("dtype", [tile.f16, tile.bf16, I32],
+                         ids=lambda d: d.name)
+def test_computed_buffer_indices_of_every_type(dtype):
+    values = np.arange(32, dtype=np.float32) + 1
+    X = (values.view(np.uint32) >> 16).astype(np.uint16) \
+        if dtype == tile.bf16 else values.astype(dtype.numpy)
+    I = np.random.default_rng(8).permutation(32).astype(np.int32)
+    Y, Z = np.zeros_like(X), np.zeros_like(X)
+    run(computed_index_kernel(dtype), X, I, Y, Z)
+    np.testing.assert_array_equal(Y, X[I])
+    want = np.zeros_like(X)
+    want[I] = X
+    want[0] = X[3]
+    np.testing.assert_array_equal(Z, want)
