@@ -365,3 +365,64 @@ def test_mask_fn_reads_data_and_may_be_constant():
     data_masks(A, B, C, backend="emulate")
     np.testing.assert_array_equal(B, np.where(A > 0, A, 0))
     np.testing.assert_array_equal(C, A)
+
+
+@tile.kernel(threads=64)
+def async_ring(A: tile.tensor(tile.f32, ["N"]),
+               S: tile.tensor(tile.f32, [256])):
+    # The language's ring with async copies (test/Frontend/copy.tile's
+    # `ring`), in seed 003's flat form.
+    pipe = tile.pipeline("float", 256, stages=3)
+    tile.copy(A, pipe.stage(0), 256, coalesced_width=4, async_=True)
+    tile.commit_group()
+    tile.copy(A, pipe.stage(1), 256, src_offset=256, coalesced_width=4,
+              async_=True)
+    tile.commit_group()
+    acc = tile.zeros((256,))
+    for k in tile.range(0, A.shape[0], 256):
+        tile.wait_group(1)
+        tile.barrier()
+        acc += pipe.front()[:]
+        tile.copy(A, pipe.back(), 256, src_offset=k + 512,
+                  coalesced_width=4, async_=True)
+        tile.commit_group()
+        pipe.advance()
+    tile.wait_group(0)
+    S[0:256] = acc
+
+
+@pytest.mark.parametrize("N", [256, 256 * 5 + 64])
+def test_async_copies_into_a_ring(N):
+    A = np.random.default_rng(N).uniform(-1, 1, N).astype(np.float32)
+    S = np.zeros(256, np.float32)
+    async_ring(A, S, backend="emulate")
+    padded = np.zeros(-(-N // 256) * 256, np.float32)
+    padded[:N] = A
+    np.testing.assert_allclose(S, padded.reshape(-1, 256).sum(0),
+                               rtol=1e-5, atol=1e-5)
+    ir = async_ring.compile().mlir()
+    assert "async" in ir and ir.count("tile.commit_group") == 3
+    assert "tile.wait_group 1" in ir and "tile.wait_group 0" in ir
+
+
+@tile.kernel(threads=64)
+def async_between_tensors(A: tile.tensor(tile.f32, [64]),
+                          B: tile.tensor(tile.f32, [64])):
+    tile.copy(A, B, 64, async_=True)
+
+
+@tile.kernel(threads=64)
+def wait_too_many(A: tile.tensor(tile.f32, [64])):
+    tile.wait_group(8)
+
+
+@pytest.mark.parametrize("kernel, message", [
+    (async_between_tensors, "an asynchronous copy goes into a buffer or a "
+                            "pipeline stage"),
+    (wait_too_many, r"wait_group\(N\) leaves N groups of async copies in "
+                    "flight, an integer from 0 to 7"),
+])
+def test_async_errors(kernel, message):
+    with pytest.raises(tile.CompileError, match=message) as raised:
+        kernel.compile()
+    assert "test_seed.py:" in str(raised.value)

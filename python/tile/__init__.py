@@ -45,8 +45,8 @@ from .api import (BUILTINS, SPECIAL, atomic_add, atomic_max,  # noqa: E402
                   range, range_constexpr, reshape, static_range, store,
                   where, zeros)
 from .seed import (Pipeline, RegisterTensor, SharedBuffer, ThreadIndex,  # noqa: E402
-                   barrier, copy, num_threads, pipeline, register_tensor,
-                   thread_id, threadgroup_alloc)
+                   barrier, commit_group, copy, num_threads, pipeline,
+                   register_tensor, thread_id, threadgroup_alloc, wait_group)
 from .kernel import CompiledKernel, Kernel  # noqa: E402
 from .result import RunResult  # noqa: E402
 
@@ -90,5 +90,6 @@ __all__ = [
     "minimum", "inf", "iota", "load", "store", "atomic_add", "atomic_max",
     "atomic_min", "reshape", "block_id", "num_blocks", "num_threads", "lanes", "ctx",
     "thread_id", "register_tensor", "threadgroup_alloc", "copy", "barrier",
+    "commit_group", "wait_group",
     "pipeline", "Pipeline", "RegisterTensor", "SharedBuffer", "ThreadIndex",
 ] + sorted(BUILTINS)

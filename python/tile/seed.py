@@ -486,13 +486,16 @@ def _side(fe, side, offset, what):
 
 
 def copy(src, dst, count, src_offset=0, dst_offset=0, mask_fn=None,
-         coalesced_width=1):
+         coalesced_width=1, async_=False):
     """Copies ``count`` elements ``src[src_offset + i]`` to
     ``dst[dst_offset + i]``, CTA-wide (seed 003): ``tile.copy``, each
     thread moving ``coalesced_width`` (1, 2 or 4) consecutive elements at a
     time as one vector access. ``mask_fn(i)``, traced, says which elements
-    to copy (the others of ``dst`` keep their values). Between two tensors
-    it is a slice load and store."""
+    to copy (the others of ``dst`` keep their values). ``async_=True`` is
+    an asynchronous copy (``cp.async``) into shared memory, complete after
+    ``commit_group()`` and a ``wait_group(n)`` that leaves fewer than its
+    group in flight (and a barrier). Between two tensors it is a slice load
+    and store."""
     from .frontend import SliceRef, TensorParam
     fe = current_frontend("tile.copy")
     if coalesced_width not in (1, 2, 4):
@@ -508,6 +511,10 @@ def copy(src, dst, count, src_offset=0, dst_offset=0, mask_fn=None,
         if isinstance(mask, ThreadIndex):
             mask = mask.value()
     if isinstance(src, TensorParam) and isinstance(dst, TensorParam):
+        if async_:
+            raise CompileError(fe.located(
+                "an asynchronous copy goes into a buffer or a pipeline "
+                "stage, not between two tensors"))
         for tensor in (src, dst):
             if tensor.ndim != 1:
                 raise CompileError(fe.located(
@@ -530,7 +537,22 @@ def copy(src, dst, count, src_offset=0, dst_offset=0, mask_fn=None,
     dest, dest_offsets = _side(fe, dst, dst_offset, "into")
     fe.c.copy(source, source_offsets, dest, dest_offsets, [count],
               coalesced_width, None if mask is None else fe.to_id(mask),
-              False, fe.pos)
+              bool(async_), fe.pos)
+
+
+def commit_group():
+    """Closes the group of the asynchronous copies issued since the last
+    one (``tile.commit_group``)."""
+    fe = current_frontend("tile.commit_group")
+    fe.call_with("commit_group", [], statement=True)
+
+
+def wait_group(n):
+    """Waits until at most ``n`` (a constant, 0 to 7) groups of
+    asynchronous copies are in flight (``tile.wait_group``); a barrier
+    after it makes the copies of the others visible to every thread."""
+    fe = current_frontend("tile.wait_group")
+    fe.call_with("wait_group", [("value", "", n)], statement=True)
 
 
 class PipelineStage(_Buffer):
