@@ -181,6 +181,7 @@ def counts(code, labels):
         "loop_shared": sum(op in ("LDS", "STS", "LDSM") for op in ops),
         "loop_shuffles": ops.count("SHFL"),
         "loop_mma": sum(op.endswith("MMA") for op in ops),
+        "loop_ldsm": ops.count("LDSM"),
         "instructions": len(executed(code)),
     }
     result.update({"loop_" + key: value

@@ -19,13 +19,17 @@ static VarOp getSharedVar(Value handle) {
 }
 
 /// An access to the var `handle` refers to: its whole bytes, or those of
-/// the ring with the stage, for a stage.
-static SharedAccess makeAccess(Value handle, bool write, bool byOwner) {
+/// the ring with the stage, for a stage; by the owners of `tile`'s
+/// elements, when `byOwner`.
+static SharedAccess makeAccess(Value handle, bool write, bool byOwner,
+                               Value tile = {}) {
   VarOp var = getSharedVar(handle);
   auto offset = var->getAttrOfType<IntegerAttr>(kOffsetAttr);
   int64_t begin = offset ? offset.getInt() : 0;
   SharedAccess access{var.getResult(), begin, begin + getStorageBytes(var),
                       write, byOwner};
+  if (byOwner && tile)
+    access.layout = getTileLayout(tile);
   if (auto stage = handle.getDefiningOp<StageOp>()) {
     access.stages = *var.getStages();
     access.rotation = stage.getRotation();
@@ -37,12 +41,12 @@ static SharedAccess makeAccess(Value handle, bool write, bool byOwner) {
 /// A slice of a global tensor: what a barrier orders between threads of a
 /// CTA as well as shared memory.
 static SharedAccess makeAccess(Value tensor, ValueRange offsets, Type tile,
-                               bool write, int64_t run) {
+                               bool write, Attribute layout) {
   SharedAccess access{tensor, 0, std::numeric_limits<int64_t>::max(), write,
                       /*byOwner=*/true};
   access.offsets.assign(offsets.begin(), offsets.end());
   access.tileType = tile;
-  access.run = run;
+  access.layout = layout;
   return access;
 }
 
@@ -55,16 +59,17 @@ SmallVector<SharedAccess> mlir::tile::getSharedAccesses(Operation *op) {
   SmallVector<SharedAccess> accesses;
   if (auto var = dyn_cast<VarOp>(op)) {
     if (getSharedVar(var) && var.getInit())
-      accesses.push_back(
-          makeAccess(var, /*write=*/true, !isRowReplicated(var.getInit())));
+      accesses.push_back(makeAccess(
+          var, /*write=*/true, !isRowReplicated(var.getInit()), var.getInit()));
   } else if (auto write = dyn_cast<WriteOp>(op)) {
     if (getSharedVar(write.getVar()))
       accesses.push_back(makeAccess(write.getVar(), /*write=*/true,
-                                    !isRowReplicated(write.getValue())));
+                                    !isRowReplicated(write.getValue()),
+                                    write.getValue()));
   } else if (auto read = dyn_cast<ReadOp>(op)) {
     if (getSharedVar(read.getVar()) && hasOwnerUse(read))
-      accesses.push_back(
-          makeAccess(read.getVar(), /*write=*/false, /*byOwner=*/true));
+      accesses.push_back(makeAccess(read.getVar(), /*write=*/false,
+                                    /*byOwner=*/true, read.getResult()));
   } else if (auto copy = dyn_cast<CopyOp>(op)) {
     // The threads share a copy's chunks as no tile's owners do: any thread
     // may touch any element of either side.
@@ -73,7 +78,7 @@ SmallVector<SharedAccess> mlir::tile::getSharedAccesses(Operation *op) {
           std::tuple{copy.getDest(), copy.getDestOffsets(), true}}) {
       if (isa<GlobalTensorType>(side.getType())) {
         SharedAccess access =
-            makeAccess(side, offsets, copy.getBoxType(), write, /*run=*/1);
+            makeAccess(side, offsets, copy.getBoxType(), write, Attribute());
         access.byOwner = false;
         accesses.push_back(access);
       } else if (getSharedVar(side)) {
@@ -83,7 +88,7 @@ SmallVector<SharedAccess> mlir::tile::getSharedAccesses(Operation *op) {
   } else if (auto load = dyn_cast<LoadOp>(op)) {
     accesses.push_back(makeAccess(load.getSource(), load.getOffsets(),
                                   load.getType(), /*write=*/false,
-                                  getLayoutRun(load.getResult())));
+                                  getTileLayout(load.getResult())));
   } else if (auto store = dyn_cast<StoreOp>(op)) {
     // A row result folded with shuffles is stored by the first lanes of the
     // rows of the tile it was reduced from: that tile's type names the
@@ -94,12 +99,12 @@ SmallVector<SharedAccess> mlir::tile::getSharedAccesses(Operation *op) {
             ? value.getDefiningOp<ReductionOpInterface>().getInput().getType()
             : value.getType();
     accesses.push_back(makeAccess(store.getDest(), store.getOffsets(), mapping,
-                                  /*write=*/true, getLayoutRun(value)));
+                                  /*write=*/true, getTileLayout(value)));
   } else if (isa<GatherOp, ScatterOp>(op)) {
     // Which elements a thread touches depends on the index tiles' data:
     // any thread, any element.
     SharedAccess access = makeAccess(getAccessedTensor(op), {}, Type(),
-                                     /*write=*/writesTensor(op), /*run=*/1);
+                                     /*write=*/writesTensor(op), Attribute());
     access.byOwner = false;
     accesses.push_back(access);
   } else if (auto update = dyn_cast<AtomicOp>(op)) {
@@ -108,7 +113,7 @@ SmallVector<SharedAccess> mlir::tile::getSharedAccesses(Operation *op) {
     SharedAccess access =
         makeAccess(update.getDest(), update.getOffsets(),
                    update.getValue().getType(), /*write=*/true,
-                   getLayoutRun(update.getValue()));
+                   getTileLayout(update.getValue()));
     access.byOwner = update.getIndices().empty();
     access.atomic = true;
     accesses.push_back(access);

@@ -60,6 +60,17 @@ static TileUseKind classifyIndexTile(Value index, Type tile) {
              : TileUseKind::AcrossThreads;
 }
 
+bool mlir::tile::isSameShapeElementwise(Operation *op) {
+  if (!op->hasTrait<OpTrait::Elementwise>() || op->getNumResults() != 1 ||
+      op->getNumRegions() != 0)
+    return false;
+  auto type = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+  return type && llvm::all_of(op->getOperandTypes(), [&](Type operand) {
+           auto tile = dyn_cast<RankedTensorType>(operand);
+           return tile && tile.getShape() == type.getShape();
+         });
+}
+
 TileUseKind mlir::tile::classifyTileUse(OpOperand &use) {
   if (!isa<RankedTensorType>(use.get().getType()))
     return TileUseKind::ByOwner;
@@ -88,8 +99,11 @@ TileUseKind mlir::tile::classifyTileUse(OpOperand &use) {
     return reducesInPlace(reduction) ? TileUseKind::InPlaceReduction
                                      : TileUseKind::AcrossThreads;
   }
-  if (isa<DotOp>(user))
-    return TileUseKind::AcrossThreads;
+  // A dot's accumulator is read at the element of the result it adds to.
+  if (auto dot = dyn_cast<DotOp>(user))
+    return use.get() == dot.getAcc() && use.getOperandNumber() == 2
+               ? TileUseKind::ByOwner
+               : TileUseKind::AcrossThreads;
   // A copy's thread for a box element is the chunk's: the element's owner
   // only when chunks are single elements.
   if (auto copy = dyn_cast<CopyOp>(user))

@@ -1009,7 +1009,7 @@ FailureOr<Operand> Emitter::emitCall(const CallExpr &call) {
     auto type = RankedTensorType::get({lhs->getDimSize(0), rhs->getDimSize(1)},
                                       element);
     return result(DotOp::create(builder, location, type, operands[0].value,
-                                operands[1].value));
+                                operands[1].value, /*acc=*/Value()));
   }
   case Builtin::Where: {
     Type i1 = builder.getI1Type();

@@ -1040,12 +1040,16 @@ LogicalResult Interpreter::executeTileOp(Operation &op) {
       })
       .Case([&](DotOp dot) {
         const Val &lhs = get(dot.getLhs()), &rhs = get(dot.getRhs());
+        const Val *acc = dot.getAcc() ? &get(dot.getAcc()) : nullptr;
         Val result = Val::zeros(dot.getResult().getType());
         int64_t m = lhs.shape[0], k = lhs.shape[1], n = rhs.shape[1];
         for (int64_t i = 0; i < m; ++i) {
           for (int64_t j = 0; j < n; ++j) {
-            double floatAcc = 0;
-            uint64_t intAcc = 0;
+            // The accumulator, then the products, rounded once.
+            double floatAcc = acc && acc->isFloat ? acc->floats[i * n + j] : 0;
+            uint64_t intAcc = acc && !acc->isFloat
+                                  ? static_cast<uint64_t>(acc->ints[i * n + j])
+                                  : 0;
             for (int64_t p = 0; p < k; ++p) {
               if (lhs.isFloat)
                 floatAcc += lhs.floats[i * k + p] * rhs.floats[p * n + j];
@@ -1063,6 +1067,10 @@ LogicalResult Interpreter::executeTileOp(Operation &op) {
           result.accuracy = rt::loosest(rt::loosest(lhs.accuracy, rhs.accuracy),
                                         accuracyOfType(result.elementType));
         result.thresholded = lhs.thresholded || rhs.thresholded;
+        if (acc) {
+          result.accuracy = rt::loosest(result.accuracy, acc->accuracy);
+          result.thresholded |= acc->thresholded;
+        }
         set(dot.getResult(), std::move(result));
         return success();
       })

@@ -6,7 +6,9 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Pass/Pass.h"
 #include "mlir/Pass/PassRegistry.h"
 
@@ -130,6 +132,53 @@ struct DropBarriersAfterWaits
       barrier.erase();
   }
 };
+
+/// Swaps the two K halves of every mma.sync's A fragment (its registers
+/// {a0, a1}, {a2, a3} with {a4, a5}, {a6, a7}): each lane's A elements are
+/// multiplied with the B elements of the other half of K.
+struct SwapMmaHalves : PassWrapper<SwapMmaHalves, OperationPass<>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(SwapMmaHalves)
+  StringRef getArgument() const final { return "tile-test-swap-mma-halves"; }
+  StringRef getDescription() const final {
+    return "test only: swap the K halves of every nvgpu.mma.sync's A "
+           "fragment";
+  }
+  void getDependentDialects(DialectRegistry &registry) const override {
+    registry.insert<vector::VectorDialect>();
+  }
+  void runOnOperation() override {
+    getOperation()->walk([](nvgpu::MmaSyncOp mma) {
+      auto type = cast<VectorType>(mma.getMatrixA().getType());
+      if (type.getShape()[0] != 4)
+        return;
+      OpBuilder builder(mma);
+      Location loc = mma.getLoc();
+      SmallVector<Value> elements;
+      for (int64_t row : {2, 3, 0, 1})
+        for (int64_t column = 0; column < type.getShape()[1]; ++column)
+          elements.push_back(vector::ExtractOp::create(
+              builder, loc, mma.getMatrixA(), ArrayRef<int64_t>{row, column}));
+      mma.getMatrixAMutable().assign(
+          vector::FromElementsOp::create(builder, loc, type, elements));
+    });
+  }
+};
+
+/// Drops .trans from every ldmatrix that has it: B's fragments hold B
+/// transposed.
+struct TransposeMmaB : PassWrapper<TransposeMmaB, OperationPass<>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(TransposeMmaB)
+  StringRef getArgument() const final { return "tile-test-transpose-mma-b"; }
+  StringRef getDescription() const final {
+    return "test only: drop .trans from every nvgpu.ldmatrix";
+  }
+  void runOnOperation() override {
+    getOperation()->walk([](nvgpu::LdMatrixOp load) {
+      if (load.getTranspose())
+        load.setTranspose(false);
+    });
+  }
+};
 } // namespace
 
 void mlir::tile::registerEmulatorTestPasses() {
@@ -139,4 +188,6 @@ void mlir::tile::registerEmulatorTestPasses() {
   PassRegistration<DropAsyncWaits>();
   PassRegistration<ShallowAsyncWaits>();
   PassRegistration<DropBarriersAfterWaits>();
+  PassRegistration<SwapMmaHalves>();
+  PassRegistration<TransposeMmaB>();
 }

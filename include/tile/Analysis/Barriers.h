@@ -36,7 +36,9 @@ struct SharedAccess {
   /// `rotation` is null.
   Value rotation;
   int64_t stage = 0, stages = 0;
-  int64_t run = 1;            // of a global slice: its tile's layout
+  /// Of an owners' access: the layout of the tile whose owners touch the
+  /// elements (getTileLayout; null: seed 000's distribution).
+  Attribute layout;
 
   /// Two accesses need a barrier between them when they touch the same
   /// memory, one writes, and they are not both the owners' accesses to the
@@ -57,7 +59,7 @@ struct SharedAccess {
     bool overlap = begin < other.end && other.begin < end;
     bool sameThreads = byOwner && other.byOwner && buffer == other.buffer &&
                        offsets == other.offsets && tileType == other.tileType &&
-                       run == other.run;
+                       layout == other.layout;
     return overlap && (write || other.write) && !sameThreads;
   }
 };

@@ -207,6 +207,15 @@ LogicalResult KernelLowering::lowerElementwise(Operation *op) {
   if (!op->hasTrait<OpTrait::Elementwise>())
     return op->emitError("'")
            << op->getName() << "' on tiles is not elementwise";
+  // Slot k of every operand must hold the element slot k of the result
+  // holds.
+  Attribute layout = getTileLayout(op->getResult(0));
+  for (Value operand : op->getOperands())
+    if (isa<RankedTensorType>(operand.getType()) &&
+        getTileLayout(operand) != layout)
+      return op->emitError("internal error: an operand of '")
+             << op->getName() << "' is in layout " << getTileLayout(operand)
+             << ", its result in " << layout;
   FailureOr<SmallVector<Value>> operands = lowerValues(op, op->getOperands());
   if (failed(operands))
     return failure();
@@ -459,6 +468,63 @@ SmallVector<Value> KernelLowering::slotCoordinates(int64_t slot,
     }
   }
   return delinearize(elementIndex(slot), shape);
+}
+
+SmallVector<Value> KernelLowering::slotCoordinates(int64_t slot,
+                                                   ArrayRef<int64_t> shape,
+                                                   Attribute layout) {
+  if (auto mma = dyn_cast_if_present<MmaLayoutAttr>(layout))
+    return mmaCoordinates(slot, shape, mma);
+  auto blocked = dyn_cast_if_present<BlockedLayoutAttr>(layout);
+  return slotCoordinates(slot, shape, blocked ? blocked.getVector() : 1);
+}
+
+SmallVector<Value> KernelLowering::mmaCoordinates(int64_t slot,
+                                                  ArrayRef<int64_t> shape,
+                                                  MmaLayoutAttr layout) {
+  int64_t blockM = shape[0] / layout.getWarpsM();
+  int64_t blockN = shape[1] / layout.getWarpsN();
+  int64_t tilesN = blockN / kMmaN, tile = slot / 4, element = slot % 4;
+  Value lane =
+      arith::RemUIOp::create(builder, loc, threadId, constantIndex(kLanes));
+  Value warp =
+      arith::DivUIOp::create(builder, loc, threadId, constantIndex(kLanes));
+  auto add = [&](Value a, Value b) {
+    return arith::AddIOp::create(builder, loc, a, b).getResult();
+  };
+  auto times = [&](Value a, int64_t b) {
+    return arith::MulIOp::create(builder, loc, a, constantIndex(b)).getResult();
+  };
+  // The warp's block, the lane's place in each mma tile (groupID = lane / 4
+  // rows, 2 (lane % 4) columns), the tile and the element in it.
+  Value blockRow =
+      times(arith::DivUIOp::create(builder, loc, warp,
+                                   constantIndex(layout.getWarpsN())),
+            blockM);
+  Value blockColumn =
+      times(arith::RemUIOp::create(builder, loc, warp,
+                                   constantIndex(layout.getWarpsN())),
+            blockN);
+  Value row = add(blockRow,
+                  arith::DivUIOp::create(builder, loc, lane, constantIndex(4)));
+  Value column = add(
+      blockColumn,
+      times(arith::RemUIOp::create(builder, loc, lane, constantIndex(4)), 2));
+  return {add(row, constantIndex(kMmaM * (tile / tilesN) + 8 * (element / 2))),
+          add(column, constantIndex(kMmaN * (tile % tilesN) + element % 2))};
+}
+
+Value KernelLowering::sharedIndex(VarOp var, int64_t slot, Attribute layout) {
+  int64_t padding = getRowPadding(var);
+  if (!layout && !padding)
+    return elementIndex(slot);
+  ArrayRef<int64_t> shape = var.getVarType().getShape();
+  SmallVector<Value> coords = slotCoordinates(slot, shape, layout);
+  SmallVector<Value> pitches;
+  for (int64_t size : shape)
+    pitches.push_back(constantIndex(size));
+  pitches.back() = constantIndex(shape.back() + padding);
+  return linearize(coords, pitches);
 }
 
 SmallVector<Value> KernelLowering::delinearize(Value element,

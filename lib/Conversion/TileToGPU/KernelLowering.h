@@ -145,6 +145,9 @@ private:
   // LowerCrossThread.cpp
   LogicalResult lowerReduction(ReductionOpInterface op);
   LogicalResult lowerDot(DotOp op);
+  /// A dot on tensor cores (#tile.mma): ldmatrix of its shared operands,
+  /// mma.sync into its accumulator's fragments.
+  LogicalResult lowerDotOnTensorCores(DotOp op, MmaLayoutAttr layout);
   LogicalResult lowerBroadcast(BroadcastOp op);
   LogicalResult lowerSplat(SplatOp op);
   LogicalResult lowerReshape(ReshapeOp op);
@@ -201,6 +204,18 @@ private:
   /// holds in slot `slot` (which may be past the end of the tile).
   SmallVector<Value> slotCoordinates(int64_t slot, ArrayRef<int64_t> shape,
                                      int64_t run = 1);
+  /// The same for a tile of `layout` (getTileLayout; null: seed 000's
+  /// distribution): #tile.blocked by its runs, #tile.mma by its fragments.
+  SmallVector<Value> slotCoordinates(int64_t slot, ArrayRef<int64_t> shape,
+                                     Attribute layout);
+  /// Slot `slot`'s coordinates in #tile.mma (TileAttrs.td): element
+  /// `slot % 4` of mma tile `slot / 4` of this thread's warp's block.
+  SmallVector<Value> mmaCoordinates(int64_t slot, ArrayRef<int64_t> shape,
+                                    MmaLayoutAttr layout);
+  /// The index, in the shared view of `var`, of the element of this
+  /// thread's slot `slot` of a tile of `layout`: rows `columns + padding`
+  /// apart (tile.padding).
+  Value sharedIndex(VarOp var, int64_t slot, Attribute layout);
   /// The run length of `tile`'s layout: its defining op's tile.layout, or 1
   /// (seed 000's distribution).
   static int64_t getVector(Value tile);

@@ -41,10 +41,10 @@ LogicalResult KernelLowering::lowerStage(StageOp op) {
   Value bytes = arith::AddIOp::create(
       builder, loc, constantIndex(offset.getInt()),
       arith::MulIOp::create(builder, loc, index,
-                            constantIndex(getStageStride(ring.getVarType()))));
+                            constantIndex(getStageStride(ring))));
   auto tensor = cast<RankedTensorType>(ring.getVarType().getValueType());
   auto viewType =
-      MemRefType::get({tensor.getNumElements()}, tensor.getElementType(),
+      MemRefType::get({getSharedElements(ring)}, tensor.getElementType(),
                       MemRefLayoutAttrInterface{},
                       cast<MemRefType>(sharedBase.getType()).getMemorySpace());
   varStorage[op.getResult()] = memref::ViewOp::create(
@@ -106,6 +106,9 @@ Value KernelLowering::boxVarIndex(Value handle, ValueRange offsets,
         arith::AddIOp::create(builder, loc, lookupScalar(offset), coord));
     dims.push_back(constantIndex(size));
   }
+  // Rows `columns + padding` elements apart (tile.padding).
+  if (int64_t padding = getRowPadding(getVarOp(handle)))
+    dims.back() = constantIndex(shape.back() + padding);
   return linearize(position, dims);
 }
 

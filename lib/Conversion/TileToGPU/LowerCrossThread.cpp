@@ -10,6 +10,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 
@@ -248,7 +249,151 @@ LogicalResult KernelLowering::lowerReduction(ReductionOpInterface op) {
   return success();
 }
 
+LogicalResult KernelLowering::lowerDotOnTensorCores(DotOp op,
+                                                    MmaLayoutAttr layout) {
+  FailureOr<Value> lhs = sharedViewOf(op, op.getLhs());
+  FailureOr<Value> rhs = sharedViewOf(op, op.getRhs());
+  if (failed(lhs) || failed(rhs))
+    return failure();
+  RankedTensorType type = op.getType();
+  Type element = op.getLhs().getType().getElementType();
+  int64_t m = type.getDimSize(0), n = type.getDimSize(1),
+          k = op.getLhs().getType().getDimSize(1);
+  int64_t blockM = m / layout.getWarpsM(), blockN = n / layout.getWarpsN();
+  int64_t tilesM = blockM / kMmaM, tilesN = blockN / kMmaN;
+  // Operand rows are `columns + padding` apart (tile-plan-shared pads them
+  // so that ldmatrix's eight rows fall in distinct banks).
+  auto pitchOf = [&](Value operand, int64_t columns) {
+    VarOp var = getVarOp(operand.getDefiningOp<ReadOp>().getVar());
+    return columns + getRowPadding(var);
+  };
+  int64_t pitchA = pitchOf(op.getLhs(), k), pitchB = pitchOf(op.getRhs(), n);
+  // The accumulator: slots 4 t to 4 t + 3 of a thread are its fragment of
+  // the t-th mma tile of its warp's block (#tile.mma), C and D of mma.sync
+  // as vector<2x2xf32>.
+  Type f32 = builder.getF32Type();
+  auto fragmentType = VectorType::get({2, 2}, f32);
+  Value accumulator;
+  if (Value acc = op.getAcc()) {
+    if (getTileLayout(acc) != layout)
+      return op.emitError("internal error: the accumulator of a dot on "
+                          "tensor cores is not in its layout ")
+             << layout;
+    FailureOr<DistributedTile> tile = lookupTile(op, acc);
+    if (failed(tile))
+      return failure();
+    accumulator = tile->slots;
+  }
+  SmallVector<Value> fragments;
+  for (int64_t tile = 0; tile < tilesM * tilesN; ++tile) {
+    if (!accumulator) {
+      fragments.push_back(zero(fragmentType));
+      continue;
+    }
+    SmallVector<Value> elements;
+    for (int64_t c = 0; c < 4; ++c)
+      elements.push_back(
+          vector::ExtractOp::create(builder, loc, accumulator, 4 * tile + c));
+    fragments.push_back(
+        vector::FromElementsOp::create(builder, loc, fragmentType, elements));
+  }
+  // ldmatrix's row addresses: lane 8 i + r gives row r of matrix i. For A
+  // (x4, per 16 rows of the block) the matrices are rows 0-7 and 8-15 of K
+  // 0-7, then of K 8-15: the lane's row is lane % 16 and its column
+  // 8 (lane / 16). For B (x4.trans, per 16 columns) they are K 0-7 and
+  // 8-15 of columns 0-7, then of columns 8-15: the same row and column, in
+  // K and N. An odd last mma tile of B takes an x2.trans of its 16 rows.
+  Value lane =
+      arith::RemUIOp::create(builder, loc, threadId, constantIndex(kLanes));
+  Value warp =
+      arith::DivUIOp::create(builder, loc, threadId, constantIndex(kLanes));
+  Value blockRow = arith::MulIOp::create(
+      builder, loc,
+      arith::DivUIOp::create(builder, loc, warp,
+                             constantIndex(layout.getWarpsN())),
+      constantIndex(blockM));
+  Value blockColumn = arith::MulIOp::create(
+      builder, loc,
+      arith::RemUIOp::create(builder, loc, warp,
+                             constantIndex(layout.getWarpsN())),
+      constantIndex(blockN));
+  Value laneRow = arith::RemUIOp::create(builder, loc, lane, constantIndex(16));
+  Value laneColumn = arith::MulIOp::create(
+      builder, loc,
+      arith::DivUIOp::create(builder, loc, lane, constantIndex(16)),
+      constantIndex(8));
+  // (row + rowOffset) * pitch + column + columnOffset, in elements.
+  auto address = [&](Value row, int64_t rowOffset, int64_t pitch, Value column,
+                     int64_t columnOffset) {
+    Value r =
+        arith::AddIOp::create(builder, loc, row, constantIndex(rowOffset));
+    Value start = arith::MulIOp::create(builder, loc, r, constantIndex(pitch));
+    return arith::AddIOp::create(
+        builder, loc, arith::AddIOp::create(builder, loc, start, column),
+        constantIndex(columnOffset));
+  };
+  Value rowA = arith::AddIOp::create(builder, loc, blockRow, laneRow);
+  Value columnB = arith::AddIOp::create(builder, loc, blockColumn, laneColumn);
+  auto operandType = [&](int64_t rows) {
+    return VectorType::get({rows, 2}, element);
+  };
+  // Rows `first` and `first + 1` of a vector<4x2> as a vector<2x2>.
+  auto rowsOf = [&](Value matrices, int64_t first) {
+    SmallVector<Value> elements;
+    for (int64_t row = first; row < first + 2; ++row)
+      for (int64_t half = 0; half < 2; ++half)
+        elements.push_back(vector::ExtractOp::create(
+            builder, loc, matrices, ArrayRef<int64_t>{row, half}));
+    return vector::FromElementsOp::create(builder, loc, operandType(2),
+                                          elements)
+        .getResult();
+  };
+  auto mmaType = builder.getI64ArrayAttr({kMmaM, kMmaN, kMmaK});
+  for (int64_t step = 0; step < k / kMmaK; ++step) {
+    int64_t k0 = step * kMmaK;
+    SmallVector<Value> a, b;
+    for (int64_t i = 0; i < tilesM; ++i)
+      a.push_back(nvgpu::LdMatrixOp::create(
+          builder, loc, operandType(4), *lhs,
+          ValueRange{address(rowA, kMmaM * i, pitchA, laneColumn, k0)},
+          /*transpose=*/false, /*numTiles=*/4));
+    for (int64_t j = 0; j + 1 < tilesN; j += 2) {
+      Value pair = nvgpu::LdMatrixOp::create(
+          builder, loc, operandType(4), *rhs,
+          ValueRange{address(laneRow, k0, pitchB, columnB, kMmaN * j)},
+          /*transpose=*/true, /*numTiles=*/4);
+      b.push_back(rowsOf(pair, 0));
+      b.push_back(rowsOf(pair, 2));
+    }
+    if (tilesN % 2)
+      b.push_back(nvgpu::LdMatrixOp::create(
+          builder, loc, operandType(2), *rhs,
+          ValueRange{
+              address(laneRow, k0, pitchB, blockColumn, kMmaN * (tilesN - 1))},
+          /*transpose=*/true, /*numTiles=*/2));
+    for (int64_t i = 0; i < tilesM; ++i)
+      for (int64_t j = 0; j < tilesN; ++j) {
+        Value &fragment = fragments[i * tilesN + j];
+        fragment = nvgpu::MmaSyncOp::create(builder, loc, fragmentType, a[i],
+                                            b[j], fragment, mmaType,
+                                            /*tf32Enabled=*/nullptr);
+      }
+  }
+  Value slots = zero(getSlotsType(type));
+  for (auto [tile, fragment] : llvm::enumerate(fragments))
+    for (int64_t c = 0; c < 4; ++c)
+      slots = vector::InsertOp::create(
+          builder, loc,
+          vector::ExtractOp::create(builder, loc, fragment,
+                                    ArrayRef<int64_t>{c / 2, c % 2}),
+          slots, 4 * tile + c);
+  mapTile(op.getResult(), slots);
+  return success();
+}
+
 LogicalResult KernelLowering::lowerDot(DotOp op) {
+  if (MmaLayoutAttr layout = getMmaLayout(op))
+    return lowerDotOnTensorCores(op, layout);
   FailureOr<Value> lhs = sharedViewOf(op, op.getLhs());
   FailureOr<Value> rhs = sharedViewOf(op, op.getRhs());
   if (failed(lhs) || failed(rhs))
@@ -318,6 +463,13 @@ LogicalResult KernelLowering::lowerDot(DotOp op) {
   // the left operand then merge into vector loads); else a loop carrying
   // every slot's sum.
   SmallVector<Value> sums(numSlots, zero(accumulator));
+  if (Value acc = op.getAcc()) {
+    FailureOr<DistributedTile> tile = lookupTile(op, acc);
+    if (failed(tile))
+      return failure();
+    for (int64_t slot = 0; slot < numSlots; ++slot)
+      sums[slot] = vector::ExtractOp::create(builder, loc, tile->slots, slot);
+  }
   if (inner * numSlots <= kMaxUnrolledProducts) {
     for (int64_t k = 0; k < inner; ++k)
       sums = step(builder, loc, constantIndex(k), sums);
@@ -362,9 +514,15 @@ LogicalResult KernelLowering::lowerBroadcast(BroadcastOp op) {
     inputDims.push_back(constantIndex(size));
   Value slots = zero(getSlotsType(type));
   for (int64_t slot = 0, e = getSlots(type); slot < e; ++slot) {
-    Value index = safeIndex(elementIndex(slot, getVector(op.getResult())),
-                            slotIsValid(type.getNumElements(), slot));
-    SmallVector<Value> coords = delinearize(index, type.getShape());
+    SmallVector<Value> coords;
+    if (auto mma =
+            dyn_cast_if_present<MmaLayoutAttr>(getTileLayout(op.getResult()))) {
+      coords = mmaCoordinates(slot, type.getShape(), mma);
+    } else {
+      Value index = safeIndex(elementIndex(slot, getVector(op.getResult())),
+                              slotIsValid(type.getNumElements(), slot));
+      coords = delinearize(index, type.getShape());
+    }
     for (auto [dim, size] : llvm::enumerate(inputType.getShape()))
       if (size == 1)
         coords[dim] = constantIndex(0);

@@ -57,7 +57,7 @@ LogicalResult KernelLowering::createStorage() {
       return WalkResult::interrupt();
     }
     auto viewType =
-        MemRefType::get({tensor.getNumElements()}, tensor.getElementType(),
+        MemRefType::get({getSharedElements(var)}, tensor.getElementType(),
                         MemRefLayoutAttrInterface{}, workgroup);
     Value bytes = constantIndex(offset.getInt());
     varStorage[var] = memref::ViewOp::create(builder, varLoc, viewType,
@@ -171,12 +171,13 @@ LogicalResult KernelLowering::lowerLoad(LoadOp op) {
   Value outside = op.getOther() ? lookupScalar(op.getOther()) : zero(element);
   Value whole = sliceInside(op.getOffsets(), type, tensor);
   int64_t run = getVector(op.getResult());
+  Attribute layout = getTileLayout(op.getResult());
   auto perElement = [&](bool checkBounds) {
     Value slots = zero(slotsType);
     for (int64_t slot = 0, e = getSlots(type); slot < e; ++slot) {
       auto [coords, inside] =
           sliceElement(op.getOffsets(), type, tensor,
-                       slotCoordinates(slot, type.getShape(), run),
+                       slotCoordinates(slot, type.getShape(), layout),
                        slotIsValid(type.getNumElements(), slot), checkBounds);
       Value value = guarded(inside, element, outside, [&] {
         return LLVM::LoadOp::create(builder, loc, element,
@@ -218,10 +219,12 @@ LogicalResult KernelLowering::lowerStore(StoreOp op) {
   }
   Value whole = sliceInside(op.getOffsets(), type, tensor);
   int64_t run = rows ? 1 : getVector(op.getValue());
+  Attribute valueLayout = rows ? Attribute() : getTileLayout(op.getValue());
   auto perElement = [&](bool checkBounds) {
     for (int64_t slot = 0, e = getSlots(layout); slot < e; ++slot) {
       Value valid = slotIsValid(layout.getNumElements(), slot);
-      SmallVector<Value> local = slotCoordinates(slot, layout.getShape(), run);
+      SmallVector<Value> local =
+          slotCoordinates(slot, layout.getShape(), valueLayout);
       if (rows) {
         valid = both(valid, arith::CmpIOp::create(builder, loc,
                                                   arith::CmpIPredicate::eq,
@@ -401,8 +404,9 @@ LogicalResult KernelLowering::storeToVar(Operation *op, Value var,
     }
     return success();
   }
+  Attribute layout = getTileLayout(value);
   for (int64_t slot = 0, e = getSlots(type); slot < e; ++slot) {
-    Value element = elementIndex(slot);
+    Value element = sharedIndex(varOp, slot, layout);
     Value value = vector::ExtractOp::create(builder, loc, tile->slots, slot);
     guarded(slotIsValid(type.getNumElements(), slot), [&] {
       memref::StoreOp::create(builder, loc, value, storage, element);
@@ -433,8 +437,9 @@ LogicalResult KernelLowering::lowerRead(ReadOp op) {
   auto type = cast<RankedTensorType>(op.getType());
   Type element = type.getElementType();
   Value slots = zero(getSlotsType(type));
+  Attribute layout = getTileLayout(op.getResult());
   for (int64_t slot = 0, e = getSlots(type); slot < e; ++slot) {
-    Value index = elementIndex(slot);
+    Value index = sharedIndex(varOp, slot, layout);
     Value value = guarded(
         slotIsValid(type.getNumElements(), slot), element, zero(element),
         [&] { return memref::LoadOp::create(builder, loc, storage, index); });

@@ -22,17 +22,6 @@ namespace mlir::tile {
 using namespace mlir;
 using namespace mlir::tile;
 
-FailureOr<int> mlir::tile::parseChip(StringRef chip) {
-  StringRef digits = chip;
-  int number = 0;
-  if (!digits.consume_front("sm_"))
-    return failure();
-  digits.consume_back("a");
-  if (digits.getAsInteger(10, number) || number < kMinChip || number > kMaxChip)
-    return failure();
-  return number;
-}
-
 std::string mlir::tile::getPTXFeatures(int chip) {
   // The oldest PTX ISA that knows the chip (sm_90: PTX 7.8), raised to one
   // that every supported chip's ptxas and driver accept.

@@ -34,6 +34,10 @@ void mlir::tile::buildTilePlacementPipeline(OpPassManager &pm,
   TilePipelineLoadsOptions pipeline;
   pipeline.remarks = options.remarks;
   kernels.addPass(createTilePipelineLoads(pipeline));
+  TileTensorCoresOptions tensorCores;
+  tensorCores.chip = options.chip;
+  tensorCores.remarks = options.remarks;
+  kernels.addPass(createTileTensorCores(tensorCores));
   TilePlanSharedOptions plan;
   plan.report = options.remarks;
   kernels.addPass(createTilePlanShared(plan));

@@ -13,11 +13,6 @@ namespace mlir::tile {
 constexpr llvm::StringLiteral kGPUModuleName = "tile_kernels";
 /// Shared memory above this is dynamic, opted in to at launch.
 constexpr int64_t kMaxStaticSharedBytes = 48 * 1024;
-/// The chips tile targets: sm_70 to sm_100.
-constexpr int kMinChip = 70, kMaxChip = 100;
-
-/// The number of `sm_NN` (or `sm_NNa`), if tile supports it.
-FailureOr<int> parseChip(StringRef chip);
 /// The NVVM target features (PTX ISA version) for a chip.
 std::string getPTXFeatures(int chip);
 

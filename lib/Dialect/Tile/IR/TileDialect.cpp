@@ -17,6 +17,75 @@ using namespace mlir::tile;
 #define GET_ATTRDEF_CLASSES
 #include "tile/Dialect/Tile/IR/TileAttrs.cpp.inc"
 
+static LogicalResult
+verifyBlocked(BlockedLayoutAttr layout, RankedTensorType tile, int64_t threads,
+              function_ref<InFlightDiagnostic()> emitError) {
+  int64_t vector = layout.getVector();
+  if (vector < 1 || !llvm::isPowerOf2_64(vector) ||
+      tile.getShape().back() % vector != 0 ||
+      tile.getNumElements() % (threads * vector) != 0)
+    return emitError() << "vector " << vector
+                       << " must be a power of two that divides the rows of "
+                       << tile << " and, times " << threads
+                       << " threads, its elements";
+  return success();
+}
+
+static LogicalResult verifyMma(MmaLayoutAttr layout, RankedTensorType tile,
+                               int64_t threads,
+                               function_ref<InFlightDiagnostic()> emitError) {
+  int64_t warpsM = layout.getWarpsM(), warpsN = layout.getWarpsN();
+  if (warpsM < 1 || warpsN < 1 || warpsM * warpsN * kLanes != threads)
+    return emitError() << "warps [" << warpsM << ", " << warpsN
+                       << "] must be the " << threads / kLanes
+                       << " warps of the CTA";
+  if (tile.getRank() != 2 || tile.getDimSize(0) % (warpsM * kMmaM) != 0 ||
+      tile.getDimSize(1) % (warpsN * kMmaN) != 0)
+    return emitError() << tile << " is not " << warpsM << " x " << warpsN
+                       << " blocks of whole [" << kMmaM << ", " << kMmaN
+                       << "] mma tiles";
+  return success();
+}
+
+LogicalResult
+mlir::tile::verifyTileLayout(Attribute layout, RankedTensorType tile,
+                             int64_t threads,
+                             function_ref<InFlightDiagnostic()> emitError) {
+  if (auto blocked = dyn_cast<BlockedLayoutAttr>(layout))
+    return verifyBlocked(blocked, tile, threads, emitError);
+  if (auto mma = dyn_cast<MmaLayoutAttr>(layout))
+    return verifyMma(mma, tile, threads, emitError);
+  return emitError() << "must be a layout (#tile.blocked, #tile.mma)";
+}
+
+FailureOr<int> mlir::tile::parseChip(StringRef chip) {
+  StringRef digits = chip;
+  int number = 0;
+  if (!digits.consume_front("sm_"))
+    return failure();
+  digits.consume_back("a");
+  if (digits.getAsInteger(10, number) || number < kMinChip || number > kMaxChip)
+    return failure();
+  return number;
+}
+
+Attribute mlir::tile::getTileLayout(Value tile) {
+  if (auto arg = dyn_cast<BlockArgument>(tile)) {
+    auto loop = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp());
+    if (!loop || arg.getArgNumber() == 0)
+      return {};
+    return getTileLayout(loop.getInitArgs()[arg.getArgNumber() - 1]);
+  }
+  Operation *def = tile.getDefiningOp();
+  if (auto loop = dyn_cast<scf::ForOp>(def))
+    return getTileLayout(
+        loop.getInitArgs()[cast<OpResult>(tile).getResultNumber()]);
+  if (auto branch = dyn_cast<scf::IfOp>(def))
+    return getTileLayout(
+        branch.thenYield()->getOperand(cast<OpResult>(tile).getResultNumber()));
+  return def->getAttr(kLayoutAttr);
+}
+
 void TileDialect::initialize() {
   addOperations<
 #define GET_OP_LIST
@@ -127,26 +196,40 @@ public:
         return success();
       });
     if (name == kLayoutAttr) {
-      auto layout = dyn_cast<BlockedLayoutAttr>(value);
-      if (!layout)
-        return error() << "must be a #tile.blocked layout";
+      Attribute layout = value;
+      if (!isa<BlockedLayoutAttr, MmaLayoutAttr>(layout))
+        return error() << "must be a layout (#tile.blocked, #tile.mma)";
       auto tile = op->getNumResults() == 1
                       ? dyn_cast<RankedTensorType>(op->getResult(0).getType())
                       : RankedTensorType();
       if (!tile)
         return error() << "belongs on an op with one tile result";
-      int64_t vector = layout.getVector();
+      if (auto dot = dyn_cast<DotOp>(op)) {
+        Type in = dot.getLhs().getType().getElementType();
+        if (!isa<MmaLayoutAttr>(layout) || !(in.isF16() || in.isBF16()) ||
+            !tile.getElementType().isF32())
+          return error() << "on a dot must be #tile.mma, for f16 or bf16 "
+                            "operands accumulating in f32 (mma.sync)";
+        if (dot.getLhs().getType().getDimSize(1) % kMmaK != 0)
+          return error() << "#tile.mma needs a dot whose inner dimension is "
+                            "a multiple of "
+                         << kMmaK;
+      }
       auto kernel = op->getParentOfType<KernelOp>();
-      int64_t threads = kernel ? kernel.getThreads() : 1;
-      if (vector < 1 || !llvm::isPowerOf2_64(vector) ||
-          tile.getShape().back() % vector != 0 ||
-          tile.getNumElements() % (threads * vector) != 0)
-        return error() << "vector " << vector
-                       << " must be a power of two that divides the rows of "
-                       << tile << " and, times " << threads
-                       << " threads, its elements";
-      return success();
+      return verifyTileLayout(layout, tile,
+                              kernel ? kernel.getThreads() : kLanes,
+                              [&] { return error(); });
     }
+    if (name == kPaddingAttr)
+      return onVar([&](VarOp var) -> LogicalResult {
+        auto padding = dyn_cast<IntegerAttr>(value);
+        if (!padding || !padding.getType().isInteger(64) ||
+            padding.getInt() < 0)
+          return error() << "must be an element count (a non-negative i64)";
+        if (var.getVarType().getShape().size() != 2 || !isSharedTile(var))
+          return error() << "pads the rows of a shared tile of rank 2";
+        return success();
+      });
     if (name == kIndexAttr) {
       if (!isa<scf::ForOp>(op))
         return error() << "belongs on an scf.for";

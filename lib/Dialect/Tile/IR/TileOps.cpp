@@ -112,14 +112,30 @@ int64_t mlir::tile::getVarBytes(VarType type) {
          llvm::divideCeil(type.getElementType().getIntOrFloatBitWidth(), 8);
 }
 
-int64_t mlir::tile::getStageStride(VarType type) {
-  return llvm::alignTo(getVarBytes(type), kSharedAlignment);
+int64_t mlir::tile::getSharedElements(VarOp var) {
+  VarType type = var.getVarType();
+  int64_t elements = getNumElements(type.getValueType());
+  if (int64_t padding = getRowPadding(var)) {
+    ArrayRef<int64_t> shape = type.getShape();
+    elements = elements / shape.back() * (shape.back() + padding);
+  }
+  return elements;
+}
+
+static int64_t getSharedTileBytes(VarOp var) {
+  return getSharedElements(var) *
+         llvm::divideCeil(
+             var.getVarType().getElementType().getIntOrFloatBitWidth(), 8);
+}
+
+int64_t mlir::tile::getStageStride(VarOp ring) {
+  return llvm::alignTo(getSharedTileBytes(ring), kSharedAlignment);
 }
 
 int64_t mlir::tile::getStorageBytes(VarOp var) {
   if (std::optional<int64_t> stages = var.getStages())
-    return *stages * getStageStride(var.getVarType());
-  return getVarBytes(var.getVarType());
+    return *stages * getStageStride(var);
+  return getSharedTileBytes(var);
 }
 
 /// Global tensors are the kernel's parameters, never values computed in

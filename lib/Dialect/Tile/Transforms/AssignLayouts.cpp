@@ -27,17 +27,6 @@ namespace {
 /// The most bytes one access of a thread moves (ld.global.v4.b32).
 constexpr int64_t kMaxAccessBytes = 16;
 
-bool isSameShapeElementwise(Operation *op) {
-  if (!op->hasTrait<OpTrait::Elementwise>() || op->getNumResults() != 1 ||
-      op->getNumRegions() != 0)
-    return false;
-  auto type = dyn_cast<RankedTensorType>(op->getResult(0).getType());
-  return type && llvm::all_of(op->getOperandTypes(), [&](Type operand) {
-           auto tile = dyn_cast<RankedTensorType>(operand);
-           return tile && tile.getShape() == type.getShape();
-         });
-}
-
 /// A tile var the planner keeps in the registers of its owners
 /// (tile.local): its slots hold whatever layout its values share.
 VarOp getLocalVar(Value var) {
@@ -135,7 +124,9 @@ struct TileAssignLayouts
       Value leader = groups.getLeaderValue(tile);
       auto [it, inserted] = vectorOf.try_emplace(leader, kMaxAccessBytes);
       int64_t &vector = it->second;
-      bool free = isFreelyMade(tile) && llvm::all_of(tile.getUses(), isFreeUse);
+      // A tile tile-tensor-cores gave the mma layout keeps its group's.
+      bool free = !getTileLayout(tile) && isFreelyMade(tile) &&
+                  llvm::all_of(tile.getUses(), isFreeUse);
       vector = free ? std::min(vector, widest(tile, threads)) : 1;
     }
     for (Value tile : tiles) {

@@ -86,16 +86,15 @@ FailureOr<SetVector<Operation *>> offsetSlice(LoadOp load, scf::ForOp loop) {
 /// Why `load`, directly in `loop`'s body, cannot be issued early, or an
 /// empty string.
 std::string whyNotPipelined(LoadOp load, scf::ForOp loop) {
-  bool stored = loop.walk([&](Operation *op) {
-                      auto copy = dyn_cast<CopyOp>(op);
-                      bool writes =
-                          (writesTensor(op) &&
+  bool stored =
+      loop.walk([&](Operation *op) {
+            auto copy = dyn_cast<CopyOp>(op);
+            bool writes = (writesTensor(op) &&
                            getAccessedTensor(op) == load.getSource()) ||
                           (copy && copy.getDest() == load.getSource());
-                      return writes ? WalkResult::interrupt()
-                                    : WalkResult::advance();
-                    })
-                    .wasInterrupted();
+            return writes ? WalkResult::interrupt() : WalkResult::advance();
+          })
+          .wasInterrupted();
   if (stored)
     return "the loop also stores to that tensor";
   if (failed(offsetSlice(load, loop)))
@@ -451,8 +450,8 @@ struct TilePipelineLoads
       if (remark)
         staged.load.emitRemark("loaded ")
             << stages - 1 << " iteration(s) ahead (@pipeline) into " << stages
-            << " shared stages of " << getStageStride(ring.getVarType())
-            << " B ('" << ring.getName() << "') by cp.async, "
+            << " shared stages of " << getStageStride(ring) << " B ('"
+            << ring.getName() << "') by cp.async, "
             << staged.width * llvm::divideCeil(staged.load.getType()
                                                    .getElementType()
                                                    .getIntOrFloatBitWidth(),

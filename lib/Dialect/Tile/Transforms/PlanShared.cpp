@@ -160,6 +160,9 @@ public:
     storeRowResultsBeforeOtherUses(kernel);
     addReductionScratch(kernel);
     buffers = decideStorage(kernel);
+    padTensorCoreOperands(kernel);
+    for (SharedBuffer &buffer : buffers)
+      buffer.bytes = getStorageBytes(buffer.var);
     int64_t total = layOut(kernel, buffers);
     kernel->setAttr(kSharedBytesAttr, Builder(kernel).getI64IntegerAttr(total));
     if (report)
@@ -228,12 +231,21 @@ private:
     kernel.walk([&](VarOp var) {
       if (!var->hasAttr(kSpillOfAttr) || !var.getInit())
         return;
-      bool deadStore = llvm::all_of(var->getUsers(), [](Operation *user) {
+      // A read in another layout than the value's is a conversion, which
+      // goes through the spill (tile-tensor-cores: #tile.mma).
+      Attribute layout = getTileLayout(var.getInit());
+      bool deadStore = llvm::all_of(var->getUsers(), [&](Operation *user) {
         auto read = dyn_cast<ReadOp>(user);
-        return read && llvm::none_of(read->getUses(), readsAcrossThreads);
+        return read && getTileLayout(read.getResult()) == layout &&
+               llvm::none_of(read->getUses(), readsAcrossThreads);
       });
       if (deadStore)
         dead.push_back(var);
+      else if (report && layout && isa<MmaLayoutAttr>(layout))
+        emitRemark(var.getLoc())
+            << "'" << var.getName()
+            << "' spill converts the tile from the mma accumulator layout "
+               "once, through shared memory, for the uses that need another";
     });
     SmallVector<Attribute> names;
     if (auto earlier = kernel->getAttrOfType<ArrayAttr>(kElidedSpillsAttr))
@@ -400,6 +412,59 @@ private:
     return buffers;
   }
 
+  /// Pads the rows of every shared var a tensor-core dot reads an operand
+  /// from, when the var's other accesses all address it by coordinates
+  /// (reads and writes by owners, copies), so that the eight 16-byte rows
+  /// of each ldmatrix fall in distinct banks: a row pitch of an odd number
+  /// of 16-byte units spreads eight rows over the 128 bytes of the banks.
+  void padTensorCoreOperands(KernelOp kernel) {
+    kernel.walk([&](VarOp var) {
+      var->removeAttr(kPaddingAttr);
+      if (!isSharedTile(var) || var.getVarType().getShape().size() != 2)
+        return;
+      bool operand = false, addressable = true;
+      auto visit = [&](Operation *user) {
+        if (isa<WriteOp, CopyOp>(user))
+          return;
+        auto read = dyn_cast<ReadOp>(user);
+        if (!read) {
+          addressable = false;
+          return;
+        }
+        for (OpOperand &use : read->getUses()) {
+          if (!readsAcrossThreads(use))
+            continue;
+          auto dot = dyn_cast<DotOp>(use.getOwner());
+          if (dot && getMmaLayout(dot) && use.getOperandNumber() < 2)
+            operand = true;
+          else
+            addressable = false;
+        }
+      };
+      for (Operation *user : var->getUsers()) {
+        if (isa<StageOp>(user))
+          llvm::for_each(user->getUsers(), visit);
+        else
+          visit(user);
+      }
+      int64_t rowBytes =
+          var.getVarType().getShape().back() *
+          var.getVarType().getElementType().getIntOrFloatBitWidth() / 8;
+      if (!operand || !addressable || rowBytes % 16 != 0 ||
+          (rowBytes / 16) % 2 != 0)
+        return;
+      int64_t padding =
+          16 * 8 / var.getVarType().getElementType().getIntOrFloatBitWidth();
+      var->setAttr(kPaddingAttr, Builder(var).getI64IntegerAttr(padding));
+      if (report)
+        emitRemark(var.getLoc())
+            << "'" << var.getName() << "' rows padded by " << padding
+            << " elements (" << rowBytes + 16
+            << "-byte pitch): the ldmatrix rows of a tensor-core dot's "
+               "operand fall in distinct banks";
+    });
+  }
+
   SharedBuffer liveRange(VarOp var, const ProgramOrder &order) {
     SharedBuffer buffer;
     buffer.var = var;
@@ -527,8 +592,7 @@ struct TilePlanShared : tile::impl::TilePlanSharedBase<TilePlanShared> {
     for (SharedBuffer &buffer : planner.buffers) {
       diag << " '" << buffer.var.getName() << "' (";
       if (std::optional<int64_t> stages = buffer.var.getStages())
-        diag << *stages << " stages of "
-             << getStageStride(buffer.var.getVarType()) << " B)";
+        diag << *stages << " stages of " << getStageStride(buffer.var) << " B)";
       else
         diag << buffer.bytes << " B)";
     }

@@ -61,7 +61,7 @@ static RegisterUseKind classifyReduction(ReductionOpInterface op,
 
 /// Whether `op` maps each element of its operands to the element at the same
 /// index of its results, all of one shape: it needs no other thread's data.
-static bool isSameShapeElementwise(Operation *op, RankedTensorType type) {
+static bool isElementwiseOfShape(Operation *op, RankedTensorType type) {
   if (!op->hasTrait<OpTrait::Elementwise>() || op->getNumResults() == 0)
     return false;
   return llvm::all_of(op->getResultTypes(), [&](Type result) {
@@ -82,7 +82,11 @@ RegisterUseKind mlir::tile::classifyRegisterUse(OpOperand &use,
   if (auto reduction = dyn_cast<ReductionOpInterface>(user);
       reduction && use.get() == reduction.getInput())
     return classifyReduction(reduction, reason);
-  if (isSameShapeElementwise(user, type))
+  if (isElementwiseOfShape(user, type))
+    return RegisterUseKind::Elementwise;
+  // A dot's accumulator is read at the element it adds to.
+  if (auto dot = dyn_cast<DotOp>(user);
+      dot && dot.getAcc() && use.getOperandNumber() == 2)
     return RegisterUseKind::Elementwise;
   // A sub-tile whose elements stay with their owners, in the same slot in
   // every thread, moves between each thread's own registers.

@@ -106,6 +106,8 @@ inline constexpr StringLiteral kSynchronizedAttr =
     TileDialect::SynchronizedAttrHelper::getNameStr();
 inline constexpr StringLiteral kLayoutAttr =
     TileDialect::LayoutAttrHelper::getNameStr();
+inline constexpr StringLiteral kPaddingAttr =
+    TileDialect::PaddingAttrHelper::getNameStr();
 inline constexpr StringLiteral kIndexAttr =
     TileDialect::IndexAttrHelper::getNameStr();
 inline constexpr StringLiteral kScatterAttr =
@@ -119,13 +121,40 @@ VarOp getVarOp(Value handle);
 /// Whether `op`, or an op nested in it, writes `var`: a tile.write or a
 /// tile.copy into it or into one of its stages.
 bool writesVar(Operation *op, VarOp var);
-/// The runs of `tile`'s layout (#tile.blocked<vector = N> on its defining
-/// op, tile-assign-layouts), or 1: seed 000's distribution.
+/// The layout of `tile` (#tile.blocked, #tile.mma): the `tile.layout` of the op
+/// defining it; a loop-carried value's is its init's, an scf.if result's
+/// its then-yield's. Null: seed 000's distribution.
+Attribute getTileLayout(Value tile);
+/// Checks that `layout` (#tile.blocked, #tile.mma) can spread `tile` over
+/// `threads` threads; reports why not with `emitError`.
+LogicalResult verifyTileLayout(Attribute layout, RankedTensorType tile,
+                               int64_t threads,
+                               function_ref<InFlightDiagnostic()> emitError);
+/// The runs of `tile`'s layout (#tile.blocked<vector = N>,
+/// tile-assign-layouts), or 1: seed 000's distribution or another layout.
 inline int64_t getLayoutRun(Value tile) {
-  Operation *def = tile.getDefiningOp();
-  auto layout = def ? def->getAttrOfType<BlockedLayoutAttr>(kLayoutAttr)
-                    : BlockedLayoutAttr();
+  auto layout = dyn_cast_if_present<BlockedLayoutAttr>(getTileLayout(tile));
   return layout ? layout.getVector() : 1;
+}
+/// The chips tile targets: sm_70 to sm_100.
+constexpr int kMinChip = 70, kMaxChip = 100;
+/// The number of `sm_NN` (or `sm_NNa`), if tile supports it.
+FailureOr<int> parseChip(StringRef chip);
+/// The shape of one mma.sync tile tensor cores multiply: [16, 16] x
+/// [16, 8], the m16n8k16 of f16 and bf16.
+constexpr int64_t kMmaM = 16, kMmaN = 8, kMmaK = 16;
+/// The first chip with mma.sync.m16n8k16: sm_80.
+constexpr int kMinMmaChip = 80;
+/// The warp grid of a dot on tensor cores (tile-tensor-cores), or null for
+/// a dot that runs SIMT.
+inline MmaLayoutAttr getMmaLayout(Operation *dot) {
+  return dot->getAttrOfType<MmaLayoutAttr>(kLayoutAttr);
+}
+/// The elements after each row of a var's tile in shared memory
+/// (`tile.padding`, tile-plan-shared), or 0.
+inline int64_t getRowPadding(Operation *var) {
+  auto padding = var->getAttrOfType<IntegerAttr>(kPaddingAttr);
+  return padding ? padding.getInt() : 0;
 }
 
 /// Whether `var` lives in per-thread registers: a request not yet carried
@@ -190,14 +219,18 @@ bool writesTensor(Operation *op);
 /// The number of elements of a tile type (1 for a scalar).
 int64_t getNumElements(Type type);
 
-/// The bytes a var's tile takes in memory.
+/// The bytes a var's tile takes in memory, unpadded.
 int64_t getVarBytes(VarType type);
+/// The elements one tile of `var` takes in shared memory: its rows at
+/// `columns + padding` elements apart (getRowPadding).
+int64_t getSharedElements(VarOp var);
 
 /// Shared buffers, and the stages of a ring, start at multiples of this
 /// many bytes (a 16-byte vector access, a cp.async of 16 bytes).
 constexpr int64_t kSharedAlignment = 16;
-/// The bytes from one stage of a ring to the next: its tile's, aligned.
-int64_t getStageStride(VarType type);
+/// The bytes from one stage of a ring to the next: its tile's (padded),
+/// aligned.
+int64_t getStageStride(VarOp ring);
 /// The bytes a var takes in shared memory: its tile's, or every stage of a
 /// ring.
 int64_t getStorageBytes(VarOp var);

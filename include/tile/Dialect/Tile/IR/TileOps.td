@@ -574,21 +574,31 @@ def Tile_RowMaxOp : Tile_RowReductionOp<"rowmax", "max", "maximum", [{
     ```
   }]>;
 
-def Tile_DotOp : Tile_Op<"dot", [Pure]> {
-  let summary = "matrix product: [M, K] x [K, N] -> [M, N]";
+def Tile_DotOp : Tile_Op<"dot", [Pure,
+    OptionalTypesMatchWith<"the accumulator has the result's type", "result",
+                           "acc", "$_self">]> {
+  let summary = "matrix product: [M, K] x [K, N] (+ [M, N]) -> [M, N]";
   let description = [{
-    The product of two tiles. Both operands have one element type; the
-    result has it too, or `f32` for `f16`/`bf16` operands (accumulation in
-    f32). `acc += dot(a, b)` is `arith.addf` of `acc` and this.
+    The product of two tiles, plus `acc` when given. Both operands have one
+    element type; the result (and `acc`) has it too, or `f32` for
+    `f16`/`bf16` operands (accumulation in f32). `acc += dot(a, b)` is
+    `arith.addf` of `acc` and this; `tile-tensor-cores` folds the add into
+    the accumulator of a dot it runs on tensor cores, which then
+    accumulates in place (mma.sync's C operand). A `tile.layout` of
+    `#tile.mma` on the dot says it runs on tensor cores, with its result
+    in that layout.
 
     ```mlir
     %c = tile.dot %a, %b : tensor<16x32xf16>, tensor<32x64xf16> -> tensor<16x64xf32>
+    %d = tile.dot %a, %b acc %c : tensor<16x32xf16>, tensor<32x64xf16> -> tensor<16x64xf32>
     ```
   }];
-  let arguments = (ins Tile_Matrix:$lhs, Tile_Matrix:$rhs);
+  let arguments = (ins Tile_Matrix:$lhs, Tile_Matrix:$rhs,
+                       Optional<Tile_Matrix>:$acc);
   let results = (outs Tile_Matrix:$result);
   let assemblyFormat = [{
-    $lhs `,` $rhs attr-dict `:` type($lhs) `,` type($rhs) `->` type($result)
+    $lhs `,` $rhs (`acc` $acc^)? attr-dict `:` type($lhs) `,` type($rhs) `->`
+    type($result)
   }];
   let hasVerifier = 1;
 }

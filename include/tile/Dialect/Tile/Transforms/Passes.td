@@ -172,6 +172,47 @@ def TilePlanShared : Pass<"tile-plan-shared", "::mlir::tile::KernelOp"> {
   ];
 }
 
+def TileTensorCores : Pass<"tile-tensor-cores", "::mlir::tile::KernelOp"> {
+  let summary = "run dots on mma.sync, their accumulators in its fragments";
+  let description = [{
+    Runs before `tile-plan-shared`. A `tile.dot` of f16 or bf16 tiles
+    accumulating in f32 runs on tensor cores (`mma.sync.m16n8k16`, sm_80
+    and newer) when the kernel's warps tile its `[M, N]` result in blocks
+    of whole `[16, 8]` mma tiles and K is a multiple of 16: the pass puts
+    `tile.layout = #tile.mma<warps = [wm, wn]>` on it, the warp grid being
+    the one whose warps load the fewest ldmatrix per 16 of K (then the one
+    with more warps along M). Every other dot runs SIMT (with
+    `remarks=true`, a remark says why; f32 dots stay exact).
+
+    The dot's result is in the accumulator's fragment layout, and so is
+    every tile joined to it by same-shape elementwise ops, loop-carried
+    values (`scf.for` inits, iter_args, yields, results), `scf.if`
+    results and the values of a var the plan may keep in registers: the
+    accumulator of `acc += dot(a, b)`, whether `@registers` or not. Such a
+    group takes `#tile.mma` (on the ops defining its tiles) when every
+    member is made and used only by ops that address elements by their
+    coordinates (elementwise ops, splats, constants, slices, var reads and
+    writes, stores, reads across threads from shared memory); then the
+    `arith.addf` of `acc` and the dot folds into the dot's accumulator
+    (`tile.dot %a, %b acc %acc`), so mma.sync accumulates in place. The
+    reads of a spill (or any var that is shared whatever the plan) form a
+    group of their own, which takes the layout of the var's writes when
+    nothing in it needs another: the plan can then elide a spill that only
+    a store reads. A group with a member that needs seed 000's
+    distribution (an in-place reduction, a free broadcast, a reshape, ...)
+    keeps it, and its tensor-core dots convert their results through a
+    shared var (`dot.result`) where they are made; the remark says which
+    op needs it.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+  let options = [
+    Option<"chip", "chip", "std::string", /*default=*/"\"sm_90\"",
+           "the target GPU, sm_70 to sm_100: tensor cores from sm_80">,
+    Option<"remarks", "remarks", "bool", /*default=*/"false",
+           "remark on every dot: on tensor cores, how, or why not">,
+  ];
+}
+
 def TileAssignLayouts
     : Pass<"tile-assign-layouts", "::mlir::tile::KernelOp"> {
   let summary = "give tiles that only move through global memory wide runs";

@@ -1,0 +1,494 @@
+//===- TensorCores.cpp - which dots run on mma.sync, in which layout ------===//
+//
+// A dot of f16 or bf16 tiles accumulating in f32 runs on tensor cores
+// (mma.sync.m16n8k16, sm_80 and newer) when the CTA's warps tile its result
+// in blocks of whole [16, 8] mma tiles. Its result is then in the
+// accumulator's fragment layout (#tile.mma), and so is every tile joined to
+// it by elementwise ops, loop-carried values and local vars (the `acc` of
+// `acc += dot(a, b)`), as long as every one of them is made and used only by
+// ops that address elements by their coordinates; the add of `acc += ...`
+// folds into the dot (its accumulator operand), so mma.sync accumulates in
+// place. A tile of the group that needs seed 000's distribution (an
+// in-place reduction, a free broadcast, a reshape, ...) makes the dot's
+// result convert once, through a shared var, where it is made.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tile/Analysis/ThreadMapping.h"
+#include "tile/Dialect/Tile/Transforms/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Builders.h"
+#include "llvm/ADT/EquivalenceClasses.h"
+#include "llvm/Support/FormatVariadic.h"
+
+namespace mlir::tile {
+#define GEN_PASS_DEF_TILETENSORCORES
+#include "tile/Dialect/Tile/Transforms/Passes.h.inc"
+} // namespace mlir::tile
+
+using namespace mlir;
+using namespace mlir::tile;
+
+namespace {
+
+/// The warps of a CTA of `threads` in a grid over a dot's [M, N] result,
+/// each computing a block of whole [16, 8] mma tiles; among the grids that
+/// fit, the one whose warps load the fewest ldmatrix per 16 of K (A: one
+/// x4 per 16 rows; B: one x4 per 16 columns), then the one with more warps
+/// along M (as Triton's). Fails with the reason.
+FailureOr<MmaLayoutAttr> chooseWarps(DotOp dot, int64_t threads,
+                                     std::string &why) {
+  RankedTensorType type = dot.getType();
+  int64_t m = type.getDimSize(0), n = type.getDimSize(1),
+          k = dot.getLhs().getType().getDimSize(1);
+  if (m % kMmaM || n % kMmaN || k % kMmaK) {
+    why = llvm::formatv("its shape [{0}, {1}] x [{1}, {2}] is not made of "
+                        "whole mma tiles (M a multiple of 16, N of 8, K of 16)",
+                        m, k, n);
+    return failure();
+  }
+  int64_t warps = threads / kLanes, best = -1, bestCost = 0;
+  for (int64_t warpsM = warps; warpsM >= 1; --warpsM) {
+    if (warps % warpsM || (m / kMmaM) % warpsM ||
+        (n / kMmaN) % (warps / warpsM))
+      continue;
+    int64_t blockM = m / warpsM, blockN = n / (warps / warpsM);
+    int64_t cost = blockM / kMmaM + llvm::divideCeil(blockN, 2 * kMmaN);
+    if (best < 0 || cost < bestCost) {
+      best = warpsM;
+      bestCost = cost;
+    }
+  }
+  if (best < 0) {
+    why = llvm::formatv("the {0} warps of the CTA cannot tile its [{1}, {2}] "
+                        "result in blocks of whole [16, 8] mma tiles",
+                        warps, m, n);
+    return failure();
+  }
+  return MmaLayoutAttr::get(dot.getContext(), best, warps / best);
+}
+
+/// Why `dot` cannot run on tensor cores for `chip`, or empty.
+std::string whyNotTensorCores(DotOp dot, int chip) {
+  Type in = dot.getLhs().getType().getElementType();
+  Type out = dot.getType().getElementType();
+  if (!(in.isF16() || in.isBF16()))
+    return in.isF32() ? "f32 operands: exact SIMT products (tensor cores "
+                        "would round them to tf32)"
+                      : "";
+  if (!out.isF32())
+    return llvm::formatv("it accumulates in {0}; mma.sync accumulates {1} "
+                         "in f32",
+                         out, in);
+  if (chip < kMinMmaChip)
+    return llvm::formatv("sm_{0} has no mma.sync.m16n8k16 (sm_80 and newer)",
+                         chip);
+  return "";
+}
+
+/// A var whose storage is shared whatever the plan says (its reads and
+/// writes address elements by coordinates, so their layouts need not be the
+/// same): a spill, a ring, a var requested shared, or one an op other than
+/// tile.read and tile.write takes.
+bool isCertainlyShared(VarOp var) {
+  return var->hasAttr(kSpillOfAttr) || var.getStorage() == Storage::shared ||
+         var.isRing() || llvm::any_of(var->getUsers(), [](Operation *user) {
+           return !isa<ReadOp, WriteOp>(user);
+         });
+}
+
+struct TileTensorCores : tile::impl::TileTensorCoresBase<TileTensorCores> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    KernelOp kernel = getOperation();
+    FailureOr<int> chipNumber = parseChip(chip);
+    if (failed(chipNumber)) {
+      kernel.emitError("unsupported chip '") << chip << "'";
+      return signalPassFailure();
+    }
+    SmallVector<DotOp> dots;
+    kernel.walk([&](DotOp dot) {
+      std::string why = whyNotTensorCores(dot, *chipNumber);
+      FailureOr<MmaLayoutAttr> layout = failure();
+      if (why.empty())
+        layout = chooseWarps(dot, kernel.getThreads(), why);
+      if (failed(layout)) {
+        dot->removeAttr(kLayoutAttr);
+        if (remarks && !why.empty())
+          emitRemark(dot.getLoc()) << "dot stays SIMT: " << why;
+        return;
+      }
+      dot->setAttr(kLayoutAttr, *layout);
+      dots.push_back(dot);
+    });
+    if (dots.empty())
+      return;
+    // In a kernel that reads ctx.thread, which thread holds which element
+    // is observable (a per-thread value splat over a tile, a store under a
+    // branch only some threads take): every tile keeps seed 000's
+    // distribution, and the dots convert their results where they are made.
+    kernel.walk([&](ThreadIdOp read) {
+      threadRead = read;
+      return WalkResult::interrupt();
+    });
+    separateConstants(kernel);
+    buildGroups(kernel);
+    if (!threadRead && convertAtPinningUses()) {
+      groups = llvm::EquivalenceClasses<Value>();
+      sharedVars.clear();
+      buildGroups(kernel);
+    }
+    decideGroups(kernel);
+    for (DotOp dot : dots)
+      finish(dot);
+  }
+
+  //===--------------------------------------------------------------------===//
+  // Groups of tiles that share a layout
+  //===--------------------------------------------------------------------===//
+
+  /// A constant or splat used by several ops becomes one per use, so that
+  /// tiles which merely share a literal do not share a layout.
+  void separateConstants(KernelOp kernel) {
+    SmallVector<Operation *> shared;
+    kernel.walk([&](Operation *op) {
+      if ((isa<SplatOp>(op) || isa<arith::ConstantOp>(op)) &&
+          op->getNumResults() == 1 &&
+          isa<RankedTensorType>(op->getResult(0).getType()) &&
+          !op->getResult(0).hasOneUse() && !op->use_empty())
+        shared.push_back(op);
+    });
+    for (Operation *op : shared) {
+      SmallVector<OpOperand *> uses;
+      for (OpOperand &use : op->getResult(0).getUses())
+        uses.push_back(&use);
+      for (OpOperand *use : llvm::drop_begin(uses)) {
+        OpBuilder builder(op);
+        use->set(builder.clone(*op)->getResult(0));
+      }
+    }
+  }
+
+  void addTile(Value value) {
+    if (isa<RankedTensorType>(value.getType()))
+      groups.insert(value);
+  }
+  void join(Value a, Value b) {
+    if (isa<RankedTensorType>(a.getType()) &&
+        isa<RankedTensorType>(b.getType()))
+      groups.unionSets(a, b);
+  }
+
+  void buildGroups(KernelOp kernel) {
+    kernel.walk([&](Operation *op) {
+      llvm::for_each(op->getResults(), [&](Value v) { addTile(v); });
+      for (Region &region : op->getRegions())
+        for (Block &block : region)
+          llvm::for_each(block.getArguments(), [&](Value v) { addTile(v); });
+    });
+    kernel.walk([&](Operation *op) {
+      if (isSameShapeElementwise(op)) {
+        for (Value operand : op->getOperands())
+          join(operand, op->getResult(0));
+      } else if (auto loop = dyn_cast<scf::ForOp>(op)) {
+        auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
+        for (auto [init, arg, yielded, result] :
+             llvm::zip_equal(loop.getInitArgs(), loop.getRegionIterArgs(),
+                             yield.getOperands(), loop.getResults())) {
+          join(init, arg);
+          join(arg, yielded);
+          join(yielded, result);
+        }
+      } else if (auto branch = dyn_cast<scf::IfOp>(op)) {
+        for (Region *region :
+             {&branch.getThenRegion(), &branch.getElseRegion()})
+          if (!region->empty())
+            for (auto [yielded, result] :
+                 llvm::zip_equal(region->front().getTerminator()->getOperands(),
+                                 branch.getResults()))
+              join(yielded, result);
+      } else if (auto dot = dyn_cast<DotOp>(op)) {
+        if (dot.getAcc())
+          join(dot.getAcc(), dot.getResult());
+      } else if (auto store = dyn_cast<StoreOp>(op)) {
+        // A masked store reads its mask slot by slot with the value's.
+        if (store.getMask())
+          join(store.getValue(), store.getMask());
+      } else if (auto var = dyn_cast<VarOp>(op)) {
+        joinVar(var);
+      }
+    });
+  }
+
+  /// A var the plan may keep in registers holds its values slot by slot:
+  /// all of them share a layout. A certainly shared var's reads address it
+  /// by coordinates, in a layout of their own.
+  void joinVar(VarOp var) {
+    if (var.getVarType().isScalar())
+      return;
+    SmallVector<Value> written, read;
+    if (var.getInit())
+      written.push_back(var.getInit());
+    for (Operation *user : var->getUsers()) {
+      if (auto write = dyn_cast<WriteOp>(user))
+        written.push_back(write.getValue());
+      else if (auto load = dyn_cast<ReadOp>(user))
+        read.push_back(load.getResult());
+    }
+    bool shared = isCertainlyShared(var);
+    if (!shared)
+      written.append(read.begin(), read.end());
+    // (A ring's values are its stages' reads and copies: none here.)
+    for (Value value : written)
+      join(written.front(), value);
+    if (shared) {
+      for (Value value : read)
+        join(read.front(), value);
+      if (!written.empty() && !read.empty())
+        sharedVars.push_back({written.front(), read.front()});
+    }
+  }
+
+  /// Whether `value` may be made in any layout: by an op that computes
+  /// each element from its coordinates, or as a loop-carried value whose
+  /// init and yields share its group.
+  static bool isMadeAnywhere(Value value) {
+    if (auto arg = dyn_cast<BlockArgument>(value))
+      return isa<scf::ForOp>(arg.getOwner()->getParentOp());
+    Operation *def = value.getDefiningOp();
+    if (isSameShapeElementwise(def) || isa<SplatOp, LoadOp, ReadOp>(def) ||
+        isa<scf::ForOp, scf::IfOp>(def))
+      return true;
+    if (auto constant = dyn_cast<arith::ConstantOp>(def)) {
+      auto dense = dyn_cast<DenseElementsAttr>(constant.getValue());
+      return dense && dense.isSplat();
+    }
+    if (auto dot = dyn_cast<DotOp>(def))
+      return getMmaLayout(dot) != nullptr;
+    if (auto broadcast = dyn_cast<BroadcastOp>(def))
+      return readsAcrossThreads(broadcast->getOpOperand(0));
+    return false;
+  }
+
+  /// Whether `use` takes its tile in any layout.
+  static bool isUsedAnywhere(OpOperand &use) {
+    Operation *user = use.getOwner();
+    if (isSameShapeElementwise(user) || isa<StoreOp, WriteOp, VarOp>(user))
+      return true;
+    if (isa<scf::YieldOp>(user))
+      return isa<scf::ForOp, scf::IfOp>(user->getParentOp());
+    // A loop's init, which shares its iter_arg's group.
+    if (auto loop = dyn_cast<scf::ForOp>(user))
+      return use.getOperandNumber() >= loop.getNumControlOperands();
+    if (auto dot = dyn_cast<DotOp>(user); dot && use.get() == dot.getAcc())
+      return true;
+    // Read from a shared var, by coordinates.
+    return readsAcrossThreads(use);
+  }
+
+  /// The member of `value`'s group that needs seed 000's distribution: an
+  /// op that makes or uses it slot by slot.
+  static Operation *pinsDistribution(Value value) {
+    if (!isMadeAnywhere(value))
+      return value.getDefiningOp() ? value.getDefiningOp()
+                                   : value.getParentBlock()->getParentOp();
+    for (OpOperand &use : value.getUses())
+      if (!isUsedAnywhere(use))
+        return use.getOwner();
+    return nullptr;
+  }
+
+  /// A group of a tensor-core dot whose members are all made in any layout
+  /// but some of whose uses need seed 000's distribution (an in-place row
+  /// reduction of the loop's result, a reshape, ...) converts at those
+  /// uses: each reads the value through a shared var of its own
+  /// (`mma.convert`), written right before it, so the rest of the group
+  /// (the accumulator through the loop) keeps the fragments and the
+  /// conversion runs where the use does, after the loop for a use after
+  /// it. Returns whether it converted any use.
+  bool convertAtPinningUses() {
+    SmallVector<OpOperand *> pinning;
+    for (auto it = groups.begin(); it != groups.end(); ++it) {
+      if (!(*it)->isLeader())
+        continue;
+      Group group;
+      SmallVector<OpOperand *> uses;
+      bool madeAnywhere = true;
+      for (auto member = groups.member_begin(**it);
+           member != groups.member_end(); ++member) {
+        Value value = *member;
+        if (auto dot = value.getDefiningOp<DotOp>(); dot && getMmaLayout(dot))
+          group.addSource(getMmaLayout(dot));
+        madeAnywhere &= isMadeAnywhere(value);
+        for (OpOperand &use : value.getUses())
+          if (!isUsedAnywhere(use))
+            uses.push_back(&use);
+      }
+      if (group.layout && !group.conflict && madeAnywhere)
+        pinning.append(uses.begin(), uses.end());
+    }
+    for (OpOperand *use : pinning) {
+      Operation *user = use->getOwner();
+      OpBuilder builder(user);
+      auto type = cast<RankedTensorType>(use->get().getType());
+      auto var = VarOp::create(builder, user->getLoc(), "mma.convert",
+                               VarType::get(user->getContext(), type.getShape(),
+                                            type.getElementType()),
+                               use->get());
+      var.setStorage(Storage::shared);
+      use->set(ReadOp::create(builder, user->getLoc(), type, var));
+      if (remarks)
+        emitRemark(user->getLoc())
+            << "'" << user->getName().getStringRef()
+            << "' needs its operand in seed 000's distribution: it converts "
+               "from the mma accumulator layout here, through shared var "
+               "'mma.convert'";
+    }
+    return !pinning.empty();
+  }
+
+  void decideGroups(KernelOp kernel) {
+    // Per group: its tensor-core dots' layout (null when they disagree) and
+    // the first member that needs seed 000's distribution.
+    for (auto it = groups.begin(); it != groups.end(); ++it) {
+      if (!(*it)->isLeader())
+        continue;
+      Group &group = decided[(*it)->getData()];
+      for (auto member = groups.member_begin(**it);
+           member != groups.member_end(); ++member) {
+        Value value = *member;
+        if (auto dot = value.getDefiningOp<DotOp>(); dot && getMmaLayout(dot))
+          group.addSource(getMmaLayout(dot));
+        if (!group.pin)
+          group.pin = threadRead ? threadRead : pinsDistribution(value);
+      }
+    }
+    // A certainly shared var's reads take the layout its writes have, when
+    // nothing pins them: the plan then drops a spill no other thread reads.
+    for (bool changed = true; changed;) {
+      changed = false;
+      for (auto [written, read] : sharedVars) {
+        Group &from = groupOf(written), &to = groupOf(read);
+        if (!from.mma() || to.pin || to.mma() || to.conflict)
+          continue;
+        to.addSource(from.layout);
+        changed = true;
+      }
+    }
+    for (auto &[leader, group] : decided) {
+      if (!group.mma())
+        continue;
+      for (auto member = groups.findLeader(leader);
+           member != groups.member_end(); ++member)
+        if (Operation *def = (*member).getDefiningOp();
+            def && def->getNumResults() == 1)
+          def->setAttr(kLayoutAttr, group.layout);
+    }
+  }
+
+  /// Folds `acc + dot(a, b)` into the dot's accumulator where both share
+  /// the mma layout; a dot whose group keeps seed 000's distribution
+  /// converts its result through a shared var.
+  void finish(DotOp dot) {
+    Group &group = groupOf(dot.getResult());
+    MmaLayoutAttr layout = getMmaLayout(dot);
+    if (!group.mma()) {
+      OpBuilder builder(dot->getContext());
+      builder.setInsertionPointAfter(dot);
+      auto type = VarType::get(dot.getContext(), dot.getType().getShape(),
+                               dot.getType().getElementType());
+      auto var = VarOp::create(builder, dot.getLoc(), "dot.result", type,
+                               dot.getResult());
+      var.setStorage(Storage::shared);
+      auto read = ReadOp::create(builder, dot.getLoc(), dot.getType(), var);
+      dot.getResult().replaceAllUsesExcept(read, var);
+      if (remarks) {
+        InFlightDiagnostic remark = emitRemark(dot.getLoc());
+        remark << "dot on tensor cores: " << describe(dot, layout)
+               << "; its result converts from the mma accumulator layout "
+                  "through shared var 'dot.result', since "
+               << describePin(group);
+      }
+      return;
+    }
+    if (dot.getResult().hasOneUse() && !dot.getAcc())
+      if (auto add = dyn_cast<arith::AddFOp>(*dot->getUsers().begin())) {
+        Value other =
+            add.getLhs() == dot.getResult() ? add.getRhs() : add.getLhs();
+        dot.getAccMutable().assign(other);
+        // The sum is the dot's, in the add's place in the program.
+        dot->moveBefore(add);
+        add.getResult().replaceAllUsesWith(dot.getResult());
+        add.erase();
+      }
+    if (remarks)
+      emitRemark(dot.getLoc())
+          << "dot on tensor cores: " << describe(dot, layout)
+          << (dot.getAcc() ? "; accumulating in place in the mma accumulator "
+                             "layout "
+                           : "; its result in the mma "
+                             "accumulator layout ")
+          << layout;
+  }
+
+  static std::string describe(DotOp dot, MmaLayoutAttr layout) {
+    RankedTensorType type = dot.getType();
+    int64_t blockM = type.getDimSize(0) / layout.getWarpsM(),
+            blockN = type.getDimSize(1) / layout.getWarpsN();
+    int64_t k = dot.getLhs().getType().getDimSize(1);
+    return llvm::formatv(
+        "mma.sync.m16n8k16 of {0}, {1} x {2} warps each computing a [{3}, "
+        "{4}] block: {5} mma.sync and {6} ldmatrix a warp",
+        dot.getLhs().getType().getElementType(), layout.getWarpsM(),
+        layout.getWarpsN(), blockM, blockN,
+        (blockM / kMmaM) * (blockN / kMmaN) * (k / kMmaK),
+        (blockM / kMmaM + llvm::divideCeil(blockN, 2 * kMmaN)) * (k / kMmaK));
+  }
+
+  struct Group {
+    MmaLayoutAttr layout;
+    bool conflict = false;
+    Operation *pin = nullptr;
+    void addSource(MmaLayoutAttr source) {
+      if (layout && layout != source)
+        conflict = true;
+      layout = source;
+    }
+    bool mma() const { return layout && !conflict && !pin; }
+  };
+
+  std::string describePin(const Group &group) {
+    if (group.conflict)
+      return "tiles it shares a layout with take two mma layouts";
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    auto line = [&] {
+      if (auto loc = dyn_cast<FileLineColLoc>(group.pin->getLoc()))
+        os << " at line " << loc.getLine();
+    };
+    if (isa<ThreadIdOp>(group.pin)) {
+      os << "the kernel reads ctx.thread";
+      line();
+      os << ", which makes the thread that holds each element observable";
+      return text;
+    }
+    os << "'" << group.pin->getName().getStringRef() << "'";
+    line();
+    os << " needs it in seed 000's distribution";
+    return text;
+  }
+
+  Group &groupOf(Value value) { return decided[groups.getLeaderValue(value)]; }
+
+  llvm::EquivalenceClasses<Value> groups;
+  DenseMap<Value, Group> decided;
+  /// The kernel's first read of ctx.thread, if any.
+  Operation *threadRead = nullptr;
+  /// Each certainly shared var's first written and first read value.
+  SmallVector<std::pair<Value, Value>> sharedVars;
+};
+
+} // namespace

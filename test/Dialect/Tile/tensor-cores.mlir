@@ -1,0 +1,165 @@
+// RUN: tile-opt %s -split-input-file -verify-diagnostics --pass-pipeline='builtin.module(tile.kernel(tile-tensor-cores{remarks=true}))' | FileCheck %s
+// On sm_75 every dot stays SIMT, and the add stays.
+// RUN: tile-opt %s -split-input-file --pass-pipeline='builtin.module(tile.kernel(tile-tensor-cores{remarks=true chip=sm_75}))' 2>&1 >/dev/null | FileCheck %s --check-prefix=SM75-REMARK
+// RUN: tile-opt %s -split-input-file --pass-pipeline='builtin.module(tile.kernel(tile-tensor-cores{chip=sm_75}))' | FileCheck %s --check-prefix=SM75
+
+// `acc += dot(a, b)` with acc carried by the loop (tile-promote-registers'
+// form of `@registers(acc)`): the dot runs on tensor cores, the add folds
+// into its accumulator, and the loop's tiles, the init and the final
+// store's value take the mma layout. 32x64 over 8 warps: a 2 x 4 grid of
+// [16, 16] blocks (2 ldmatrix a warp per 16 of K; 4 x 2 would take 3).
+// CHECK-LABEL: tile.kernel @accumulate
+// CHECK:         %[[ZERO:.*]] = arith.constant {tile.layout = #tile.mma<warps = [2, 4]>} dense<0.000000e+00> : tensor<32x64xf32>
+// CHECK:         %[[R:.*]] = scf.for {{.*}} iter_args(%[[ACC:.*]] = %[[ZERO]])
+// CHECK:           %[[D:.*]] = tile.dot %{{.*}}, %{{.*}} acc %[[ACC]] {tile.layout = #tile.mma<warps = [2, 4]>}
+// CHECK-NEXT:      scf.yield %[[D]]
+// CHECK:         tile.var "acc" = %[[R]] {tile.spill_of = "acc"}
+// CHECK:         tile.read %{{.*}} {tile.layout = #tile.mma<warps = [2, 4]>}
+// SM75-REMARK: remark: dot stays SIMT: sm_75 has no mma.sync.m16n8k16 (sm_80 and newer)
+// SM75-LABEL: tile.kernel @accumulate
+// SM75-NOT: tile.layout
+// SM75: arith.addf
+tile.kernel @accumulate(%A: !tile.tensor<[32, K], f16>, %B: !tile.tensor<[K, 64], f16>,
+                        %C: !tile.tensor<[32, 64], f32>) attributes {threads = 256 : i64} {
+  %c0 = arith.constant 0 : index
+  %c32 = arith.constant 32 : index
+  %K = tile.dim %A[1] : !tile.tensor<[32, K], f16>
+  %zero = arith.constant dense<0.0> : tensor<32x64xf32>
+  %r = scf.for %k = %c0 to %K step %c32 iter_args(%acc = %zero) -> (tensor<32x64xf32>) {
+    %a = tile.load %A[%c0, %k] : !tile.tensor<[32, K], f16> -> tensor<32x32xf16>
+    %b = tile.load %B[%k, %c0] : !tile.tensor<[K, 64], f16> -> tensor<32x64xf16>
+    // expected-remark @below {{dot on tensor cores: mma.sync.m16n8k16 of f16, 2 x 4 warps each computing a [16, 16] block: 4 mma.sync and 4 ldmatrix a warp; accumulating in place in the mma accumulator layout #tile.mma<warps = [2, 4]>}}
+    %d = tile.dot %a, %b : tensor<32x32xf16>, tensor<32x64xf16> -> tensor<32x64xf32>
+    %s = arith.addf %acc, %d : tensor<32x64xf32>
+    scf.yield %s : tensor<32x64xf32>
+  }
+  %spill = tile.var "acc" = %r {tile.spill_of = "acc"} : !tile.var<32x64xf32>
+  %v = tile.read %spill : !tile.var<32x64xf32>
+  tile.store %v, %C[%c0, %c0] : tensor<32x64xf32> -> !tile.tensor<[32, 64], f32>
+  tile.return
+}
+
+// -----
+
+// bf16 too, with a dot whose result is scaled (elementwise: the same
+// layout) and stored.
+// CHECK-LABEL: tile.kernel @bf16_scaled
+// CHECK: tile.dot {{.*}} {tile.layout = #tile.mma<warps = [4, 1]>} : tensor<64x16xbf16>, tensor<16x8xbf16> -> tensor<64x8xf32>
+// CHECK: arith.mulf {{.*}} {tile.layout = #tile.mma<warps = [4, 1]>}
+tile.kernel @bf16_scaled(%A: !tile.tensor<[64, 16], bf16>, %B: !tile.tensor<[16, 8], bf16>,
+                         %C: !tile.tensor<[64, 8], f32>) attributes {threads = 128 : i64} {
+  %c0 = arith.constant 0 : index
+  %a = tile.load %A[%c0, %c0] : !tile.tensor<[64, 16], bf16> -> tensor<64x16xbf16>
+  %b = tile.load %B[%c0, %c0] : !tile.tensor<[16, 8], bf16> -> tensor<16x8xbf16>
+  // expected-remark @below {{dot on tensor cores: mma.sync.m16n8k16 of bf16, 4 x 1 warps each computing a [16, 8] block: 1 mma.sync and 2 ldmatrix a warp; its result in the mma accumulator layout #tile.mma<warps = [4, 1]>}}
+  %d = tile.dot %a, %b : tensor<64x16xbf16>, tensor<16x8xbf16> -> tensor<64x8xf32>
+  %two = arith.constant dense<2.0> : tensor<64x8xf32>
+  %s = arith.mulf %d, %two : tensor<64x8xf32>
+  tile.store %s, %C[%c0, %c0] : tensor<64x8xf32> -> !tile.tensor<[64, 8], f32>
+  tile.return
+}
+
+// -----
+
+// A row reduction in place needs seed 000's distribution: the dot still
+// runs on tensor cores, its result stays in the mma layout, and the
+// reduction reads it converted, through a shared var written right before.
+// CHECK-LABEL: tile.kernel @reduced
+// CHECK: %[[D:.*]] = tile.dot {{.*}} {tile.layout = #tile.mma<warps = [1, 4]>}
+// CHECK-NEXT: %[[V:.*]] = tile.var "mma.convert" = %[[D]] {storage = #tile.storage<shared>}
+// CHECK-NEXT: %[[R:.*]] = tile.read %[[V]] :
+// CHECK-NEXT: tile.rowsum %[[R]]
+tile.kernel @reduced(%A: !tile.tensor<[16, 16], f16>, %B: !tile.tensor<[16, 32], f16>,
+                     %S: !tile.tensor<[16, 1], f32>) attributes {threads = 128 : i64} {
+  %c0 = arith.constant 0 : index
+  %a = tile.load %A[%c0, %c0] : !tile.tensor<[16, 16], f16> -> tensor<16x16xf16>
+  %b = tile.load %B[%c0, %c0] : !tile.tensor<[16, 32], f16> -> tensor<16x32xf16>
+  // expected-remark @below {{dot on tensor cores: mma.sync.m16n8k16 of f16, 1 x 4 warps each computing a [16, 8] block: 1 mma.sync and 2 ldmatrix a warp; its result in the mma accumulator layout #tile.mma<warps = [1, 4]>}}
+  %d = tile.dot %a, %b : tensor<16x16xf16>, tensor<16x32xf16> -> tensor<16x32xf32>
+  // expected-remark @below {{'tile.rowsum' needs its operand in seed 000's distribution: it converts from the mma accumulator layout here, through shared var 'mma.convert'}}
+  %s = tile.rowsum %d : tensor<16x32xf32> -> tensor<16x1xf32>
+  tile.store %s, %S[%c0, %c0] : tensor<16x1xf32> -> !tile.tensor<[16, 1], f32>
+  tile.return
+}
+
+// -----
+
+// A tile made in seed 000's distribution (a free broadcast of a row result,
+// which every lane of the row holds) added to the dot's result: the group
+// keeps seed 000's distribution and the dot converts its result where it is
+// made, through a shared var.
+// CHECK-LABEL: tile.kernel @broadcast_added
+// CHECK: %[[D:.*]] = tile.dot {{.*}} {tile.layout = #tile.mma<warps = [1, 4]>}
+// CHECK-NEXT: %[[V:.*]] = tile.var "dot.result" = %[[D]] {storage = #tile.storage<shared>}
+// CHECK-NEXT: %[[R:.*]] = tile.read %[[V]] :
+// CHECK-NEXT: arith.addf %[[R]], %{{.*}} : tensor<16x32xf32>
+tile.kernel @broadcast_added(%A: !tile.tensor<[16, 16], f16>, %B: !tile.tensor<[16, 32], f16>,
+                             %X: !tile.tensor<[16, 32], f32>, %O: !tile.tensor<[16, 32], f32>) attributes {threads = 128 : i64} {
+  %c0 = arith.constant 0 : index
+  %x = tile.load %X[%c0, %c0] : !tile.tensor<[16, 32], f32> -> tensor<16x32xf32>
+  %s = tile.rowsum %x : tensor<16x32xf32> -> tensor<16x1xf32>
+  %m = tile.broadcast %s : tensor<16x1xf32> -> tensor<16x32xf32>
+  %a = tile.load %A[%c0, %c0] : !tile.tensor<[16, 16], f16> -> tensor<16x16xf16>
+  %b = tile.load %B[%c0, %c0] : !tile.tensor<[16, 32], f16> -> tensor<16x32xf16>
+  // expected-remark @below {{dot on tensor cores: mma.sync.m16n8k16 of f16, 1 x 4 warps each computing a [16, 8] block: 1 mma.sync and 2 ldmatrix a warp; its result converts from the mma accumulator layout through shared var 'dot.result', since 'tile.broadcast' at line}}
+  %d = tile.dot %a, %b : tensor<16x16xf16>, tensor<16x32xf16> -> tensor<16x32xf32>
+  %e = arith.addf %d, %m : tensor<16x32xf32>
+  tile.store %e, %O[%c0, %c0] : tensor<16x32xf32> -> !tile.tensor<[16, 32], f32>
+  tile.return
+}
+
+// -----
+
+// Dots that stay SIMT, each with its reason.
+// CHECK-LABEL: tile.kernel @simt
+// CHECK-NOT: tile.layout
+// CHECK: tile.return
+tile.kernel @simt(%A: !tile.tensor<[16, 16], f32>, %H: !tile.tensor<[16, 16], f16>,
+                  %G: !tile.tensor<[16, 24], f16>, %E: !tile.tensor<[8, 16], f16>,
+                  %O: !tile.tensor<[16, 16], f32>, %P: !tile.tensor<[16, 16], f16>,
+                  %Q: !tile.tensor<[16, 24], f32>, %R: !tile.tensor<[8, 16], f32>) attributes {threads = 256 : i64} {
+  %c0 = arith.constant 0 : index
+  %a = tile.load %A[%c0, %c0] : !tile.tensor<[16, 16], f32> -> tensor<16x16xf32>
+  // expected-remark @below {{dot stays SIMT: f32 operands: exact SIMT products (tensor cores would round them to tf32)}}
+  %d = tile.dot %a, %a : tensor<16x16xf32>, tensor<16x16xf32> -> tensor<16x16xf32>
+  tile.store %d, %O[%c0, %c0] : tensor<16x16xf32> -> !tile.tensor<[16, 16], f32>
+  %h = tile.load %H[%c0, %c0] : !tile.tensor<[16, 16], f16> -> tensor<16x16xf16>
+  // expected-remark @below {{dot stays SIMT: it accumulates in f16; mma.sync accumulates f16 in f32}}
+  %e = tile.dot %h, %h : tensor<16x16xf16>, tensor<16x16xf16> -> tensor<16x16xf16>
+  tile.store %e, %P[%c0, %c0] : tensor<16x16xf16> -> !tile.tensor<[16, 16], f16>
+  %g = tile.load %G[%c0, %c0] : !tile.tensor<[16, 24], f16> -> tensor<16x24xf16>
+  // expected-remark @below {{dot stays SIMT: the 8 warps of the CTA cannot tile its [16, 24] result in blocks of whole [16, 8] mma tiles}}
+  %f = tile.dot %h, %g : tensor<16x16xf16>, tensor<16x24xf16> -> tensor<16x24xf32>
+  tile.store %f, %Q[%c0, %c0] : tensor<16x24xf32> -> !tile.tensor<[16, 24], f32>
+  %x = tile.load %E[%c0, %c0] : !tile.tensor<[8, 16], f16> -> tensor<8x16xf16>
+  // expected-remark @below {{dot stays SIMT: its shape [8, 16] x [16, 16] is not made of whole mma tiles (M a multiple of 16, N of 8, K of 16)}}
+  %y = tile.dot %x, %h : tensor<8x16xf16>, tensor<16x16xf16> -> tensor<8x16xf32>
+  tile.store %y, %R[%c0, %c0] : tensor<8x16xf32> -> !tile.tensor<[8, 16], f32>
+  tile.return
+}
+
+// -----
+
+// In a kernel that reads ctx.thread, which thread holds which element is
+// observable (here a per-thread value splat over a tile and added): the dot
+// still runs on tensor cores, and its result converts where it is made.
+// CHECK-LABEL: tile.kernel @reads_thread
+// CHECK: %[[D:.*]] = tile.dot {{.*}} {tile.layout = #tile.mma<warps = [1, 4]>}
+// CHECK-NEXT: tile.var "dot.result" = %[[D]] {storage = #tile.storage<shared>}
+// CHECK-NOT: #tile.mma
+// CHECK: tile.return
+tile.kernel @reads_thread(%A: !tile.tensor<[16, 16], f16>, %B: !tile.tensor<[16, 32], f16>,
+                          %O: !tile.tensor<[16, 32], f32>) attributes {threads = 128 : i64} {
+  %c0 = arith.constant 0 : index
+  %t = tile.thread_id
+  %i = arith.index_cast %t : index to i32
+  %f = arith.sitofp %i : i32 to f32
+  %ft = tile.splat %f : tensor<16x32xf32>
+  %a = tile.load %A[%c0, %c0] : !tile.tensor<[16, 16], f16> -> tensor<16x16xf16>
+  %b = tile.load %B[%c0, %c0] : !tile.tensor<[16, 32], f16> -> tensor<16x32xf16>
+  // expected-remark @below {{its result converts from the mma accumulator layout through shared var 'dot.result', since the kernel reads ctx.thread at line}}
+  %d = tile.dot %a, %b : tensor<16x16xf16>, tensor<16x32xf16> -> tensor<16x32xf32>
+  %e = arith.addf %d, %ft : tensor<16x32xf32>
+  tile.store %e, %O[%c0, %c0] : tensor<16x32xf32> -> !tile.tensor<[16, 32], f32>
+  tile.return
+}
