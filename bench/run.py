@@ -207,12 +207,12 @@ def triton_table(args, out, translate):
             stats.update(usage)
             stats["cta_per_iteration"] = round(per_source_iteration(
                 stats, loop_bytes, warps, program_rows))
-            # Tensor-core instructions (HMMA) a warp issues per source
-            # iteration, counted like the instructions.
+            # Tensor-core MMAs (HMMA) the CTA issues per source iteration,
+            # counted like the instructions.
             mma = dict(stats, loop_instructions=stats["loop_mma"],
                        instructions=stats["loop_mma"])
             stats["mma_per_iteration"] = round(per_source_iteration(
-                mma, loop_bytes, 1, program_rows), 2) if loop_bytes else 0
+                mma, loop_bytes, warps, program_rows)) if loop_bytes else 0
             stats["warps"] = warps
             prefix = "loop_" if loop_bytes else "function_"
             stats["vector_bytes"] = stats[prefix + "max_load_bytes"]
@@ -232,7 +232,7 @@ def print_triton_table(rows):
     columns = [("warps", "warps"), ("registers", "regs"), ("local", "local B"),
                ("shared", "smem B"), ("cta_per_iteration", "CTA instr/it"),
                ("loop_instructions", "loop instr"),
-               ("mma_per_iteration", "HMMA/it/warp"), ("loop_mma", "loop HMMA"),
+               ("mma_per_iteration", "CTA HMMA/it"), ("loop_mma", "loop HMMA"),
                ("loop_ldsm", "loop LDSM"),
                ("vector_bytes", "load B"), ("fma", "FMA share"),
                ("cold_s", "cold s"), ("warm_s", "warm s")]
@@ -243,7 +243,7 @@ def print_triton_table(rows):
           "has no loop: the whole kernel per 16 rows). triton/same: tile's "
           "shapes\nand threads, told what tile knows; /div16: and the "
           "launcher's divisibility by 16;\n/pref: Triton's own block sizes. "
-          "load B: the widest global load of a thread.\nHMMA/it/warp: a warp's tensor-core MMAs per source iteration. FMA share: FFMA/HFMA2 "
+          "load B: the widest global load of a thread.\nCTA HMMA/it: the CTA's tensor-core MMAs per source iteration; loop HMMA,\nloop LDSM: a warp's in one loop iteration. FMA share: FFMA/HFMA2 "
           "of the float arithmetic. local B: local memory (spills).\nCompile: "
           "tile-translate --tile-to-ptx (cold: first run); Triton in a fresh "
           "process\n(cold: import and compile) and again in that process "
