@@ -30,12 +30,16 @@ import sys
 
 
 class Kernel:
-    def __init__(self, rng, index):
+    def start(self, rng, index):
+        """The state every kernel's text is built in."""
         self.rng = rng
         self.index = index
         self.lines = []
         self.indent = "  "
         self.next_id = 0
+
+    def __init__(self, rng, index):
+        self.start(rng, index)
         # Shapes: R x C tiles, T threads, R*C a multiple of T, at most 64
         # elements a thread (the register rule).
         while True:
@@ -144,15 +148,11 @@ class DotKernel(Kernel):
     tensor cores take (mma.sync) or, now and then, one they do not (SIMT),
     the accumulator in registers or shared memory, K not always a multiple
     of the step, an elementwise epilogue and sometimes a row sum of the
-    accumulator (which needs seed 000's distribution: the dot's result
-    converts through shared memory)."""
+    accumulator (which needs seed 000's distribution: acc converts from
+    the mma fragments through shared memory)."""
 
     def __init__(self, rng, index):
-        self.rng = rng
-        self.index = index
-        self.lines = []
-        self.indent = "  "
-        self.next_id = 0
+        self.start(rng, index)
         while True:
             self.threads = 32 * rng.choice([1, 2, 4, 8])
             self.rows = rng.choice([16, 32, 64])
