@@ -416,7 +416,6 @@ static bool isStepFunction(StringRef name) {
 std::optional<ElementwiseOp> ElementwiseOp::get(Operation &op) {
   StringRef name = op.getName().getStringRef();
   ElementwiseOp result;
-  result.op = &op;
   if (isa<arith::CmpFOp, arith::CmpIOp, arith::FPToSIOp, arith::FPToUIOp>(op) ||
       isStepFunction(name))
     result.accuracy = ResultAccuracy::Threshold;
@@ -430,6 +429,42 @@ std::optional<ElementwiseOp> ElementwiseOp::get(Operation &op) {
     result.accuracy = ResultAccuracy::Inexact;
   else
     return std::nullopt;
+  result.width = intWidth(op.getOperand(op.getNumOperands() - 1).getType());
+  result.fromWidth = intWidth(op.getOperand(0).getType());
+  if (auto cmp = dyn_cast<arith::CmpFOp>(op)) {
+    result.kind = Kind::CmpF;
+    result.predicate = static_cast<uint8_t>(cmp.getPredicate());
+  } else if (auto cmp = dyn_cast<arith::CmpIOp>(op)) {
+    result.kind = Kind::CmpI;
+    result.predicate = static_cast<uint8_t>(cmp.getPredicate());
+  } else if (isa<arith::SelectOp>(op)) {
+    result.kind = Kind::Select;
+  } else if (isa<math::FmaOp>(op)) {
+    result.kind = Kind::Fma;
+  } else if (isa<math::AbsIOp>(op)) {
+    result.kind = Kind::AbsI;
+  } else if (isa<arith::IndexCastOp, arith::ExtSIOp, arith::TruncIOp>(op)) {
+    result.kind = Kind::IntCast;
+  } else if (isa<arith::IndexCastUIOp, arith::ExtUIOp>(op)) {
+    result.kind = Kind::UnsignedIntCast;
+  } else if (isa<arith::SIToFPOp>(op)) {
+    result.kind = Kind::SIToFP;
+  } else if (isa<arith::UIToFPOp>(op)) {
+    result.kind = Kind::UIToFP;
+  } else if (isa<arith::ExtFOp, arith::TruncFOp>(op)) {
+    result.kind = Kind::FloatCast;
+  } else if (isa<arith::FPToSIOp>(op)) {
+    result.kind = Kind::FPToSI;
+  } else if (isa<arith::FPToUIOp>(op)) {
+    result.kind = Kind::FPToUI;
+  } else if ((result.unary = getFloatUnary(name))) {
+    result.kind = Kind::FloatUnary;
+  } else if ((result.binary = getFloatBinary(name))) {
+    result.kind = Kind::FloatBinary;
+  } else {
+    result.kind = Kind::IntBinary;
+    result.intBinary = static_cast<uint8_t>(getIntBinary(name));
+  }
   return result;
 }
 
@@ -437,35 +472,50 @@ bool ElementwiseOp::apply(Val &result, size_t i, ArrayRef<const Val *> operands,
                           ArrayRef<size_t> indices) const {
   auto f = [&](unsigned k) { return operands[k]->floats[indices[k]]; };
   auto n = [&](unsigned k) { return operands[k]->ints[indices[k]]; };
-  unsigned width = intWidth(op->getOperand(op->getNumOperands() - 1).getType());
-  StringRef name = op->getName().getStringRef();
-  if (auto cmp = dyn_cast<arith::CmpFOp>(op)) {
-    result.ints[i] = compareFloats(cmp.getPredicate(), f(0), f(1)) ? -1 : 0;
-  } else if (auto cmp = dyn_cast<arith::CmpIOp>(op)) {
+  switch (kind) {
+  case Kind::CmpF:
     result.ints[i] =
-        compareInts(cmp.getPredicate(), n(0), n(1), width) ? -1 : 0;
-  } else if (isa<arith::SelectOp>(op)) {
+        compareFloats(static_cast<arith::CmpFPredicate>(predicate), f(0), f(1))
+            ? -1
+            : 0;
+    return true;
+  case Kind::CmpI:
+    result.ints[i] = compareInts(static_cast<arith::CmpIPredicate>(predicate),
+                                 n(0), n(1), width)
+                         ? -1
+                         : 0;
+    return true;
+  case Kind::Select: {
     unsigned chosen = n(0) ? 1 : 2;
     result.copyElement(i, *operands[chosen], indices[chosen]);
-  } else if (isa<math::FmaOp>(op)) {
+    return true;
+  }
+  case Kind::Fma:
     result.setFloat(i, std::fma(f(0), f(1), f(2)));
-  } else if (isa<math::AbsIOp>(op)) {
+    return true;
+  case Kind::AbsI:
     result.setInt(i, n(0) < 0 ? -static_cast<uint64_t>(n(0))
                               : static_cast<uint64_t>(n(0)));
-  } else if (isa<arith::IndexCastOp, arith::ExtSIOp, arith::TruncIOp>(op)) {
+    return true;
+  case Kind::IntCast:
     result.setInt(i, n(0));
-  } else if (isa<arith::IndexCastUIOp, arith::ExtUIOp>(op)) {
-    result.setInt(i, zeroExtend(n(0), intWidth(op->getOperand(0).getType())));
-  } else if (isa<arith::SIToFPOp>(op)) {
+    return true;
+  case Kind::UnsignedIntCast:
+    result.setInt(i, zeroExtend(n(0), fromWidth));
+    return true;
+  case Kind::SIToFP:
     result.setFloat(i, static_cast<double>(n(0)));
-  } else if (isa<arith::UIToFPOp>(op)) {
-    result.setFloat(i, static_cast<double>(zeroExtend(
-                           n(0), intWidth(op->getOperand(0).getType()))));
-  } else if (isa<arith::ExtFOp, arith::TruncFOp>(op)) {
+    return true;
+  case Kind::UIToFP:
+    result.setFloat(i, static_cast<double>(zeroExtend(n(0), fromWidth)));
+    return true;
+  case Kind::FloatCast:
     result.setFloat(i, f(0));
-  } else if (isa<arith::FPToSIOp, arith::FPToUIOp>(op)) {
+    return true;
+  case Kind::FPToSI:
+  case Kind::FPToUI: {
     // Undefined outside the target's range.
-    bool isSigned = isa<arith::FPToSIOp>(op);
+    bool isSigned = kind == Kind::FPToSI;
     unsigned toWidth = intWidth(result.elementType);
     double truncated = std::trunc(f(0));
     double low = isSigned ? -std::ldexp(1.0, toWidth - 1) : 0.0;
@@ -475,16 +525,22 @@ bool ElementwiseOp::apply(Val &result, size_t i, ArrayRef<const Val *> operands,
     result.setInt(
         i, isSigned ? static_cast<uint64_t>(static_cast<int64_t>(truncated))
                     : static_cast<uint64_t>(truncated));
-  } else if (FloatUnaryFn unary = getFloatUnary(name)) {
+    return true;
+  }
+  case Kind::FloatUnary:
     result.setFloat(i, unary(f(0)));
-  } else if (FloatBinaryFn binary = getFloatBinary(name)) {
+    return true;
+  case Kind::FloatBinary:
     result.setFloat(i, binary(f(0), f(1)));
-  } else {
+    return true;
+  case Kind::IntBinary: {
     std::optional<int64_t> value =
-        applyIntBinary(getIntBinary(name), n(0), n(1), width);
+        applyIntBinary(static_cast<IntBinary>(intBinary), n(0), n(1), width);
     if (!value)
       return false;
     result.ints[i] = *value;
+    return true;
   }
-  return true;
+  }
+  return false;
 }

@@ -135,8 +135,32 @@ public:
              ArrayRef<size_t> indices) const;
 
 private:
-  Operation *op = nullptr;
+  /// What the op computes, decided once so that apply is a switch.
+  enum class Kind : uint8_t {
+    CmpF,
+    CmpI,
+    Select,
+    Fma,
+    AbsI,
+    IntCast,         // index_cast, extsi, trunci
+    UnsignedIntCast, // index_castui, extui
+    SIToFP,
+    UIToFP,
+    FloatCast, // extf, truncf
+    FPToSI,
+    FPToUI,
+    FloatUnary,
+    FloatBinary,
+    IntBinary,
+  };
+  Kind kind = Kind::IntBinary;
   ResultAccuracy accuracy = ResultAccuracy::Exact;
+  double (*unary)(double) = nullptr;
+  double (*binary)(double, double) = nullptr;
+  uint8_t intBinary = 0;   // Arith.cpp's IntBinary
+  uint8_t predicate = 0;   // of cmpf, cmpi
+  unsigned width = 64;     // of the last operand (the compared, the shifted)
+  unsigned fromWidth = 64; // of the first operand (of a cast)
 };
 
 } // namespace mlir::tile::reference
