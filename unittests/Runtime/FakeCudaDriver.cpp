@@ -11,27 +11,34 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "tile/Runtime/CudaDriverApi.h"
+
 #include <algorithm>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <string>
 
+using namespace tile::runtime::cuda;
+
+// The handles are the runtime's (cuda.h's) types, so each entry point has
+// the very type the runtime calls it through.
+struct CUctx_st {};
+struct CUmod_st {
+  std::string image;
+};
+struct CUfunc_st {
+  std::string name;
+};
+struct CUevent_st {};
+
 namespace {
-using CUresult = int;
 enum : int {
   kSuccess = 0,
   kInvalidValue = 1,
   kInvalidImage = 200,
   kInvalidPtx = 218,
   kNotFound = 500,
-};
-
-struct Module {
-  std::string image;
-};
-struct Function {
-  std::string name;
 };
 std::string imageLog = "fake JIT: the image has no .entry\n";
 } // namespace
@@ -64,15 +71,15 @@ FAKE_API cuDeviceGetCount(int *count) {
   *count = 1;
   return kSuccess;
 }
-FAKE_API cuDeviceGet(int *device, int ordinal) {
+FAKE_API cuDeviceGet(CUdevice *device, int ordinal) {
   *device = ordinal;
   return ordinal == 0 ? kSuccess : kInvalidValue;
 }
-FAKE_API cuDeviceGetName(char *name, int length, int) {
+FAKE_API cuDeviceGetName(char *name, int length, CUdevice) {
   std::strncpy(name, "tile fake CUDA device", length);
   return kSuccess;
 }
-FAKE_API cuDeviceGetAttribute(int *value, int attribute, int) {
+FAKE_API cuDeviceGetAttribute(int *value, int attribute, CUdevice) {
   switch (attribute) {
   case 75: // compute capability major
     *value = 9;
@@ -91,20 +98,20 @@ FAKE_API cuDeviceGetAttribute(int *value, int attribute, int) {
   }
   return kSuccess;
 }
-FAKE_API cuDevicePrimaryCtxRetain(void **context, int) {
-  static int theContext;
+FAKE_API cuDevicePrimaryCtxRetain(CUcontext *context, CUdevice) {
+  static CUctx_st theContext;
   *context = &theContext;
   return kSuccess;
 }
-FAKE_API cuDevicePrimaryCtxRelease_v2(int) { return kSuccess; }
-FAKE_API cuCtxSetCurrent(void *) { return kSuccess; }
+FAKE_API cuDevicePrimaryCtxRelease_v2(CUdevice) { return kSuccess; }
+FAKE_API cuCtxSetCurrent(CUcontext) { return kSuccess; }
 FAKE_API cuCtxSynchronize() { return kSuccess; }
 
-FAKE_API cuModuleLoadDataEx(void **module, const void *image, unsigned count,
+FAKE_API cuModuleLoadDataEx(CUmodule *module, const void *image, unsigned count,
                             int *options, void **values) {
   std::string text = static_cast<const char *>(image);
   if (text.find(".entry") != std::string::npos) {
-    *module = new Module{text};
+    *module = new CUmod_st{text};
     return kSuccess;
   }
   for (unsigned i = 0; i + 1 < count; ++i)
@@ -113,50 +120,51 @@ FAKE_API cuModuleLoadDataEx(void **module, const void *image, unsigned count,
                    reinterpret_cast<uintptr_t>(values[i + 1]));
   return kInvalidPtx;
 }
-FAKE_API cuModuleUnload(void *module) {
-  delete static_cast<Module *>(module);
+FAKE_API cuModuleUnload(CUmodule module) {
+  delete module;
   return kSuccess;
 }
-FAKE_API cuModuleGetFunction(void **function, void *module, const char *name) {
-  const std::string &image = static_cast<Module *>(module)->image;
+FAKE_API cuModuleGetFunction(CUfunction *function, CUmodule module,
+                             const char *name) {
+  const std::string &image = module->image;
   if (image.find(".entry " + std::string(name) + "(") == std::string::npos)
     return kNotFound;
-  static Function functions[8];
+  static CUfunc_st functions[8];
   static int next = 0;
   functions[next % 8].name = name;
   *function = &functions[next++ % 8];
   return kSuccess;
 }
-FAKE_API cuFuncGetAttribute(int *value, int attribute, void *) {
+FAKE_API cuFuncGetAttribute(int *value, int attribute, CUfunction) {
   *value = attribute == 0 ? 1024 : attribute == 4 ? 8 : 0;
   return kSuccess;
 }
-FAKE_API cuFuncSetAttribute(void *, int, int) { return kSuccess; }
-FAKE_API cuOccupancyMaxActiveBlocksPerMultiprocessor(int *blocks, void *,
+FAKE_API cuFuncSetAttribute(CUfunction, int, int) { return kSuccess; }
+FAKE_API cuOccupancyMaxActiveBlocksPerMultiprocessor(int *blocks, CUfunction,
                                                      int blockSize, size_t) {
   *blocks = 2048 / blockSize;
   return kSuccess;
 }
-FAKE_API cuMemAlloc_v2(uint64_t *pointer, size_t bytes) {
+FAKE_API cuMemAlloc_v2(CUdeviceptr *pointer, size_t bytes) {
   *pointer = reinterpret_cast<uintptr_t>(std::malloc(bytes ? bytes : 1));
   return kSuccess;
 }
-FAKE_API cuMemFree_v2(uint64_t pointer) {
+FAKE_API cuMemFree_v2(CUdeviceptr pointer) {
   std::free(reinterpret_cast<void *>(pointer));
   return kSuccess;
 }
-FAKE_API cuMemcpyHtoD_v2(uint64_t to, const void *from, size_t bytes) {
+FAKE_API cuMemcpyHtoD_v2(CUdeviceptr to, const void *from, size_t bytes) {
   std::memcpy(reinterpret_cast<void *>(to), from, bytes);
   return kSuccess;
 }
-FAKE_API cuMemcpyDtoH_v2(void *to, uint64_t from, size_t bytes) {
+FAKE_API cuMemcpyDtoH_v2(void *to, CUdeviceptr from, size_t bytes) {
   std::memcpy(to, reinterpret_cast<const void *>(from), bytes);
   return kSuccess;
 }
-FAKE_API cuLaunchKernel(void *function, unsigned gridX, unsigned, unsigned,
-                        unsigned blockX, unsigned, unsigned, unsigned, void *,
+FAKE_API cuLaunchKernel(CUfunction function, unsigned gridX, unsigned, unsigned,
+                        unsigned blockX, unsigned, unsigned, unsigned, CUstream,
                         void **params, void **) {
-  const std::string &name = static_cast<Function *>(function)->name;
+  const std::string &name = function->name;
   if (name == "scale") {
     float alpha = *static_cast<float *>(params[0]);
     auto *x = *static_cast<float **>(params[1]);
@@ -177,17 +185,17 @@ FAKE_API cuLaunchKernel(void *function, unsigned gridX, unsigned, unsigned,
   std::memcpy(o, x, count * sizeof(float));
   return kSuccess;
 }
-FAKE_API cuEventCreate(void **event, unsigned) {
-  *event = new int(0);
+FAKE_API cuEventCreate(CUevent *event, unsigned) {
+  *event = new CUevent_st;
   return kSuccess;
 }
-FAKE_API cuEventRecord(void *, void *) { return kSuccess; }
-FAKE_API cuEventSynchronize(void *) { return kSuccess; }
-FAKE_API cuEventElapsedTime_v2(float *ms, void *, void *) {
+FAKE_API cuEventRecord(CUevent, CUstream) { return kSuccess; }
+FAKE_API cuEventSynchronize(CUevent) { return kSuccess; }
+FAKE_API cuEventElapsedTime_v2(float *ms, CUevent, CUevent) {
   *ms = 0.125f;
   return kSuccess;
 }
-FAKE_API cuEventDestroy_v2(void *event) {
-  delete static_cast<int *>(event);
+FAKE_API cuEventDestroy_v2(CUevent event) {
+  delete event;
   return kSuccess;
 }
