@@ -92,3 +92,27 @@ tile.kernel @spill_once(%O: !tile.tensor<[16, K], f32>) attributes {threads = 12
   }
   tile.return
 }
+
+// -----
+
+// A var that a tile.copy fills in the loop is written there like one that
+// tile.write sets: its read stays after the copy (utils/fuzz.py seed 5,
+// iteration 99, found the read hoisted before the loop, reading the var
+// before any copy had filled it).
+// CHECK-LABEL: tile.kernel @copied_in_loop
+// CHECK: scf.for
+// CHECK: tile.copy
+// CHECK-NEXT: tile.read
+// CHECK-NEXT: tile.store
+tile.kernel @copied_in_loop(%X: !tile.tensor<[K], f32>, %O: !tile.tensor<[K], f32>) attributes {threads = 64 : i64} {
+  %c0 = arith.constant 0 : index
+  %c128 = arith.constant 128 : index
+  %K = tile.dim %X[0] : !tile.tensor<[K], f32>
+  %t = tile.var "t" : !tile.var<128xf32>
+  scf.for %k = %c0 to %K step %c128 {
+    tile.copy %X[%k] to %t[%c0] [128] {width = 4 : i64} : !tile.tensor<[K], f32> to !tile.var<128xf32>
+    %v = tile.read %t : !tile.var<128xf32>
+    tile.store %v, %O[%k] : tensor<128xf32> -> !tile.tensor<[K], f32>
+  }
+  tile.return
+}

@@ -24,6 +24,26 @@ using namespace mlir::tile;
 
 namespace {
 
+/// Whether `op` may write `var`: a write effect on it, or one on no value in
+/// particular (tile.write's) by an op that takes it, or an op whose effects
+/// are unknown that takes it. Every writer counts (tile.write, tile.copy
+/// into the var, ...), not only tile.write: a read hoisted past a copy reads
+/// the var before the copy fills it.
+bool writes(Operation *op, Value var) {
+  bool takesVar = llvm::is_contained(op->getOperands(), var);
+  auto interface = dyn_cast<MemoryEffectOpInterface>(op);
+  if (!interface)
+    return takesVar && !op->hasTrait<OpTrait::HasRecursiveMemoryEffects>();
+  SmallVector<MemoryEffects::EffectInstance> effects;
+  interface.getEffects(effects);
+  return llvm::any_of(effects, [&](const MemoryEffects::EffectInstance &e) {
+    if (!isa<MemoryEffects::Write>(e.getEffect()))
+      return false;
+    Value on = e.getValue();
+    return on ? on == var : takesVar;
+  });
+}
+
 /// Whether `op`, in the body of `loop`, gives the same results on every
 /// iteration.
 bool isInvariant(Operation *op, scf::ForOp loop) {
@@ -36,9 +56,9 @@ bool isInvariant(Operation *op, scf::ForOp loop) {
     return false;
   auto writtenIn = [&](Value var) {
     return loop
-        .walk([&](WriteOp write) {
-          return write.getVar() == var ? WalkResult::interrupt()
-                                       : WalkResult::advance();
+        .walk([&](Operation *inner) {
+          return writes(inner, var) ? WalkResult::interrupt()
+                                    : WalkResult::advance();
         })
         .wasInterrupted();
   };
