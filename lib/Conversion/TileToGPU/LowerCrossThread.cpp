@@ -138,21 +138,20 @@ Value KernelLowering::segmentedReduce(ReductionKind kind, Value slots,
   Value result = slots;
   for (int64_t slot = 0; slot < numSlots; ++slot) {
     Type element = type.getElementType();
-    Value value = guarded(
-        slotIsValid(type.getNumElements(), slot), element, zero(element), [&] {
-          Value rowStart = arith::MulIOp::create(builder, loc, coords[slot][0],
-                                                 constantIndex(segments));
-          Value total;
-          for (int64_t segment = 0; segment < segments; ++segment) {
-            Value index = arith::AddIOp::create(builder, loc, rowStart,
-                                                constantIndex(segment));
-            Value partial =
-                memref::LoadOp::create(builder, loc, scratch, index);
-            total =
-                total ? combine(builder, loc, kind, total, partial) : partial;
-          }
-          return total;
-        });
+    Value otherwise = zero(element);
+    Value valid = slotIsValid(type.getNumElements(), slot);
+    Value value = guarded(valid, element, otherwise, [&] {
+      Value rowStart = arith::MulIOp::create(builder, loc, coords[slot][0],
+                                             constantIndex(segments));
+      Value total;
+      for (int64_t segment = 0; segment < segments; ++segment) {
+        Value index = arith::AddIOp::create(builder, loc, rowStart,
+                                            constantIndex(segment));
+        Value partial = memref::LoadOp::create(builder, loc, scratch, index);
+        total = total ? combine(builder, loc, kind, total, partial) : partial;
+      }
+      return total;
+    });
     result = vector::InsertOp::create(builder, loc, value, result, slot);
   }
   return result;

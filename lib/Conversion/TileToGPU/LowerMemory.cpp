@@ -175,10 +175,12 @@ LogicalResult KernelLowering::lowerLoad(LoadOp op) {
   auto perElement = [&](bool checkBounds) {
     Value slots = zero(slotsType);
     for (int64_t slot = 0, e = getSlots(type); slot < e; ++slot) {
-      auto [coords, inside] =
-          sliceElement(op.getOffsets(), type, tensor,
-                       slotCoordinates(slot, type.getShape(), layout),
-                       slotIsValid(type.getNumElements(), slot), checkBounds);
+      // One statement each: the order of the ops they create must not be
+      // the compiler's order of evaluating arguments.
+      Value valid = slotIsValid(type.getNumElements(), slot);
+      SmallVector<Value> local = slotCoordinates(slot, type.getShape(), layout);
+      auto [coords, inside] = sliceElement(op.getOffsets(), type, tensor, local,
+                                           valid, checkBounds);
       Value value = guarded(inside, element, outside, [&] {
         return LLVM::LoadOp::create(builder, loc, element,
                                     globalAddress(tensor, coords));
@@ -440,9 +442,11 @@ LogicalResult KernelLowering::lowerRead(ReadOp op) {
   Attribute layout = getTileLayout(op.getResult());
   for (int64_t slot = 0, e = getSlots(type); slot < e; ++slot) {
     Value index = sharedIndex(varOp, slot, layout);
-    Value value = guarded(
-        slotIsValid(type.getNumElements(), slot), element, zero(element),
-        [&] { return memref::LoadOp::create(builder, loc, storage, index); });
+    Value otherwise = zero(element);
+    Value valid = slotIsValid(type.getNumElements(), slot);
+    Value value = guarded(valid, element, otherwise, [&] {
+      return memref::LoadOp::create(builder, loc, storage, index);
+    });
     slots = vector::InsertOp::create(builder, loc, value, slots, slot);
   }
   mapTile(op.getResult(), slots);
