@@ -19,6 +19,8 @@ config.substitutions.append(("%PATH%", config.environment["PATH"]))
 config.substitutions.append(("%tile_src", config.tile_src_root))
 config.substitutions.append(("%tile_obj", config.tile_obj_root))
 config.substitutions.append(("%cmake", config.cmake_command))
+config.substitutions.append(("%cxx_flags", config.cxx_flags))
+config.substitutions.append(("%exe_linker_flags", config.exe_linker_flags))
 config.substitutions.append(("%cxx", config.cxx_compiler))
 config.substitutions.append(("%mlir_dir", config.mlir_dir))
 config.substitutions.append(("%python", config.python_executable))
@@ -27,8 +29,15 @@ config.substitutions.append(
     ("%expect_exit", config.python_executable + " " +
      os.path.join(config.tile_src_root, "test", "Runtime", "Inputs", "expect-exit.py")))
 
-llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
+# The sanitizers' options (utils/run-tests.sh --sanitize) reach the tools.
+llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP",
+                                     "ASAN_OPTIONS", "UBSAN_OPTIONS"])
 llvm_config.use_default_substitutions()
+
+# A build under AddressSanitizer and UBSan (utils/run-tests.sh --sanitize):
+# its programs need the sanitizers' shared runtime.
+if "-fsanitize=" in config.cxx_flags:
+    config.available_features.add("sanitize")
 
 tool_dirs = [config.tile_tools_dir, config.llvm_tools_dir]
 tools = ["tile-opt", "tile-translate", "tile-launch", "tile-emulate", "tile-run"]

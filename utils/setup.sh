@@ -15,6 +15,11 @@ packages=(
   # The Python front end: venv for build/venv, Python.h for its extension.
   python3-venv python3-dev
 )
+# utils/run-tests.sh --sanitize (TILE_SANITIZE=1) builds with clang and its
+# AddressSanitizer and UBSan runtimes.
+if [[ -n ${TILE_SANITIZE:-} ]]; then
+  packages+=("clang-${LLVM_VERSION}" "libclang-rt-${LLVM_VERSION}-dev")
+fi
 
 missing=()
 for pkg in "${packages[@]}"; do
