@@ -23,9 +23,17 @@ over lines) and saved to OUT/NNN-<kind>.{tile,mlir} with the command, the
 output and the unminimised mutant. Iteration I of seed S is the same mutant
 on every machine: `--seed S --only I` replays it.
 
+A tool's start (loading libMLIR, registering passes and options) costs more
+than most runs, so each tool is started once with utils/fuzz-forkserver.c
+preloaded and every run is a fork of it that runs main afresh
+(--no-fork-server starts each run as a user would; --compare-fork-server
+does both and reports any difference of exit code or output). Fork servers
+are for unsanitized programs (a sanitizer's runtime must load first).
+
 usage: fuzz.py [--seed N] [--iterations N | --minutes M] [--start I]
                [--only I] [--out DIR] [--bin DIR] [--timeout S]
                [--no-minimise] [--minimise-budget N]
+               [--no-fork-server | --compare-fork-server]
 Exit code: 0 no findings, 1 findings, 2 bad usage.
 """
 
@@ -34,6 +42,7 @@ import os
 import pathlib
 import random
 import re
+import select
 import shutil
 import signal
 import subprocess
@@ -284,7 +293,9 @@ RUN_EXITS = {0, 1, 2, 4}
 KERNEL_FAULT = re.compile(
     r"race between CTAs|division by zero|is undefined for|is out of range "
     r"for|before anything was written|which never wrote it|step limit|"
-    r"stopped after|step must be positive")
+    r"stopped after|step must be positive|step -?\d+ is not positive|"
+    r"which one lands is undefined|is outside the var of size|"
+    r"before every thread wrote it")
 
 
 def classify(result, allowed, ptxas, ptx_path):
@@ -329,14 +340,150 @@ def crash_key(out):
     return "(no message)"
 
 
+class Result:
+    """What subprocess.run gives: the exit code (negative: the signal),
+    the output."""
+
+    def __init__(self, returncode, stdout, stderr):
+        self.returncode, self.stdout, self.stderr = returncode, stdout, stderr
+
+
+class ForkServer:
+    """One tool, started once with utils/fuzz-forkserver.c preloaded: each
+    run is a fork of it that runs main with the run's arguments."""
+
+    def __init__(self, binary, shim):
+        request_read, self.request = os.pipe()
+        self.replies, reply_write = os.pipe()
+        env = dict(os.environ, LD_PRELOAD=shim,
+                   TILE_FORKSERVER_FDS="%d,%d" % (request_read, reply_write))
+        self.process = subprocess.Popen(
+            [binary], env=env, pass_fds=(request_read, reply_write),
+            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL)
+        os.close(request_read)
+        os.close(reply_write)
+        self.pending = b""
+
+    def reply(self, key, timeout):
+        """The value of the next reply line, which must start with key;
+        None when none came within timeout."""
+        deadline = time.monotonic() + timeout
+        while b"\n" not in self.pending:
+            left = deadline - time.monotonic()
+            if left <= 0 or not select.select([self.replies], [], [], left)[0]:
+                return None
+            chunk = os.read(self.replies, 4096)
+            if not chunk:
+                raise OSError("the fork server ended")
+            self.pending += chunk
+        line, self.pending = self.pending.split(b"\n", 1)
+        name, value = line.decode().split()
+        if name != key:
+            raise OSError("the fork server said " + line.decode())
+        return int(value)
+
+    def run(self, argv, cwd, timeout):
+        out, err = os.path.join(cwd, "stdout"), os.path.join(cwd, "stderr")
+        strings = [cwd, out, err] + argv
+        request = "\0".join([str(len(strings))] + strings) + "\0"
+        os.write(self.request, request.encode())
+        pid = self.reply("pid", 30)
+        if pid is None:
+            raise OSError("the fork server does not answer")
+        status = self.reply("status", timeout)
+        if status is None:
+            try:
+                os.killpg(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+            self.reply("status", 30)
+        code = os.waitstatus_to_exitcode(status) if status is not None else 0
+        result = Result(code, pathlib.Path(out).read_bytes(),
+                        pathlib.Path(err).read_bytes())
+        return None if status is None else result
+
+    def close(self):
+        os.close(self.request)
+        os.close(self.replies)
+        self.process.wait()
+
+
+def build_fork_server(workdir):
+    """The fork server's shared object, compiled for this run; None (runs
+    start the tools afresh) where no C compiler is found."""
+    compiler = shutil.which("cc") or shutil.which("gcc") or shutil.which(
+        "clang")
+    if not compiler:
+        return None
+    shim = os.path.join(workdir, "fuzz-forkserver.so")
+    subprocess.run([compiler, "-shared", "-fPIC", "-O2", "-o", shim,
+                    str(ROOT / "utils" / "fuzz-forkserver.c"), "-ldl"],
+                   check=True)
+    return shim
+
+
+def untimed(result):
+    """A run's exit code and output without its times ("in 0.001 s")."""
+    return (result.returncode,
+            re.sub(rb"\d+(\.\d+)? m?s\b", b"T", result.stdout),
+            re.sub(rb"\d+(\.\d+)? m?s\b", b"T", result.stderr))
+
+
+def is_elf(path):
+    """Whether the tool is a program (the fork server's host), not a
+    script (the tests' stand-ins)."""
+    try:
+        with open(path, "rb") as f:
+            return f.read(4) == b"\x7fELF"
+    except OSError:
+        return False
+
+
 class Runner:
-    def __init__(self, bindir, timeout, workdir):
+    def __init__(self, bindir, timeout, workdir, fork_server=True,
+                 compare=False):
         self.bindir = os.path.abspath(bindir)
         self.timeout, self.workdir = timeout, workdir
         self.ptxas = shutil.which("ptxas") or (
             "/usr/local/cuda/bin/ptxas"
             if os.path.exists("/usr/local/cuda/bin/ptxas") else None)
         self.runs = 0
+        self.shim = build_fork_server(workdir) if fork_server else None
+        self.servers = {}
+        self.compare = compare
+
+    def close(self):
+        for server in self.servers.values():
+            server.close()
+
+    def start(self, argv):
+        """A fresh process, as a user starts the tool: the result, None at
+        the timeout."""
+        for attempt in range(30):  # a binary being rebuilt is absent a while
+            try:
+                return subprocess.run(argv, capture_output=True,
+                                      timeout=self.timeout, cwd=self.workdir)
+            except subprocess.TimeoutExpired:
+                return None
+            except OSError:
+                if attempt == 29:
+                    raise
+                time.sleep(2)
+
+    def fork(self, argv):
+        """The same run, forked from the tool's fork server."""
+        server = self.servers.get(argv[0])
+        if server is None or server.process.poll() is not None:
+            server = self.servers[argv[0]] = ForkServer(argv[0], self.shim)
+        try:
+            return server.run(argv, self.workdir, self.timeout)
+        except OSError:
+            # A server that died (a rebuilt binary) is started again once.
+            server.process.kill()
+            server.close()
+            server = self.servers[argv[0]] = ForkServer(argv[0], self.shim)
+            return server.run(argv, self.workdir, self.timeout)
 
     def run_one(self, suffix, text, name, argv, allowed):
         src = os.path.join(self.workdir, "mutant" + suffix)
@@ -346,23 +493,18 @@ class Runner:
             os.unlink(ptx)
         real = [{"IN": src, "PTX": ptx}.get(a, a) for a in argv]
         self.runs += 1
-        result = None
-        for attempt in range(30):  # a binary being rebuilt is absent a while
-            try:
-                result = subprocess.run(real, capture_output=True,
-                                        timeout=self.timeout, cwd=self.workdir)
-                break
-            except subprocess.TimeoutExpired:
-                break
-            except OSError:
-                if attempt == 29:
-                    raise
-                time.sleep(2)
+        forked = self.shim is not None and is_elf(real[0])
+        result = self.fork(real) if forked else self.start(real)
         found = classify(result, allowed, self.ptxas,
                          ptx if name == "ptx" else None)
         output = "" if result is None else (
             result.stdout.decode(errors="replace")[-3000:] +
             result.stderr.decode(errors="replace")[-5000:])
+        if forked and self.compare and found != ("timeout", "timeout"):
+            # --compare-fork-server: a fresh start must give the same.
+            fresh = self.start(real)
+            if fresh is None or untimed(fresh) != untimed(result):
+                return ("fork-server", "differs from a fresh start"), output
         return found, output
 
     def run_all(self, suffix, text):
@@ -417,6 +559,11 @@ def main():
     parser.add_argument("--bin", default=str(ROOT / "build" / "bin"))
     parser.add_argument("--timeout", type=float, default=20)
     parser.add_argument("--no-minimise", action="store_true")
+    parser.add_argument("--no-fork-server", action="store_true",
+                        help="start every tool run afresh")
+    parser.add_argument("--compare-fork-server", action="store_true",
+                        help="also start each run afresh; a difference is "
+                        "a finding")
     parser.add_argument("--minimise-budget", type=int, default=150)
     args = parser.parse_args()
     if args.iterations is None and args.minutes is None and args.only is None:
@@ -426,7 +573,9 @@ def main():
     seen = {}
     start = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="tile-fuzz-") as workdir:
-        runner = Runner(args.bin, args.timeout, workdir)
+        runner = Runner(args.bin, args.timeout, workdir,
+                        fork_server=not args.no_fork_server,
+                        compare=args.compare_fork_server)
         iteration = args.start if args.only is None else args.only
         done = 0
         # SIGTERM, like Ctrl-C, ends the campaign with its summary.
@@ -457,6 +606,7 @@ def main():
             iteration += 1
             if args.only is not None:
                 break
+        runner.close()
     print("%d mutants (iterations %d..%d of seed %d), %d tool runs in %.0f s, "
           "%d distinct findings" % (done, iteration - done, iteration - 1,
                                     args.seed, runner.runs,
