@@ -273,16 +273,28 @@ LogicalResult Emitter::emitFileConst(const ConstStmt &constant) {
 FailureOr<AffineExpr> Emitter::emitGridExpr(const Expr &expr,
                                             ArrayRef<StringAttr> symbols) {
   FailureOr<AffineExpr> result = emitGridTerm(expr, symbols);
-  // AffineExpr folds constants: `65536 * 65536` is one, checked here, at
-  // the expression, rather than by the kernel's verifier at its name.
-  if (succeeded(result))
-    if (auto constant = dyn_cast<AffineConstantExpr>(*result);
-        constant &&
+  // AffineExpr folds constants: `65536 * 65536` is one, and so is the
+  // factor of `cdiv(N, 1) * 65536 * 65536` (`s0 * 4294967296`), checked
+  // here, at the expression, rather than by the kernel's verifier at its
+  // name.
+  if (failed(result))
+    return failure();
+  std::optional<int64_t> tooLarge;
+  result->walk([&](AffineExpr part) {
+    if (auto constant = dyn_cast<AffineConstantExpr>(part);
+        constant && !tooLarge &&
         (constant.getValue() > INT32_MAX || constant.getValue() < -INT32_MAX))
-      return error(expr.getLoc())
-             << "this grid expression is the constant " << constant.getValue()
-             << ", more than 2^31 - 1 in magnitude";
-  return result;
+      tooLarge = constant.getValue();
+  });
+  if (!tooLarge)
+    return result;
+  if (isa<AffineConstantExpr>(*result))
+    return error(expr.getLoc())
+           << "this grid expression is the constant " << *tooLarge
+           << ", more than 2^31 - 1 in magnitude";
+  return error(expr.getLoc())
+         << "this grid expression folds to a constant " << *tooLarge
+         << ", more than 2^31 - 1 in magnitude";
 }
 
 FailureOr<AffineExpr> Emitter::emitGridTerm(const Expr &expr,
