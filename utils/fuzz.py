@@ -33,7 +33,7 @@ are for unsanitized programs (a sanitizer's runtime must load first).
 usage: fuzz.py [--seed N] [--iterations N | --minutes M] [--start I]
                [--only I] [--out DIR] [--bin DIR] [--timeout S]
                [--no-minimise] [--minimise-budget N]
-               [--no-fork-server | --compare-fork-server]
+               [--no-fork-server | --compare-fork-server] [--progress N]
 Exit code: 0 no findings, 1 findings, 2 bad usage.
 """
 
@@ -559,6 +559,8 @@ def main():
     parser.add_argument("--bin", default=str(ROOT / "build" / "bin"))
     parser.add_argument("--timeout", type=float, default=20)
     parser.add_argument("--no-minimise", action="store_true")
+    parser.add_argument("--progress", type=int, default=0, metavar="N",
+                        help="a progress line every N mutants")
     parser.add_argument("--no-fork-server", action="store_true",
                         help="start every tool run afresh")
     parser.add_argument("--compare-fork-server", action="store_true",
@@ -606,6 +608,11 @@ def main():
             iteration += 1
             if args.only is not None:
                 break
+            if args.progress and done % args.progress == 0:
+                print("progress: %d mutants (up to iteration %d), %d tool runs "
+                      "in %.0f s, %d distinct findings" % (
+                          done, iteration - 1, runner.runs,
+                          time.monotonic() - start, len(seen)), flush=True)
         runner.close()
     print("%d mutants (iterations %d..%d of seed %d), %d tool runs in %.0f s, "
           "%d distinct findings" % (done, iteration - done, iteration - 1,
