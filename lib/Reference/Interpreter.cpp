@@ -189,6 +189,9 @@ LogicalResult Interpreter::tick(Operation *op, int64_t opElements) {
          << " tile elements (InterpOptions::maxElements)";
   if (inLoop)
     diag << ": does a loop never end?";
+  else if (grid[0] * grid[1] > 1 || grid[2] > 1)
+    diag << ": the kernel's tiles, or its grid of " << grid[0] << " x "
+         << grid[1] << " x " << grid[2] << " CTAs, are too large for it";
   else
     diag << ": the kernel's tiles are too large for it";
   return diag;
@@ -1207,6 +1210,10 @@ LogicalResult Interpreter::run(ArrayRef<rt::HostTensor *> args,
   for (blockId[2] = 0; blockId[2] < grid[2]; ++blockId[2])
     for (blockId[1] = 0; blockId[1] < grid[1]; ++blockId[1])
       for (blockId[0] = 0; blockId[0] < grid[0]; ++blockId[0]) {
+        // Each CTA is a step: an empty kernel over 2^31 - 1 CTAs ran for
+        // minutes and never reached the budget (utils/fuzz.py).
+        if (failed(tick(kernel)))
+          return failure();
         vars.clear();
         for (auto &[arg, value] : scalarArgs)
           set(arg, value);

@@ -750,6 +750,23 @@ TEST_F(InterpreterTest, TheElementBudgetOutsideLoopsBlamesTheTiles) {
             "too large for it\n");
 }
 
+// Found by utils/fuzz.py: a kernel without loops over 2^31 - 1 CTAs stopped
+// at the step budget blaming tiles it did not have; one with no ops at all
+// never reached the budget (each CTA is a step now).
+TEST_F(InterpreterTest, TheStepBudgetOutsideLoopsNamesTheGrid) {
+  HostTensor o = HostTensor::zeros(DType::F32, {1});
+  reference::InterpOptions options;
+  options.maxSteps = 1000;
+  EXPECT_EQ(run(R"mlir(
+    tile.kernel @k(%O: !tile.tensor<[1], f32>) attributes {threads = 32 : i64, grid = affine_map<() -> (2147483647, 2)>} {
+      tile.return
+    })mlir",
+                {&o}, {}, options),
+            "2:5: the interp backend stopped after 1000 operations "
+            "(InterpOptions::maxSteps): the kernel's tiles, or its grid of "
+            "2147483647 x 2 x 1 CTAs, are too large for it\n");
+}
+
 namespace {
 
 TEST_F(InterpreterTest, ScalarParametersIotaOtherAndMask) {
