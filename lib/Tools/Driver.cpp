@@ -22,7 +22,50 @@ OwningOpRef<ModuleOp> mlir::tile::parseKernelSource(llvm::SourceMgr &sourceMgr,
       sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID());
   if (isTileSource(*buffer))
     return parseTileSource(sourceMgr, context);
+  if (failed(rejectParserCrashes(sourceMgr, context)))
+    return nullptr;
   return parseSourceFile<ModuleOp>(sourceMgr, context);
+}
+
+static bool isIdentifierChar(char c) {
+  return llvm::isAlnum(c) || c == '_' || c == '$' || c == '.';
+}
+
+LogicalResult mlir::tile::rejectParserCrashes(llvm::SourceMgr &sourceMgr,
+                                              MLIRContext *context) {
+  const llvm::MemoryBuffer *buffer =
+      sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID());
+  StringRef text = buffer->getBuffer();
+  for (size_t i = 0, e = text.size(); i < e; ++i) {
+    if (text[i] == '"') { // a string: to its closing quote
+      for (++i; i < e && text[i] != '"' && text[i] != '\n'; ++i)
+        if (text[i] == '\\')
+          ++i;
+      continue;
+    }
+    if (text.substr(i).starts_with("//")) {
+      i = std::min(text.find('\n', i), e);
+      continue;
+    }
+    if (!text.substr(i).starts_with("array") ||
+        (i > 0 && isIdentifierChar(text[i - 1])))
+      continue;
+    StringRef rest = text.substr(i + 5).ltrim();
+    if (!rest.consume_front("<"))
+      continue;
+    rest = rest.ltrim();
+    if (!rest.consume_front("index") ||
+        (!rest.empty() && isIdentifierChar(rest.front())))
+      continue;
+    auto [line, column] = sourceMgr.getLineAndColumn(
+        llvm::SMLoc::getFromPointer(text.data() + i));
+    emitError(FileLineColLoc::get(context, buffer->getBufferIdentifier(), line,
+                                  column))
+        << "a dense array of 'index' is not supported (MLIR's parser "
+           "crashes on it): use array<i64: ...>";
+    return failure();
+  }
+  return success();
 }
 
 bool mlir::tile::isTileSource(const llvm::MemoryBuffer &buffer) {

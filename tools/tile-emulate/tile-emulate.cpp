@@ -18,6 +18,7 @@
 #include "tile/Emulator/Emulator.h"
 #include "tile/InitAllTile.h"
 #include "tile/Runtime/Manifest.h"
+#include "tile/Tools/Driver.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/MLIRContext.h"
@@ -249,6 +250,8 @@ int main(int argc, char **argv) {
   if (!file)
     return badInput(error);
   sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
+  if (failed(rejectParserCrashes(sourceMgr, &context)))
+    return kBadInput;
   OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
   if (!module)
     return kBadInput;

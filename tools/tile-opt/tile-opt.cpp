@@ -46,6 +46,17 @@ importTile(std::unique_ptr<llvm::MemoryBuffer> file,
   return llvm::MemoryBuffer::getMemBufferCopy(text, name + " (imported)");
 }
 
+/// Whether MLIR's parser may read `input` (tile::rejectParserCrashes has
+/// said why not otherwise).
+static bool acceptedByParser(const llvm::MemoryBuffer &input) {
+  MLIRContext context;
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(
+      llvm::MemoryBuffer::getMemBuffer(input.getMemBufferRef()), llvm::SMLoc());
+  SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
+  return succeeded(tile::rejectParserCrashes(sourceMgr, &context));
+}
+
 int main(int argc, char **argv) {
   DialectRegistry registry;
   tile::registerAllTileDialects(registry);
@@ -75,6 +86,8 @@ int main(int argc, char **argv) {
     input = importTile(std::move(input), registry);
     if (!input)
       return 1;
+  } else if (!acceptedByParser(*input)) {
+    return 1;
   }
   std::unique_ptr<llvm::ToolOutputFile> output =
       openOutputFile(outputFilename, &error);

@@ -28,6 +28,13 @@ bool isTileSource(const llvm::MemoryBuffer &buffer);
 OwningOpRef<ModuleOp> parseKernelSource(llvm::SourceMgr &sourceMgr,
                                         MLIRContext *context);
 
+/// Rejects, with a located error, MLIR text that would crash MLIR's own
+/// parser rather than be diagnosed by it: `array<index: ...>` (MLIR 22's
+/// parseDenseArrayAttr asks `index` for a float width and dereferences
+/// null). Every tool calls it before parsing MLIR.
+LogicalResult rejectParserCrashes(llvm::SourceMgr &sourceMgr,
+                                  MLIRContext *context);
+
 /// Registers tile-translate's `--tile-to-ptx` and `--tile-to-manifest`,
 /// whose input is a .tile or .mlir file, with `--chip` and `--opt-level`.
 void registerCompileTranslations();
