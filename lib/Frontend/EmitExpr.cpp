@@ -1279,8 +1279,11 @@ FailureOr<Emitter::SubTile> Emitter::emitSubTile(const SliceExpr &expr,
       extent = size->intValue;
       sub.isElement = false;
     }
+    // start > size - extent, not start + extent > size, which overflows
+    // for a start near 2^63 (utils/fuzz.py seed 103).
     if (start->kind != Literal::Kind::Int || start->intValue < 0 ||
-        start->intValue + extent > type.getDimSize(dim))
+        extent > type.getDimSize(dim) ||
+        start->intValue > type.getDimSize(dim) - extent)
       return error(range.start->getLoc())
              << (range.isRange() ? "the sub-tile " : "the index ")
              << (start->kind == Literal::Kind::Int

@@ -868,6 +868,17 @@ tile.kernel @slice_outside() attributes {threads = 32 : i64} {
 
 // -----
 
+// An offset near 2^63 is not inside either (offset + size overflowed).
+tile.kernel @slice_overflow() attributes {threads = 32 : i64} {
+  %t = arith.constant dense<1.0> : tensor<16x64xf32>
+  %u = arith.constant dense<2.0> : tensor<8x32xf32>
+  // expected-error @+1 {{sub-tile 'tensor<8x32xf32>' at offset 9223372036854775807 of dimension 1 is not inside 'tensor<16x64xf32>'}}
+  %s = tile.insert_slice %u into %t[8, 9223372036854775807] : tensor<8x32xf32> into tensor<16x64xf32>
+  tile.return
+}
+
+// -----
+
 tile.kernel @insert_types() attributes {threads = 32 : i64} {
   %t = arith.constant dense<1.0> : tensor<16x64xf32>
   %s = arith.constant dense<1> : tensor<8x64xi32>

@@ -863,8 +863,8 @@ static LogicalResult verifySubTile(Operation *op, RankedTensorType full,
     return op->emitOpError("needs one offset per dimension and a sub-tile of ")
            << "the tile's rank " << full.getRank();
   for (int64_t dim = 0; dim < full.getRank(); ++dim)
-    if (offsets[dim] < 0 ||
-        offsets[dim] + sub.getDimSize(dim) > full.getDimSize(dim))
+    if (offsets[dim] < 0 || sub.getDimSize(dim) > full.getDimSize(dim) ||
+        offsets[dim] > full.getDimSize(dim) - sub.getDimSize(dim))
       return op->emitOpError("sub-tile ")
              << sub << " at offset " << offsets[dim] << " of dimension " << dim
              << " is not inside " << full;
