@@ -295,7 +295,7 @@ KERNEL_FAULT = re.compile(
     r"for|before anything was written|which never wrote it|step limit|"
     r"stopped after|step must be positive|step -?\d+ is not positive|"
     r"which one lands is undefined|is outside the var of size|"
-    r"before every thread wrote it")
+    r"before every thread wrote it|that is still in flight")
 
 
 def classify(result, allowed, ptxas, ptx_path):
