@@ -144,6 +144,9 @@ static TranslateFunction fromKernelSource(
     OwningOpRef<ModuleOp> module = parseKernelSource(*sourceMgr, context);
     if (!module)
       return failure();
+    // Diagnostics point into the source, as tile-run's do: a warning of the
+    // pipeline is not followed by a dump of the generic op.
+    context->printOpOnDiagnostic(false);
     return translate(*module, output);
   };
 }
