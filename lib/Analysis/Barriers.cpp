@@ -1,6 +1,7 @@
 //===- Barriers.cpp - memory accesses of tile ops, where barriers go ------===//
 
 #include "tile/Analysis/Barriers.h"
+#include "tile/Dialect/Tile/IR/Layouts.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
@@ -29,7 +30,7 @@ static SharedAccess makeAccess(Value handle, bool write, bool byOwner,
   SharedAccess access{var.getResult(), begin, begin + getStorageBytes(var),
                       write, byOwner};
   if (byOwner && tile)
-    access.layout = getTileLayout(tile);
+    access.layout = getLayout(tile);
   if (auto stage = handle.getDefiningOp<StageOp>()) {
     access.stages = *var.getStages();
     access.rotation = stage.getRotation();
@@ -88,18 +89,26 @@ SmallVector<SharedAccess> mlir::tile::getSharedAccesses(Operation *op) {
   } else if (auto load = dyn_cast<LoadOp>(op)) {
     accesses.push_back(makeAccess(load.getSource(), load.getOffsets(),
                                   load.getType(), /*write=*/false,
-                                  getTileLayout(load.getResult())));
+                                  getLayout(load.getResult())));
   } else if (auto store = dyn_cast<StoreOp>(op)) {
     // A row result folded with shuffles is stored by the first lanes of the
     // rows of the tile it was reduced from: that tile's type names the
     // mapping.
     Value value = store.getValue();
-    Type mapping =
-        isRowReplicated(value)
-            ? value.getDefiningOp<ReductionOpInterface>().getInput().getType()
-            : value.getType();
-    accesses.push_back(makeAccess(store.getDest(), store.getOffsets(), mapping,
-                                  /*write=*/true, getTileLayout(value)));
+    auto rows = dyn_cast<RowsLayoutAttr>(getLayout(value));
+    Type mapping = value.getType();
+    if (rows)
+      mapping = RankedTensorType::get(
+          rows.getParentShape(cast<RankedTensorType>(mapping).getShape()),
+          cast<RankedTensorType>(mapping).getElementType());
+    SharedAccess access =
+        makeAccess(store.getDest(), store.getOffsets(), mapping, /*write=*/true,
+                   rows ? rows.getParent() : getLayout(value));
+    // The analysis knows seed 000's distribution and runs; a row result of
+    // another parent may be stored by any thread.
+    if (rows && !isSeedLayout(rows.getParent()))
+      access.byOwner = false;
+    accesses.push_back(access);
   } else if (isa<GatherOp, ScatterOp>(op)) {
     // Which elements a thread touches depends on the index tiles' data:
     // any thread, any element.
@@ -110,21 +119,21 @@ SmallVector<SharedAccess> mlir::tile::getSharedAccesses(Operation *op) {
   } else if (auto update = dyn_cast<AtomicOp>(op)) {
     // Atomic updates need no barrier among themselves, only against the
     // plain accesses of other threads.
-    SharedAccess access =
-        makeAccess(update.getDest(), update.getOffsets(),
-                   update.getValue().getType(), /*write=*/true,
-                   getTileLayout(update.getValue()));
+    SharedAccess access = makeAccess(
+        update.getDest(), update.getOffsets(), update.getValue().getType(),
+        /*write=*/true, getLayout(update.getValue()));
     access.byOwner = update.getIndices().empty();
     access.atomic = true;
     accesses.push_back(access);
   }
   // A warp-segmented reduction's lane 0s write their warps' partials, and
   // after a barrier every thread reads its rows' partials.
-  if (auto reduction = dyn_cast<ReductionOpInterface>(op)) {
-    if (VarOp var = getSharedVar(reduction.getScratch())) {
-      accesses.push_back(makeAccess(var, /*write=*/true, /*byOwner=*/false));
-      accesses.push_back(makeAccess(var, /*write=*/false, /*byOwner=*/false));
-    }
+  // So does a layout conversion through shared memory: the primary
+  // holders write every element, and after a barrier each thread reads its
+  // own.
+  if (VarOp var = getSharedVar(getScratchOf(op))) {
+    accesses.push_back(makeAccess(var, /*write=*/true, /*byOwner=*/false));
+    accesses.push_back(makeAccess(var, /*write=*/false, /*byOwner=*/false));
   }
   // An op reading across threads reads the shared var its operand came from.
   for (OpOperand &use : op->getOpOperands()) {
@@ -139,8 +148,7 @@ SmallVector<SharedAccess> mlir::tile::getSharedAccesses(Operation *op) {
 }
 
 bool mlir::tile::hasBarrierAfterWrites(Operation *op) {
-  auto reduction = dyn_cast<ReductionOpInterface>(op);
-  return reduction && reduction.getScratch();
+  return getScratchOf(op) != nullptr;
 }
 
 namespace {
@@ -248,6 +256,11 @@ public:
       else if (isa<ReductionOpInterface>(op))
         requireUniform(op, "this reduction exchanges values among the lanes "
                            "of a warp");
+      else if (auto convert = dyn_cast<ConvertLayoutOp>(op);
+               convert &&
+               getConversionPlan(convert).kind == ConversionKind::Shuffle)
+        requireUniform(op, "this conversion exchanges values among the "
+                           "lanes of a warp");
     });
     if (failed)
       return failure();

@@ -1,6 +1,7 @@
 //===- ThreadMapping.cpp - which threads a use of a tile reads ------------===//
 
 #include "tile/Analysis/ThreadMapping.h"
+#include "tile/Dialect/Tile/IR/Layouts.h"
 
 #include "llvm/Support/MathExtras.h"
 
@@ -8,8 +9,8 @@ using namespace mlir;
 using namespace mlir::tile;
 
 bool mlir::tile::isRowReplicated(Value value) {
-  auto reduction = value.getDefiningOp<ReductionOpInterface>();
-  return reduction && reducesInPlace(reduction);
+  return isa<RankedTensorType>(value.getType()) &&
+         isa<RowsLayoutAttr>(getLayout(value));
 }
 
 std::optional<SmallVector<int64_t>>
@@ -60,17 +61,6 @@ static TileUseKind classifyIndexTile(Value index, Type tile) {
              : TileUseKind::AcrossThreads;
 }
 
-bool mlir::tile::isSameShapeElementwise(Operation *op) {
-  if (!op->hasTrait<OpTrait::Elementwise>() || op->getNumResults() != 1 ||
-      op->getNumRegions() != 0)
-    return false;
-  auto type = dyn_cast<RankedTensorType>(op->getResult(0).getType());
-  return type && llvm::all_of(op->getOperandTypes(), [&](Type operand) {
-           auto tile = dyn_cast<RankedTensorType>(operand);
-           return tile && tile.getShape() == type.getShape();
-         });
-}
-
 TileUseKind mlir::tile::classifyTileUse(OpOperand &use) {
   if (!isa<RankedTensorType>(use.get().getType()))
     return TileUseKind::ByOwner;
@@ -112,12 +102,10 @@ TileUseKind mlir::tile::classifyTileUse(OpOperand &use) {
   if (auto broadcast = dyn_cast<BroadcastOp>(user)) {
     // A row result reduced in place is already in every lane of its row:
     // broadcasting it back over rows of the same length is free.
-    Value input = broadcast.getInput();
-    if (!isRowReplicated(input))
-      return TileUseKind::AcrossThreads;
-    auto reduced = input.getDefiningOp<ReductionOpInterface>();
-    return reduced.getInput().getType().getShape() ==
-                   broadcast.getResult().getType().getShape()
+    auto rows = dyn_cast<RowsLayoutAttr>(getLayout(broadcast.getInput()));
+    RankedTensorType type = broadcast.getType();
+    return rows && type.getRank() == 2 &&
+                   type.getDimSize(1) == rows.getColumns()
                ? TileUseKind::FreeBroadcast
                : TileUseKind::AcrossThreads;
   }

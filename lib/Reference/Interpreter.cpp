@@ -1099,6 +1099,11 @@ LogicalResult Interpreter::executeTileOp(Operation &op) {
         set(broadcast.getResult(), std::move(result));
         return success();
       })
+      .Case([&](ConvertLayoutOp convert) {
+        // Which thread holds which element is invisible here: the same tile.
+        set(convert.getResult(), get(convert.getInput()));
+        return success();
+      })
       .Case([&](ReshapeOp reshape) {
         // The same elements, in row-major order, in the result's shape.
         Val result = get(reshape.getInput());

@@ -22,3 +22,10 @@ def rowscale(X: tile.tensor(tile.f32, ["M", 64]),
     r = tile.block_id(0) * 16
     x = X[r:r + 16, 0:64]
     Y[r:r + 16, 0:64] = x * (1.0 / tile.rowmax(tile.abs(x) + 1.0))
+
+
+@tile.kernel(threads=128)
+def rows256(X: tile.tensor(tile.f32, [4, 256]), S: tile.tensor(tile.f32, [4, 1])):
+    # Rows of 256 span warps in every layout: the warps' partials meet in
+    # shared memory, after a barrier.
+    S[0:4, 0:1] = tile.rowsum(X[0:4, 0:256])

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import tile
-from kernels import rows32, rowscale, squares
+from kernels import rows32, rows256, rowscale, squares
 
 
 def squares_inputs(rng, K=4096):
@@ -46,8 +46,9 @@ def test_report_prints_like_tile_run(rng):
     assert text.startswith("emulate: 'squares' on the CPU, 1 CTA(s) x 256 "
                            "threads = 256 threads")
     assert "registers: 'acc' 4 elements per thread, 1 spill(s)" in text
-    # acc's spill is read by no other thread: its store is elided.
-    assert "shared: 128 B in 1 buffer(s)" in text
+    # acc's spill is read by no other thread: its store is elided; its rows
+    # lie in one warp (runs of 4): the rowsum needs no shared memory.
+    assert "shared: 0 B in 0 buffer(s)" in text
     assert "O matches interp (1024 elements)" in text
     assert "S matches interp (16 elements)" in text
     # The figures as attributes.
@@ -55,14 +56,19 @@ def test_report_prints_like_tile_run(rng):
     assert result.seconds >= 0
     assert result.register_tiles[0]["name"] == "acc"
     assert result.register_tiles[0]["slots"] == 4
-    names = [b["name"] for b in result.shared_buffers]
-    assert names == ["rowsum.partials"]
-    assert result.shared_bytes_planned == 128
-    # The shared plan's live lines are the Python source's.
-    assert result.shared_buffers[0]["live"].startswith("")
-    assert "squares.py:" in result.shared_buffers[0]["live"]
+    assert result.shared_buffers == []
+    assert result.shared_bytes_planned == 0
     assert [c["name"] for c in result.checks] == ["O", "S"]
     assert "MISMATCH" not in repr(result)
+
+
+def test_shared_plan_lines_are_the_python_source(rng):
+    X = rng.uniform(-1, 1, (4, 256)).astype(np.float32)
+    result = rows256(X, np.zeros((4, 1), np.float32), backend="emulate")
+    names = [b["name"] for b in result.shared_buffers]
+    assert names == ["rowsum.partials"]
+    assert result.shared_bytes_planned == 4 * 8 * 4
+    assert "kernels.py:" in result.shared_buffers[0]["live"]
 
 
 def test_ptxas_figures_when_a_toolkit_is_there(rng):
@@ -185,10 +191,11 @@ def test_a_race_is_a_kernel_fault_at_the_python_line(rng):
     # Without its barriers (a bug planted in the lowered code) the rowsum's
     # threads read partials other warps still write: the emulator reports
     # the race, located in the kernel's Python source.
-    X, O, S = squares_inputs(rng, K=128)
+    X = rng.uniform(-1, 1, (4, 256)).astype(np.float32)
     with pytest.raises(tile.KernelFault) as raised:
-        squares.compile().run(X, O, S, backend="emulate",
+        rows256.compile().run(X, np.zeros((4, 1), np.float32),
+                              backend="emulate",
                               _planted_bugs="tile-test-drop-barriers")
     message = str(raised.value)
     assert "race" in message
-    assert "squares.py:" in message
+    assert "kernels.py:" in message

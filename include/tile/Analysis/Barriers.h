@@ -37,7 +37,7 @@ struct SharedAccess {
   Value rotation;
   int64_t stage = 0, stages = 0;
   /// Of an owners' access: the layout of the tile whose owners touch the
-  /// elements (getTileLayout; null: seed 000's distribution).
+  /// elements (getLayout; null for others).
   Attribute layout;
 
   /// Two accesses need a barrier between them when they touch the same

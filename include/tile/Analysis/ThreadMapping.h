@@ -39,11 +39,6 @@ enum class TileUseKind {
   AcrossThreads,
 };
 
-/// Whether `op` is an elementwise op (arith, math) of one tile result whose
-/// operands are all tiles of the result's shape: element `e` of the result
-/// reads element `e` of each operand, in any layout.
-bool isSameShapeElementwise(Operation *op);
-
 /// Classifies `use`.
 TileUseKind classifyTileUse(OpOperand &use);
 

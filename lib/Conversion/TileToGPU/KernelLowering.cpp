@@ -95,6 +95,7 @@ LogicalResult KernelLowering::lowerOp(Operation *op) {
       .Case([&](WriteOp op) { return lowerWrite(op); })
       .Case([&](ReductionOpInterface op) { return lowerReduction(op); })
       .Case([&](DotOp op) { return lowerDot(op); })
+      .Case([&](ConvertLayoutOp op) { return lowerConvertLayout(op); })
       .Case([&](BroadcastOp op) { return lowerBroadcast(op); })
       .Case([&](SplatOp op) { return lowerSplat(op); })
       .Case([&](ReshapeOp op) { return lowerReshape(op); })
@@ -209,12 +210,12 @@ LogicalResult KernelLowering::lowerElementwise(Operation *op) {
            << op->getName() << "' on tiles is not elementwise";
   // Slot k of every operand must hold the element slot k of the result
   // holds.
-  Attribute layout = getTileLayout(op->getResult(0));
+  LayoutAttrInterface layout = getLayout(op->getResult(0));
   for (Value operand : op->getOperands())
     if (isa<RankedTensorType>(operand.getType()) &&
-        getTileLayout(operand) != layout)
+        getLayout(operand) != layout)
       return op->emitError("internal error: an operand of '")
-             << op->getName() << "' is in layout " << getTileLayout(operand)
+             << op->getName() << "' is in layout " << getLayout(operand)
              << ", its result in " << layout;
   FailureOr<SmallVector<Value>> operands = lowerValues(op, op->getOperands());
   if (failed(operands))
@@ -472,51 +473,18 @@ SmallVector<Value> KernelLowering::slotCoordinates(int64_t slot,
 
 SmallVector<Value> KernelLowering::slotCoordinates(int64_t slot,
                                                    ArrayRef<int64_t> shape,
-                                                   Attribute layout) {
-  if (auto mma = dyn_cast_if_present<MmaLayoutAttr>(layout))
-    return mmaCoordinates(slot, shape, mma);
-  auto blocked = dyn_cast_if_present<BlockedLayoutAttr>(layout);
-  return slotCoordinates(slot, shape, blocked ? blocked.getVector() : 1);
+                                                   LayoutAttrInterface layout) {
+  // #tile.blocked by its runs, with the shared arithmetic above; any other
+  // layout (#tile.mma's fragments) as it says.
+  if (auto blocked = dyn_cast<BlockedLayoutAttr>(layout))
+    return slotCoordinates(slot, shape, blocked.getVector());
+  return layout.emitSlotElement(builder, loc, shape, threads, threadId, slot);
 }
 
-SmallVector<Value> KernelLowering::mmaCoordinates(int64_t slot,
-                                                  ArrayRef<int64_t> shape,
-                                                  MmaLayoutAttr layout) {
-  int64_t blockM = shape[0] / layout.getWarpsM();
-  int64_t blockN = shape[1] / layout.getWarpsN();
-  int64_t tilesN = blockN / kMmaN, tile = slot / 4, element = slot % 4;
-  Value lane =
-      arith::RemUIOp::create(builder, loc, threadId, constantIndex(kLanes));
-  Value warp =
-      arith::DivUIOp::create(builder, loc, threadId, constantIndex(kLanes));
-  auto add = [&](Value a, Value b) {
-    return arith::AddIOp::create(builder, loc, a, b).getResult();
-  };
-  auto times = [&](Value a, int64_t b) {
-    return arith::MulIOp::create(builder, loc, a, constantIndex(b)).getResult();
-  };
-  // The warp's block, the lane's place in each mma tile (groupID = lane / 4
-  // rows, 2 (lane % 4) columns), the tile and the element in it.
-  Value blockRow =
-      times(arith::DivUIOp::create(builder, loc, warp,
-                                   constantIndex(layout.getWarpsN())),
-            blockM);
-  Value blockColumn =
-      times(arith::RemUIOp::create(builder, loc, warp,
-                                   constantIndex(layout.getWarpsN())),
-            blockN);
-  Value row = add(blockRow,
-                  arith::DivUIOp::create(builder, loc, lane, constantIndex(4)));
-  Value column = add(
-      blockColumn,
-      times(arith::RemUIOp::create(builder, loc, lane, constantIndex(4)), 2));
-  return {add(row, constantIndex(kMmaM * (tile / tilesN) + 8 * (element / 2))),
-          add(column, constantIndex(kMmaN * (tile % tilesN) + element % 2))};
-}
-
-Value KernelLowering::sharedIndex(VarOp var, int64_t slot, Attribute layout) {
+Value KernelLowering::sharedIndex(VarOp var, int64_t slot,
+                                  LayoutAttrInterface layout) {
   int64_t padding = getRowPadding(var);
-  if (!layout && !padding)
+  if (isSeedLayout(layout) && !padding)
     return elementIndex(slot);
   ArrayRef<int64_t> shape = var.getVarType().getShape();
   SmallVector<Value> coords = slotCoordinates(slot, shape, layout);
@@ -593,6 +561,6 @@ KernelLowering::lookupTile(Operation *user, Value value, bool requireOwner) {
 }
 
 void KernelLowering::mapTile(Value from, Value slots, Layout layout,
-                             RankedTensorType reducedFrom) {
-  tiles[from] = {slots, layout, reducedFrom};
+                             RowsLayoutAttr rows) {
+  tiles[from] = {slots, layout, rows};
 }

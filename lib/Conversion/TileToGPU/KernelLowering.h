@@ -13,6 +13,7 @@
 #define TILE_LIB_CONVERSION_TILETOGPU_KERNELLOWERING_H
 
 #include "tile/Analysis/ThreadMapping.h"
+#include "tile/Dialect/Tile/IR/Layouts.h"
 #include "tile/Dialect/Tile/IR/TileDialect.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -29,19 +30,20 @@ namespace mlir::tile {
 
 /// Where the elements of a tile value are, in the vector of one thread.
 enum class Layout {
-  /// Slot k of thread t holds element t + k * threads (row-major).
+  /// Slot k of thread t holds what the value's layout (getLayout, a
+  /// #tile.blocked) says: seed 000's element t + k * threads, or a run.
   Owner,
-  /// The result of a row reduction of an [R, C] tile where it lives
-  /// (shuffle-folded or warp-segmented): slot k
-  /// of thread t holds the result for the row of element t + k * threads of
-  /// the [R, C] tile, so every thread of a row has it.
+  /// The result of a row reduction where its input lives, or a conversion
+  /// to a #tile.rows layout: slot g of every thread holds the result of the
+  /// row of the g-th row group of the parent layout (`rows`), so every
+  /// thread that holds an element of a row has the row's result.
   RowReplicated,
 };
 
 struct DistributedTile {
   Value slots; // vector<K x T>
   Layout layout = Layout::Owner;
-  RankedTensorType reducedFrom; // the [R, C] type, for RowReplicated
+  RowsLayoutAttr rows; // for RowReplicated
 };
 
 /// A global tensor parameter inside the gpu.func.
@@ -151,15 +153,27 @@ private:
   LogicalResult lowerBroadcast(BroadcastOp op);
   LogicalResult lowerSplat(SplatOp op);
   LogicalResult lowerReshape(ReshapeOp op);
-  Value shuffleReduce(ReductionKind kind, Value slots, RankedTensorType type);
-  /// A warp-segmented reduction: a butterfly per warp, the partials through
-  /// `scratch` (an [R, C / 32] shared view), a barrier, and each thread
-  /// combines its rows' partials.
-  Value segmentedReduce(ReductionKind kind, Value slots, RankedTensorType type,
-                        Value scratch);
-  /// `value` combined over runs of `lanes` lanes (a power of two, at most
-  /// a warp) with xor shuffles: every lane of a run ends with the result.
-  Value butterfly(ReductionKind kind, Value value, int64_t lanes);
+  /// A reduction where the input lives (`plan`): each thread combines the
+  /// slots of each row group, a butterfly over the plan's lanes, and with
+  /// several parts a row's partials through `scratch` (an [R, parts] shared
+  /// view) and a barrier. The result is in `rows`'s slots.
+  Value reduceInPlace(ReductionKind kind, Value slots, RankedTensorType type,
+                      const RowReductionPlan &plan, RowsLayoutAttr rows,
+                      Value scratch);
+  /// The slots of `rows` from the results of each group of `plan`.
+  Value toRowSlots(ArrayRef<Value> results, const RowReductionPlan &plan,
+                   RowsLayoutAttr rows, RankedTensorType type);
+  /// The slots of `rows` (one per row group) expanded to its parent's: each
+  /// parent slot gets its row's result.
+  Value expandRows(Value slots, RowsLayoutAttr rows, RankedTensorType type);
+  /// Slot i of the result is slot `sources[i]` of `slots`.
+  Value permuteSlots(Value slots, ArrayRef<int64_t> sources);
+
+  // LowerLayouts.cpp
+  LogicalResult lowerConvertLayout(ConvertLayoutOp op);
+  /// `value` combined over the lanes that differ from this one in the bits
+  /// of `laneMask` with xor shuffles: every one of them ends with the result.
+  Value butterfly(ReductionKind kind, Value value, int64_t laneMask);
   /// The shared view a cross-thread reader reads `operand` from.
   FailureOr<Value> sharedViewOf(Operation *user, Value operand);
 
@@ -204,18 +218,13 @@ private:
   /// holds in slot `slot` (which may be past the end of the tile).
   SmallVector<Value> slotCoordinates(int64_t slot, ArrayRef<int64_t> shape,
                                      int64_t run = 1);
-  /// The same for a tile of `layout` (getTileLayout; null: seed 000's
-  /// distribution): #tile.blocked by its runs, #tile.mma by its fragments.
+  /// The same for a tile of `layout` (getLayout).
   SmallVector<Value> slotCoordinates(int64_t slot, ArrayRef<int64_t> shape,
-                                     Attribute layout);
-  /// Slot `slot`'s coordinates in #tile.mma (TileAttrs.td): element
-  /// `slot % 4` of mma tile `slot / 4` of this thread's warp's block.
-  SmallVector<Value> mmaCoordinates(int64_t slot, ArrayRef<int64_t> shape,
-                                    MmaLayoutAttr layout);
+                                     LayoutAttrInterface layout);
   /// The index, in the shared view of `var`, of the element of this
   /// thread's slot `slot` of a tile of `layout`: rows `columns + padding`
   /// apart (tile.padding).
-  Value sharedIndex(VarOp var, int64_t slot, Attribute layout);
+  Value sharedIndex(VarOp var, int64_t slot, LayoutAttrInterface layout);
   /// The run length of `tile`'s layout: its defining op's tile.layout, or 1
   /// (seed 000's distribution).
   static int64_t getVector(Value tile);
@@ -251,7 +260,7 @@ private:
                                         bool requireOwner = true);
   Value lookupScalar(Value value) { return scalars.lookupOrDefault(value); }
   void mapTile(Value from, Value slots, Layout layout = Layout::Owner,
-               RankedTensorType reducedFrom = {});
+               RowsLayoutAttr rows = {});
 
   KernelOp kernel;
   gpu::GPUFuncOp func;

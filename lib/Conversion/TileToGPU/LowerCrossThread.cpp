@@ -84,9 +84,11 @@ FailureOr<Value> KernelLowering::sharedViewOf(Operation *user, Value operand) {
 }
 
 Value KernelLowering::butterfly(ReductionKind kind, Value value,
-                                int64_t lanes) {
+                                int64_t laneMask) {
   Value width = arith::ConstantIntOp::create(builder, loc, kWarpSize, 32);
-  for (int64_t distance = lanes / 2; distance >= 1; distance /= 2) {
+  for (int64_t distance = kWarpSize / 2; distance >= 1; distance /= 2) {
+    if (!(laneMask & distance))
+      continue;
     Value offset = arith::ConstantIntOp::create(builder, loc, distance, 32);
     auto shuffle = gpu::ShuffleOp::create(builder, loc, value, offset, width,
                                           gpu::ShuffleMode::XOR);
@@ -95,65 +97,116 @@ Value KernelLowering::butterfly(ReductionKind kind, Value value,
   return value;
 }
 
-Value KernelLowering::shuffleReduce(ReductionKind kind, Value slots,
-                                    RankedTensorType type) {
-  // Each row is a run of lanes in one slot: a butterfly over those lanes
-  // leaves the row's result in every one of them.
-  Value result = slots;
-  for (int64_t slot = 0, e = getSlots(type); slot < e; ++slot) {
-    Value value = vector::ExtractOp::create(builder, loc, slots, slot);
-    value = butterfly(kind, value, type.getDimSize(1));
-    result = vector::InsertOp::create(builder, loc, value, result, slot);
+Value KernelLowering::reduceInPlace(ReductionKind kind, Value slots,
+                                    RankedTensorType type,
+                                    const RowReductionPlan &plan,
+                                    RowsLayoutAttr rows, Value scratch) {
+  // Each thread combines the slots of a row group (they hold one row), and
+  // a butterfly over the lanes that hold the row leaves the result, or the
+  // lane set's partial, in every one of them.
+  SmallVector<Value> partials;
+  for (const SmallVector<int64_t> &group : plan.groups) {
+    Value value;
+    for (int64_t slot : group) {
+      Value element = vector::ExtractOp::create(builder, loc, slots, slot);
+      value = value ? combine(builder, loc, kind, value, element) : element;
+    }
+    partials.push_back(butterfly(kind, value, plan.laneMask));
   }
-  return result;
-}
-
-Value KernelLowering::segmentedReduce(ReductionKind kind, Value slots,
-                                      RankedTensorType type, Value scratch) {
-  int64_t segments = type.getDimSize(1) / kWarpSize;
-  Value lane =
-      arith::RemUIOp::create(builder, loc, threadId, constantIndex(kWarpSize));
-  Value firstLane = arith::CmpIOp::create(
-      builder, loc, arith::CmpIPredicate::eq, lane, constantIndex(0));
-  // Whole warps are valid or not (rows and threads are multiples of a
-  // warp), so every butterfly has all its lanes.
-  int64_t numSlots = getSlots(type);
-  SmallVector<SmallVector<Value>> coords;
-  for (int64_t slot = 0; slot < numSlots; ++slot) {
-    coords.push_back(slotCoordinates(slot, type.getShape()));
-    Value partial = butterfly(
-        kind, vector::ExtractOp::create(builder, loc, slots, slot), kWarpSize);
-    Value segment = arith::DivUIOp::create(builder, loc, coords[slot][1],
-                                           constantIndex(kWarpSize));
-    Value index = arith::AddIOp::create(
-        builder, loc,
-        arith::MulIOp::create(builder, loc, coords[slot][0],
-                              constantIndex(segments)),
-        segment);
-    guarded(both(firstLane, slotIsValid(type.getNumElements(), slot)), [&] {
+  Type element = type.getElementType();
+  if (plan.parts == 1)
+    return toRowSlots(partials, plan, rows, type);
+  // Several lane sets a row: the first lane of each set (no bit of the
+  // mask) writes its partial at [row, segment], a barrier, and every
+  // thread combines its rows' partials. Whole lane sets are valid or not,
+  // so every butterfly has all its lanes.
+  LayoutAttrInterface parent = rows.getParent();
+  ArrayRef<int64_t> shape = type.getShape();
+  Value firstOfSet =
+      arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq,
+                            arith::AndIOp::create(builder, loc, threadId,
+                                                  constantIndex(plan.laneMask)),
+                            constantIndex(0));
+  SmallVector<Value> rowStarts, valids;
+  for (auto [group, partial] : llvm::zip(plan.groups, partials)) {
+    SmallVector<Value> coords = parent.emitSlotElement(
+        builder, loc, shape, threads, threadId, group.front());
+    valids.push_back(parent.emitSlotValid(builder, loc, shape, threads,
+                                          threadId, group.front()));
+    rowStarts.push_back(arith::MulIOp::create(builder, loc, coords[0],
+                                              constantIndex(plan.parts)));
+    Value segment = arith::DivUIOp::create(builder, loc, coords[1],
+                                           constantIndex(plan.segmentColumns));
+    Value index =
+        arith::AddIOp::create(builder, loc, rowStarts.back(), segment);
+    guarded(both(firstOfSet, valids.back()), [&] {
       memref::StoreOp::create(builder, loc, partial, scratch, index);
     });
   }
   gpu::BarrierOp::create(builder, loc);
-  Value result = slots;
-  for (int64_t slot = 0; slot < numSlots; ++slot) {
-    Type element = type.getElementType();
+  SmallVector<Value> totals;
+  for (auto [rowStart, valid] : llvm::zip(rowStarts, valids)) {
     Value otherwise = zero(element);
-    Value valid = slotIsValid(type.getNumElements(), slot);
-    Value value = guarded(valid, element, otherwise, [&] {
-      Value rowStart = arith::MulIOp::create(builder, loc, coords[slot][0],
-                                             constantIndex(segments));
+    Value total = guarded(valid, element, otherwise, [&] {
       Value total;
-      for (int64_t segment = 0; segment < segments; ++segment) {
-        Value index = arith::AddIOp::create(builder, loc, rowStart,
-                                            constantIndex(segment));
-        Value partial = memref::LoadOp::create(builder, loc, scratch, index);
+      for (int64_t part = 0; part < plan.parts; ++part) {
+        Value partial = memref::LoadOp::create(
+            builder, loc, scratch,
+            arith::AddIOp::create(builder, loc, rowStart, constantIndex(part))
+                .getResult());
         total = total ? combine(builder, loc, kind, total, partial) : partial;
       }
       return total;
     });
-    result = vector::InsertOp::create(builder, loc, value, result, slot);
+    totals.push_back(total);
   }
+  return toRowSlots(totals, plan, rows, type);
+}
+
+Value KernelLowering::toRowSlots(ArrayRef<Value> results,
+                                 const RowReductionPlan &plan,
+                                 RowsLayoutAttr rows, RankedTensorType type) {
+  // The plan's groups are the row groups of `rows`, or finer: each row
+  // group's result is that of the plan group of its first slot.
+  const SmallVector<SmallVector<int64_t>> &rowGroups =
+      getRowSlotGroups(rows.getParent(), type.getShape(), threads);
+  Value slots = zero(VectorType::get({static_cast<int64_t>(rowGroups.size())},
+                                     type.getElementType()));
+  for (auto [index, group] : llvm::enumerate(rowGroups)) {
+    int64_t first = group.front();
+    auto planGroup = llvm::find_if(plan.groups, [&](ArrayRef<int64_t> slots) {
+      return llvm::is_contained(slots, first);
+    });
+    slots = vector::InsertOp::create(
+        builder, loc, results[planGroup - plan.groups.begin()], slots, index);
+  }
+  return slots;
+}
+
+Value KernelLowering::expandRows(Value slots, RowsLayoutAttr rows,
+                                 RankedTensorType type) {
+  ArrayRef<int64_t> shape = type.getShape();
+  SmallVector<int64_t> mask(getSlots(type));
+  for (auto [index, group] :
+       llvm::enumerate(getRowSlotGroups(rows.getParent(), shape, threads)))
+    for (int64_t slot : group)
+      mask[slot] = index;
+  return permuteSlots(slots, mask);
+}
+
+Value KernelLowering::permuteSlots(Value slots, ArrayRef<int64_t> sources) {
+  auto type = cast<VectorType>(slots.getType());
+  if (type.getNumElements() == static_cast<int64_t>(sources.size()) &&
+      llvm::equal(sources, llvm::seq<int64_t>(0, sources.size())))
+    return slots;
+  // Extracts and inserts, as every slot access of the lowering (the
+  // emulator runs these; LLVM folds them into register moves).
+  Value result = zero(VectorType::get({static_cast<int64_t>(sources.size())},
+                                      type.getElementType()));
+  for (auto [slot, source] : llvm::enumerate(sources))
+    result = vector::InsertOp::create(
+        builder, loc, vector::ExtractOp::create(builder, loc, slots, source),
+        result, slot);
   return result;
 }
 
@@ -169,19 +222,21 @@ LogicalResult KernelLowering::lowerReduction(ReductionOpInterface op) {
     FailureOr<DistributedTile> input = lookupTile(op, op.getInput());
     if (failed(input))
       return failure();
-    Value reduced;
-    if (strategy == ReductionStrategy::InWarp) {
-      reduced = shuffleReduce(kind, input->slots, inputType);
-    } else {
+    std::optional<RowReductionPlan> plan =
+        getRowReductionPlan(getLayout(op.getInput()), inputType, threads);
+    auto rows = cast<RowsLayoutAttr>(getLayout(op.getResult()));
+    Value scratch;
+    if (plan->parts > 1) {
       Value scratchVar = op.getScratch();
-      Value scratch = scratchVar ? varStorage.lookup(scratchVar) : Value();
+      scratch = scratchVar ? varStorage.lookup(scratchVar) : Value();
       if (!scratch || !isa<MemRefType>(scratch.getType()))
         return op->emitError("internal error: this reduction combines its "
                              "warps' partials in a shared scratch var, but "
                              "it has none; run tile-plan-shared first");
-      reduced = segmentedReduce(kind, input->slots, inputType, scratch);
     }
-    mapTile(op.getResult(), reduced, Layout::RowReplicated, inputType);
+    mapTile(op.getResult(),
+            reduceInPlace(kind, input->slots, inputType, *plan, rows, scratch),
+            Layout::RowReplicated, rows);
     return success();
   }
   // Through shared memory, a warp per row: the warp of the thread that owns
@@ -232,7 +287,7 @@ LogicalResult KernelLowering::lowerReduction(ReductionOpInterface op) {
                       nested, nestedLoc,
                       combine(nested, nestedLoc, kind, carried[0], value));
                 });
-            return butterfly(kind, overColumns.getResult(0), kWarpSize);
+            return butterfly(kind, overColumns.getResult(0), kWarpSize - 1);
           });
       Value mine = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq,
                                          lane, j);
@@ -274,7 +329,7 @@ LogicalResult KernelLowering::lowerDotOnTensorCores(DotOp op,
   auto fragmentType = VectorType::get({2, 2}, f32);
   Value accumulator;
   if (Value acc = op.getAcc()) {
-    if (getTileLayout(acc) != layout)
+    if (getLayout(acc) != layout)
       return op.emitError("internal error: the accumulator of a dot on "
                           "tensor cores is not in its layout ")
              << layout;
@@ -500,7 +555,7 @@ LogicalResult KernelLowering::lowerBroadcast(BroadcastOp op) {
         lookupTile(op, input.get(), /*requireOwner=*/false);
     if (failed(tile))
       return failure();
-    mapTile(op.getResult(), tile->slots);
+    mapTile(op.getResult(), expandRows(tile->slots, tile->rows, op.getType()));
     return success();
   }
   FailureOr<Value> view = sharedViewOf(op, input.get());
@@ -512,11 +567,11 @@ LogicalResult KernelLowering::lowerBroadcast(BroadcastOp op) {
   for (int64_t size : inputType.getShape())
     inputDims.push_back(constantIndex(size));
   Value slots = zero(getSlotsType(type));
+  LayoutAttrInterface layout = getLayout(op.getResult());
   for (int64_t slot = 0, e = getSlots(type); slot < e; ++slot) {
     SmallVector<Value> coords;
-    if (auto mma =
-            dyn_cast_if_present<MmaLayoutAttr>(getTileLayout(op.getResult()))) {
-      coords = mmaCoordinates(slot, type.getShape(), mma);
+    if (!isa<BlockedLayoutAttr>(layout)) {
+      coords = slotCoordinates(slot, type.getShape(), layout);
     } else {
       Value index = safeIndex(elementIndex(slot, getVector(op.getResult())),
                               slotIsValid(type.getNumElements(), slot));

@@ -171,7 +171,7 @@ LogicalResult KernelLowering::lowerLoad(LoadOp op) {
   Value outside = op.getOther() ? lookupScalar(op.getOther()) : zero(element);
   Value whole = sliceInside(op.getOffsets(), type, tensor);
   int64_t run = getVector(op.getResult());
-  Attribute layout = getTileLayout(op.getResult());
+  LayoutAttrInterface layout = getLayout(op.getResult());
   auto perElement = [&](bool checkBounds) {
     Value slots = zero(slotsType);
     for (int64_t slot = 0, e = getSlots(type); slot < e; ++slot) {
@@ -203,10 +203,10 @@ LogicalResult KernelLowering::lowerStore(StoreOp op) {
       lookupTile(op, op.getValue(), /*requireOwner=*/false);
   if (failed(tile))
     return failure();
-  // A row result folded with shuffles is stored by the first lane of each
-  // row, where it already is: no trip through shared memory.
+  // A row result reduced where its input lives is stored by the primary
+  // holder of each row (#tile.rows: the holder of its column 0), where it
+  // already is: no trip through shared memory.
   bool rows = tile->layout == Layout::RowReplicated;
-  RankedTensorType layout = rows ? tile->reducedFrom : type;
   Value mask;
   if (op.getMask()) {
     // tile-plan-shared gives a masked store a value its owners hold.
@@ -221,17 +221,21 @@ LogicalResult KernelLowering::lowerStore(StoreOp op) {
   }
   Value whole = sliceInside(op.getOffsets(), type, tensor);
   int64_t run = rows ? 1 : getVector(op.getValue());
-  Attribute valueLayout = rows ? Attribute() : getTileLayout(op.getValue());
+  LayoutAttrInterface valueLayout = getLayout(op.getValue());
   auto perElement = [&](bool checkBounds) {
-    for (int64_t slot = 0, e = getSlots(layout); slot < e; ++slot) {
-      Value valid = slotIsValid(layout.getNumElements(), slot);
-      SmallVector<Value> local =
-          slotCoordinates(slot, layout.getShape(), valueLayout);
+    int64_t numSlots = rows ? tile->rows.getSlotCount(type.getShape(), threads)
+                            : getSlots(type);
+    for (int64_t slot = 0; slot < numSlots; ++slot) {
+      Value valid;
+      SmallVector<Value> local;
       if (rows) {
-        valid = both(valid, arith::CmpIOp::create(builder, loc,
-                                                  arith::CmpIPredicate::eq,
-                                                  local[1], constantIndex(0)));
-        local[1] = constantIndex(0);
+        valid = tile->rows.emitPrimaryHolder(builder, loc, type.getShape(),
+                                             threads, threadId, slot);
+        local = tile->rows.emitSlotElement(builder, loc, type.getShape(),
+                                           threads, threadId, slot);
+      } else {
+        valid = slotIsValid(type.getNumElements(), slot);
+        local = slotCoordinates(slot, type.getShape(), valueLayout);
       }
       if (mask)
         valid =
@@ -391,22 +395,22 @@ LogicalResult KernelLowering::storeToVar(Operation *op, Value var,
   }
   auto type = cast<RankedTensorType>(varOp.getVarType().getValueType());
   if (tile->layout == Layout::RowReplicated) {
-    // The first lane of each row stores the row's result.
-    RankedTensorType rows = tile->reducedFrom;
-    for (int64_t slot = 0, e = getSlots(rows); slot < e; ++slot) {
-      Value element = elementIndex(slot);
-      SmallVector<Value> coords = delinearize(element, rows.getShape());
-      Value first = arith::CmpIOp::create(
-          builder, loc, arith::CmpIPredicate::eq, coords[1], constantIndex(0));
-      Value store = both(first, slotIsValid(rows.getNumElements(), slot));
+    // The primary holder of each row stores the row's result.
+    RowsLayoutAttr rows = tile->rows;
+    for (int64_t slot = 0, e = rows.getSlotCount(type.getShape(), threads);
+         slot < e; ++slot) {
+      Value store = rows.emitPrimaryHolder(builder, loc, type.getShape(),
+                                           threads, threadId, slot);
+      Value row = rows.emitSlotElement(builder, loc, type.getShape(), threads,
+                                       threadId, slot)[0];
       Value result = vector::ExtractOp::create(builder, loc, tile->slots, slot);
       guarded(store, [&] {
-        memref::StoreOp::create(builder, loc, result, storage, coords[0]);
+        memref::StoreOp::create(builder, loc, result, storage, row);
       });
     }
     return success();
   }
-  Attribute layout = getTileLayout(value);
+  LayoutAttrInterface layout = getLayout(value);
   for (int64_t slot = 0, e = getSlots(type); slot < e; ++slot) {
     Value element = sharedIndex(varOp, slot, layout);
     Value value = vector::ExtractOp::create(builder, loc, tile->slots, slot);
@@ -439,7 +443,7 @@ LogicalResult KernelLowering::lowerRead(ReadOp op) {
   auto type = cast<RankedTensorType>(op.getType());
   Type element = type.getElementType();
   Value slots = zero(getSlotsType(type));
-  Attribute layout = getTileLayout(op.getResult());
+  LayoutAttrInterface layout = getLayout(op.getResult());
   for (int64_t slot = 0, e = getSlots(type); slot < e; ++slot) {
     Value index = sharedIndex(varOp, slot, layout);
     Value otherwise = zero(element);

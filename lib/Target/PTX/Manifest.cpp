@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tile/Conversion/TileToGPU/TileToGPU.h"
+#include "tile/Dialect/Tile/IR/Layouts.h"
 #include "tile/Dialect/Tile/IR/TileDialect.h"
 #include "tile/Target/PTX/TileToPTX.h"
 
@@ -153,6 +154,29 @@ static llvm::json::Object buildManifest(KernelOp kernel, StringRef chip) {
       buffer["spill_of"] = spill.str();
     buffers.push_back(std::move(buffer));
   });
+  // Every layout the compiler chose (a tile.layout), every row reduction's
+  // result layout and every conversion, where they are.
+  llvm::json::Array layouts, conversions;
+  kernel.walk([&](Operation *op) {
+    llvm::json::Value where = toJSON(op->getLoc());
+    if (auto layout = op->getAttrOfType<LayoutAttrInterface>(kLayoutAttr))
+      layouts.push_back(llvm::json::Object{{"op", op->getName().getStringRef()},
+                                           {"at", std::move(where)},
+                                           {"layout", toJSON(layout)}});
+    else if (auto reduction = dyn_cast<ReductionOpInterface>(op))
+      layouts.push_back(llvm::json::Object{
+          {"op", op->getName().getStringRef()},
+          {"at", std::move(where)},
+          {"input", toJSON(getLayout(reduction.getInput()))},
+          {"layout", toJSON(getLayout(reduction.getResult()))}});
+    else if (auto convert = dyn_cast<ConvertLayoutOp>(op))
+      conversions.push_back(llvm::json::Object{
+          {"at", std::move(where)},
+          {"from", toJSON(getLayout(convert.getInput()))},
+          {"to", toJSON(convert.getLayout())},
+          {"through",
+           stringifyConversionKind(getConversionPlan(convert).kind)}});
+  });
   auto sharedAttr = kernel->getAttrOfType<IntegerAttr>(kSharedBytesAttr);
   int64_t shared = sharedAttr ? sharedAttr.getInt() : 0;
 
@@ -171,6 +195,8 @@ static llvm::json::Object buildManifest(KernelOp kernel, StringRef chip) {
       {"shared_bytes", shared},
       {"dynamic_shared", shared > kMaxStaticSharedBytes},
       {"shared_buffers", std::move(buffers)},
+      {"layouts", std::move(layouts)},
+      {"conversions", std::move(conversions)},
       {"elided_spills", kernel->hasAttr(kElidedSpillsAttr)
                             ? toJSON(kernel->getAttr(kElidedSpillsAttr))
                             : llvm::json::Array()},

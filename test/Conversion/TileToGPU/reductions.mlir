@@ -86,19 +86,18 @@ tile.kernel @rowsum_48_f32(%A: !tile.tensor<[16, 48], f32>, %M: !tile.tensor<[16
 
 // Rows of 64 are two warps: the tile stays in registers. In each of a
 // thread's 8 slots a butterfly over the warp gives the warp's half of a
-// row, lane 0 writes it to the row's entry of the [16, 2] scratch var (128
+// row, lane 0 of each warp writes it to the row's entry of the [16, 2] scratch var (128
 // bytes), and after one barrier every thread combines its rows' two
 // halves. The result is in every lane of the row: the first lane stores it.
 // CHECK-LABEL: gpu.func @rowmax_64_f32(
 // CHECK-SAME: workgroup(%{{.*}} : memref<128xi8, #gpu.address_space<workgroup>>)
 // CHECK: %[[PARTIALS:.*]] = memref.view %{{.*}} to memref<32xf32, #gpu.address_space<workgroup>>
 // CHECK-NOT: gpu.barrier
-// CHECK: %[[LANE:.*]] = arith.remui %{{.*}}, %c32 : index
+// CHECK-COUNT-40: gpu.shuffle  xor %{{.*}}, %c32_i32 : f32
+// CHECK: %[[LANE:.*]] = arith.andi %{{.*}}, %c31 : index
 // CHECK: %[[LANE0:.*]] = arith.cmpi eq, %[[LANE]], %c0 : index
-// CHECK-COUNT-5: gpu.shuffle  xor %{{.*}}, %c32_i32 : f32
-// CHECK: %[[HALF:.*]] = arith.maximumf
 // CHECK: scf.if %[[LANE0]] {
-// CHECK-NEXT: memref.store %[[HALF]], %[[PARTIALS]][%{{.*}}]
+// CHECK-NEXT: memref.store %{{.*}}, %[[PARTIALS]][%{{.*}}]
 // CHECK-COUNT-7: memref.store %{{.*}}, %[[PARTIALS]]
 // CHECK: gpu.barrier
 // CHECK-NOT: gpu.barrier

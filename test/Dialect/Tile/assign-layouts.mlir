@@ -43,10 +43,17 @@ tile.kernel @widths(%A: !tile.tensor<[32, 64], f16>, %B: !tile.tensor<[32, 64], 
 
 // -----
 
-// Where the layout is observable, the tile keeps seed 000's distribution:
-// a loop-carried accumulator (a register tile's contract), a reduction, and
-// any kernel that reads ctx.thread.
+// A loop-carried accumulator has one layout through the loop: its init,
+// the loop's slices and its update take runs of 4, and the iteration
+// argument and the result have their init's (getLayout), with no attribute.
 // CHECK-LABEL: tile.kernel @carried
+// CHECK: arith.constant {tile.layout = #tile.blocked<vector = 4>} dense<0.000000e+00> : tensor<16x64xf32>
+// CHECK: scf.for
+// CHECK-NOT: tile.layout
+// CHECK-SAME: -> (tensor<16x64xf32>) {
+// CHECK: tile.load {{.*}} {tile.layout = #tile.blocked<vector = 4>}
+// CHECK: arith.addf {{.*}} {tile.layout = #tile.blocked<vector = 4>}
+// CHECK: scf.yield
 // CHECK-NOT: tile.layout
 // CHECK: tile.return
 tile.kernel @carried(%X: !tile.tensor<[16, K], f32>, %O: !tile.tensor<[16, 64], f32>) attributes {threads = 256 : i64} {
@@ -65,9 +72,19 @@ tile.kernel @carried(%X: !tile.tensor<[16, K], f32>, %O: !tile.tensor<[16, 64], 
 
 // -----
 
+// A tile whose rows are reduced takes runs when its rows still reduce where
+// they live: rows of 64 f32 in runs of 4 lie in 16 lanes of one warp (in
+// seed 000's distribution they span two warps, whose partials met in a
+// scratch var, dropped here with its bytes). The row result's layout is
+// #tile.rows of the input's, derived, not recorded.
 // CHECK-LABEL: tile.kernel @reduced
-// CHECK-NOT: tile.layout
+// CHECK-SAME: tile.shared_bytes = 0
+// CHECK-NOT: tile.var
+// CHECK: tile.load {{.*}} {tile.layout = #tile.blocked<vector = 4>}
+// CHECK: math.exp {{.*}} {tile.layout = #tile.blocked<vector = 4>}
+// CHECK: tile.rowsum %{{.*}} : tensor<16x64xf32> -> tensor<16x1xf32>
 // CHECK: tile.return
+// REMARK: assign-layouts.mlir:[[# @LINE + 6]]:8: remark: rows of 64 reduced where they live (#tile.blocked<vector = 4>): 2 row results a thread, a butterfly of 4 shuffles over 16 lanes, no shared memory; result layout #tile.rows<columns = 64, parent = #tile.blocked<vector = 4>>
 tile.kernel @reduced(%X: !tile.tensor<[16, 64], f32>, %Y: !tile.tensor<[16, 64], f32>, %S: !tile.tensor<[16, 1], f32>) attributes {threads = 128 : i64} {
   %c0 = arith.constant 0 : index
   %x = tile.load %X[%c0, %c0] : !tile.tensor<[16, 64], f32> -> tensor<16x64xf32>

@@ -484,7 +484,7 @@ tile.kernel @symbol_not_identifier(%A: !tile.tensor<[16, K.x], f32>) attributes 
 
 // -----
 
-tile.kernel @scratch_type(%X: !tile.tensor<[16, 64], f32>) attributes {threads = 32 : i64} {
+tile.kernel @scratch_type(%X: !tile.tensor<[16, 64], f32>) attributes {threads = 64 : i64} {
   %c0 = arith.constant 0 : index
   %x = tile.load %X[%c0, %c0] : !tile.tensor<[16, 64], f32> -> tensor<16x64xf32>
   %p = tile.var "p" : !tile.var<16x4xf32>
@@ -954,5 +954,66 @@ tile.kernel @atomic_bf16(%C: !tile.tensor<[16, 64], bf16>) attributes {threads =
   %v = arith.constant dense<1.0> : tensor<16x64xbf16>
   // expected-error @+1 {{atomic add of 'bf16' is not supported}}
   tile.atomic add %v, %C[%c0, %c0] : tensor<16x64xbf16>, !tile.tensor<[16, 64], bf16>
+  tile.return
+}
+
+// -----
+
+tile.kernel @convert_bad_vector(%X: !tile.tensor<[16, 128], f32>) attributes {threads = 128 : i64} {
+  %c0 = arith.constant 0 : index
+  %x = tile.load %X[%c0, %c0] : !tile.tensor<[16, 128], f32> -> tensor<16x128xf32>
+  // expected-error @+1 {{'tile.convert_layout' op #tile.blocked vector 3 must be a power of two}}
+  %y = tile.convert_layout %x : tensor<16x128xf32> to #tile.blocked<vector = 3>
+  tile.return
+}
+
+// -----
+
+tile.kernel @convert_vector_too_wide(%X: !tile.tensor<[16, 6], f32>) attributes {threads = 32 : i64} {
+  %c0 = arith.constant 0 : index
+  %x = tile.load %X[%c0, %c0] : !tile.tensor<[16, 6], f32> -> tensor<16x6xf32>
+  // expected-error @+1 {{'tile.convert_layout' op #tile.blocked vector 4 must divide the rows of 'tensor<16x6xf32>' and, times 32 threads, its elements}}
+  %y = tile.convert_layout %x : tensor<16x6xf32> to #tile.blocked<vector = 4>
+  tile.return
+}
+
+// -----
+
+tile.kernel @convert_rows_not_a_column(%X: !tile.tensor<[4, 8], f32>) attributes {threads = 32 : i64} {
+  %c0 = arith.constant 0 : index
+  %x = tile.load %X[%c0, %c0] : !tile.tensor<[4, 8], f32> -> tensor<4x8xf32>
+  // expected-error @+1 {{'tile.convert_layout' op #tile.rows lays out [R, 1] row results, not 'tensor<4x8xf32>'}}
+  %y = tile.convert_layout %x : tensor<4x8xf32> to #tile.rows<columns = 8, parent = #tile.blocked<vector = 1>>
+  tile.return
+}
+
+// -----
+
+tile.kernel @convert_rows_replicated_parent(%X: !tile.tensor<[4, 1], f32>) attributes {threads = 32 : i64} {
+  %c0 = arith.constant 0 : index
+  %x = tile.load %X[%c0, %c0] : !tile.tensor<[4, 1], f32> -> tensor<4x1xf32>
+  // expected-error @+1 {{'tile.convert_layout' op #tile.rows parent #tile.rows<columns = 8, parent = #tile.blocked<vector = 1>> must hold each element once}}
+  %y = tile.convert_layout %x : tensor<4x1xf32> to #tile.rows<columns = 1, parent = #tile.rows<columns = 8, parent = #tile.blocked<vector = 1>>>
+  tile.return
+}
+
+// -----
+
+tile.kernel @convert_rows_bad_parent(%X: !tile.tensor<[16, 1], f32>) attributes {threads = 32 : i64} {
+  %c0 = arith.constant 0 : index
+  %x = tile.load %X[%c0, %c0] : !tile.tensor<[16, 1], f32> -> tensor<16x1xf32>
+  // expected-error @+1 {{'tile.convert_layout' op #tile.blocked vector 4 must divide the rows of 'tensor<16x6xf32>' and, times 32 threads, its elements}}
+  %y = tile.convert_layout %x : tensor<16x1xf32> to #tile.rows<columns = 6, parent = #tile.blocked<vector = 4>>
+  tile.return
+}
+
+// -----
+
+tile.kernel @convert_scratch_shape(%X: !tile.tensor<[16, 128], f32>) attributes {threads = 128 : i64} {
+  %c0 = arith.constant 0 : index
+  %x = tile.load %X[%c0, %c0] {tile.layout = #tile.blocked<vector = 4>} : !tile.tensor<[16, 128], f32> -> tensor<16x128xf32>
+  %s = tile.var "s" : !tile.var<16x64xf32>
+  // expected-error @+1 {{'tile.convert_layout' op scratch var must be '!tile.var<16x128xf32>' (the tile's shape), not '!tile.var<16x64xf32>'}}
+  %y = tile.convert_layout %x through %s : tensor<16x128xf32>, !tile.var<16x64xf32> to #tile.blocked<vector = 1>
   tile.return
 }

@@ -74,6 +74,12 @@ tile.kernel @everything(%A: !tile.tensor<[M, 32], f16>, %B: !tile.tensor<[32, N]
   %m2 = tile.rowmax %d through %p : tensor<16x64xf32>, !tile.var<16x2xf32> -> tensor<16x1xf32>
   // CHECK: tile.broadcast %{{.*}} : tensor<16x1xf32> -> tensor<16x64xf32>
   %mb = tile.broadcast %m : tensor<16x1xf32> -> tensor<16x64xf32>
+  // CHECK: tile.convert_layout %{{.*}} : tensor<16x1xf32> to #tile.blocked<vector = 1>
+  %mc = tile.convert_layout %m : tensor<16x1xf32> to #tile.blocked<vector = 1>
+  // CHECK: %[[CS:.*]] = tile.var "convert_layout.scratch" : !tile.var<16x1xf32>
+  %cs = tile.var "convert_layout.scratch" : !tile.var<16x1xf32>
+  // CHECK: tile.convert_layout %{{.*}} through %[[CS]] : tensor<16x1xf32>, !tile.var<16x1xf32> to #tile.rows<columns = 64, parent = #tile.blocked<vector = 4>>
+  %mr2 = tile.convert_layout %mc through %cs : tensor<16x1xf32>, !tile.var<16x1xf32> to #tile.rows<columns = 64, parent = #tile.blocked<vector = 4>>
   // CHECK: tile.reshape %{{.*}} : tensor<16x1xf32> -> tensor<16xf32>
   %mr = tile.reshape %m : tensor<16x1xf32> -> tensor<16xf32>
   %e = arith.subf %d, %mb : tensor<16x64xf32>

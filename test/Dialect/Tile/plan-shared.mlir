@@ -111,12 +111,14 @@ tile.kernel @reuse(%A: !tile.tensor<[16, 48], f32>, %M: !tile.tensor<[16, 1], f3
 // -----
 
 // A shuffle-folded row result read by anything but a free broadcast, a
-// store or a var write goes through a shared temporary; a free broadcast
-// and a store do not.
+// store or a var write is converted to seed 000's distribution (the row
+// results of 4 warps' rows to the first 16 threads: through shared memory,
+// a scratch var the plan adds); a free broadcast and a store read it where
+// it is.
 // CHECK-LABEL: tile.kernel @row_results
 // CHECK: %[[MAX:.*]] = tile.rowmax
-// CHECK: %[[T:.*]] = tile.var "rowmax.result" = %[[MAX]] {{.*}}tile.temp
-// CHECK: %[[TR:.*]] = tile.read %[[T]]
+// CHECK: %[[T:.*]] = tile.var "rowmax.result" {{.*}}tile.temp
+// CHECK: %[[TR:.*]] = tile.convert_layout %[[MAX]] through %[[T]] : tensor<16x1xf32>, !tile.var<16x1xf32> to #tile.blocked<vector = 1>
 // CHECK: tile.broadcast %[[MAX]]
 // CHECK: tile.store %[[MAX]]
 // CHECK: arith.addf %[[TR]], %[[TR]]

@@ -1,6 +1,7 @@
 //===- TileDialect.cpp - the tile dialect ---------------------------------===//
 
 #include "tile/Dialect/Tile/IR/TileDialect.h"
+#include "tile/Dialect/Tile/IR/Layouts.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
@@ -11,52 +12,12 @@
 using namespace mlir;
 using namespace mlir::tile;
 
+#include "tile/Dialect/Tile/IR/TileAttrInterfaces.cpp.inc"
 #include "tile/Dialect/Tile/IR/TileDialect.cpp.inc"
 #include "tile/Dialect/Tile/IR/TileEnums.cpp.inc"
 
 #define GET_ATTRDEF_CLASSES
 #include "tile/Dialect/Tile/IR/TileAttrs.cpp.inc"
-
-static LogicalResult
-verifyBlocked(BlockedLayoutAttr layout, RankedTensorType tile, int64_t threads,
-              function_ref<InFlightDiagnostic()> emitError) {
-  int64_t vector = layout.getVector();
-  if (vector < 1 || !llvm::isPowerOf2_64(vector) ||
-      tile.getShape().back() % vector != 0 ||
-      tile.getNumElements() % (threads * vector) != 0)
-    return emitError() << "vector " << vector
-                       << " must be a power of two that divides the rows of "
-                       << tile << " and, times " << threads
-                       << " threads, its elements";
-  return success();
-}
-
-static LogicalResult verifyMma(MmaLayoutAttr layout, RankedTensorType tile,
-                               int64_t threads,
-                               function_ref<InFlightDiagnostic()> emitError) {
-  int64_t warpsM = layout.getWarpsM(), warpsN = layout.getWarpsN();
-  if (warpsM < 1 || warpsN < 1 || warpsM * warpsN * kLanes != threads)
-    return emitError() << "warps [" << warpsM << ", " << warpsN
-                       << "] must be the " << threads / kLanes
-                       << " warps of the CTA";
-  if (tile.getRank() != 2 || tile.getDimSize(0) % (warpsM * kMmaM) != 0 ||
-      tile.getDimSize(1) % (warpsN * kMmaN) != 0)
-    return emitError() << tile << " is not " << warpsM << " x " << warpsN
-                       << " blocks of whole [" << kMmaM << ", " << kMmaN
-                       << "] mma tiles";
-  return success();
-}
-
-LogicalResult
-mlir::tile::verifyTileLayout(Attribute layout, RankedTensorType tile,
-                             int64_t threads,
-                             function_ref<InFlightDiagnostic()> emitError) {
-  if (auto blocked = dyn_cast<BlockedLayoutAttr>(layout))
-    return verifyBlocked(blocked, tile, threads, emitError);
-  if (auto mma = dyn_cast<MmaLayoutAttr>(layout))
-    return verifyMma(mma, tile, threads, emitError);
-  return emitError() << "must be a layout (#tile.blocked, #tile.mma)";
-}
 
 FailureOr<int> mlir::tile::parseChip(StringRef chip) {
   StringRef digits = chip;
@@ -67,23 +28,6 @@ FailureOr<int> mlir::tile::parseChip(StringRef chip) {
   if (digits.getAsInteger(10, number) || number < kMinChip || number > kMaxChip)
     return failure();
   return number;
-}
-
-Attribute mlir::tile::getTileLayout(Value tile) {
-  if (auto arg = dyn_cast<BlockArgument>(tile)) {
-    auto loop = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp());
-    if (!loop || arg.getArgNumber() == 0)
-      return {};
-    return getTileLayout(loop.getInitArgs()[arg.getArgNumber() - 1]);
-  }
-  Operation *def = tile.getDefiningOp();
-  if (auto loop = dyn_cast<scf::ForOp>(def))
-    return getTileLayout(
-        loop.getInitArgs()[cast<OpResult>(tile).getResultNumber()]);
-  if (auto branch = dyn_cast<scf::IfOp>(def))
-    return getTileLayout(
-        branch.thenYield()->getOperand(cast<OpResult>(tile).getResultNumber()));
-  return def->getAttr(kLayoutAttr);
 }
 
 void TileDialect::initialize() {
@@ -196,14 +140,28 @@ public:
         return success();
       });
     if (name == kLayoutAttr) {
-      Attribute layout = value;
-      if (!isa<BlockedLayoutAttr, MmaLayoutAttr>(layout))
-        return error() << "must be a layout (#tile.blocked, #tile.mma)";
-      auto tile = op->getNumResults() == 1
-                      ? dyn_cast<RankedTensorType>(op->getResult(0).getType())
-                      : RankedTensorType();
+      auto layout = dyn_cast<LayoutAttrInterface>(value);
+      if (!layout)
+        return error()
+               << "must be a layout (#tile.blocked, #tile.rows, #tile.mma)";
+      // A var's layout is its values'; any other op's, its tile result's.
+      RankedTensorType tile;
+      if (auto var = dyn_cast<VarOp>(op))
+        tile = dyn_cast<RankedTensorType>(var.getVarType().getValueType());
+      else if (op->getNumResults() == 1)
+        tile = dyn_cast<RankedTensorType>(op->getResult(0).getType());
       if (!tile)
-        return error() << "belongs on an op with one tile result";
+        return error() << "belongs on a tile.var of a tile or an op with one "
+                          "tile result";
+      // The ops whose lowering lays out their result as told; the others
+      // derive it (reductions, broadcasts of row results) or know only seed
+      // 000's distribution. tile-tensor-cores records #tile.mma on every
+      // member of a dot's group: reads and loop or branch results too.
+      if (!isa<VarOp, LoadOp, SplatOp, IotaOp, DotOp, BroadcastOp, ReadOp,
+               scf::ForOp, scf::IfOp, arith::ConstantOp>(op) &&
+          !isSameShapeElementwise(op))
+        return error() << "cannot lay out the result of '" << op->getName()
+                       << "', which has a layout of its own";
       if (auto dot = dyn_cast<DotOp>(op)) {
         Type in = dot.getLhs().getType().getElementType();
         if (!isa<MmaLayoutAttr>(layout) || !(in.isF16() || in.isBF16()) ||
@@ -215,10 +173,10 @@ public:
                             "a multiple of "
                          << kMmaK;
       }
-      auto kernel = op->getParentOfType<KernelOp>();
-      return verifyTileLayout(layout, tile,
-                              kernel ? kernel.getThreads() : kLanes,
-                              [&] { return error(); });
+      // Outside a kernel (a test of the attribute alone), one warp.
+      int64_t threads = getKernelThreads(op);
+      return layout.verifyLayout(tile, threads ? threads : kLanes,
+                                 [&] { return error(); });
     }
     if (name == kPaddingAttr)
       return onVar([&](VarOp var) -> LogicalResult {

@@ -1,5 +1,6 @@
 //===- TileOps.cpp - tile dialect ops -------------------------------------===//
 
+#include "tile/Dialect/Tile/IR/Layouts.h"
 #include "tile/Dialect/Tile/IR/TileDialect.h"
 
 #include "mlir/IR/Builders.h"
@@ -56,10 +57,10 @@ LogicalResult mlir::tile::verifyReduction(Operation *op) {
     return op->emitOpError("has a scratch var, but rows of ")
            << in.getDimSize(1) << " " << in.getElementType()
            << " elements do not reduce a warp at a time";
-  if (scratch.getType() != getScratchType(in))
+  if (scratch.getType() != getScratchType(reduction))
     return op->emitOpError("scratch var must be ")
-           << getScratchType(in) << " (a partial per warp of each row), not "
-           << scratch.getType();
+           << getScratchType(reduction)
+           << " (a partial per warp of each row), not " << scratch.getType();
   return success();
 }
 
@@ -73,26 +74,25 @@ void mlir::tile::getScratchEffects(
   effects.emplace_back(MemoryEffects::Write::get(), &scratch[0]);
 }
 
-ReductionStrategy mlir::tile::getReductionStrategy(RankedTensorType input,
-                                                   int64_t axis,
-                                                   ReductionKind) {
+ReductionStrategy mlir::tile::getReductionStrategy(ReductionOpInterface op) {
   // Sums, maxima and minima combine alike; what decides is where the
   // elements of a row are.
-  Type element = input.getElementType();
-  if (axis != 1 || input.getRank() != 2 ||
-      !(element.isF32() || element.isInteger(32)))
+  if (op.getAxis() != 1)
     return ReductionStrategy::ThroughShared;
-  int64_t columns = input.getDimSize(1);
-  if (columns <= kLanes && llvm::isPowerOf2_64(columns))
-    return ReductionStrategy::InWarp;
-  if (columns > kLanes && columns % kLanes == 0)
-    return ReductionStrategy::WarpSegmented;
-  return ReductionStrategy::ThroughShared;
+  std::optional<RowReductionPlan> plan = getRowReductionPlan(
+      getLayout(op.getInput()), op.getInput().getType(), getKernelThreads(op));
+  if (!plan)
+    return ReductionStrategy::ThroughShared;
+  return plan->parts == 1 ? ReductionStrategy::InWarp
+                          : ReductionStrategy::WarpSegmented;
 }
 
-VarType mlir::tile::getScratchType(RankedTensorType type) {
+VarType mlir::tile::getScratchType(ReductionOpInterface op) {
+  RankedTensorType type = op.getInput().getType();
+  std::optional<RowReductionPlan> plan =
+      getRowReductionPlan(getLayout(op.getInput()), type, getKernelThreads(op));
   return VarType::get(type.getContext(),
-                      {type.getDimSize(0), type.getDimSize(1) / kLanes},
+                      {type.getDimSize(0), plan ? plan->parts : 1},
                       type.getElementType());
 }
 
@@ -984,6 +984,37 @@ LogicalResult IotaOp::verify() {
     return emitOpError("axis ")
            << getAxis() << " is out of range for a rank-" << rank << " tile";
   return success();
+}
+
+LogicalResult ConvertLayoutOp::verify() {
+  auto emitError = [&]() { return emitOpError(); };
+  if (failed(getLayout().verifyLayout(getType(), getKernelThreads(*this),
+                                      emitError)))
+    return failure();
+  Value scratch = getScratch();
+  if (!scratch)
+    return success();
+  if (!scratch.getDefiningOp<VarOp>())
+    return emitOpError("scratch operand must be the result of a tile.var");
+  auto expected = VarType::get(getContext(), getType().getShape(),
+                               getType().getElementType());
+  if (scratch.getType() != expected)
+    return emitOpError("scratch var must be ")
+           << expected << " (the tile's shape), not " << scratch.getType();
+  return success();
+}
+
+OpFoldResult ConvertLayoutOp::fold(FoldAdaptor) {
+  // The same layout: nothing moves.
+  if (!getScratch() && tile::getLayout(getInput()) == getLayout())
+    return getInput();
+  return {};
+}
+
+void ConvertLayoutOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  getScratchEffects(getScratchMutable(), effects);
 }
 
 OpFoldResult SplatOp::fold(FoldAdaptor adaptor) {

@@ -1,16 +1,23 @@
 //===- AssignLayouts.cpp - wide runs for tiles no one can observe ---------===//
 //
-// Groups the tiles joined by same-shape elementwise ops; a group whose
-// every member is made and used only by ops that read or write each element
-// by coordinates (slices, stores, splats, constants, broadcasts from shared
-// memory) gets runs of several consecutive elements a thread.
+// Groups the tiles joined by same-shape elementwise ops, loops (an init, its
+// iteration argument, what the body yields and the result) and free
+// broadcasts of row results (with the tile the rows were reduced from); a
+// group whose every member is made and used only by ops that read or write
+// each element by coordinates (slices, stores, splats, constants, reads and
+// writes of register vars, broadcasts from shared memory) or that reduce
+// its rows where they live gets runs of several consecutive elements a
+// thread: 16-byte accesses, and rows of up to 64 f32 inside one warp, which
+// a reduction folds with shuffles alone.
 //
 //===----------------------------------------------------------------------===//
 
 #include "tile/Analysis/ThreadMapping.h"
+#include "tile/Dialect/Tile/IR/Layouts.h"
 #include "tile/Dialect/Tile/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Matchers.h"
 #include "llvm/ADT/EquivalenceClasses.h"
 
@@ -34,12 +41,27 @@ VarOp getLocalVar(Value var) {
   return op && op->hasAttr(kLocalAttr) ? op : VarOp();
 }
 
+/// The reduction whose row result `broadcast` spreads back over the rows
+/// it was reduced from, where every lane of a row already holds it; null
+/// for any other broadcast.
+ReductionOpInterface getFreelyBroadcastRows(BroadcastOp broadcast) {
+  if (classifyTileUse(broadcast->getOpOperand(0)) != TileUseKind::FreeBroadcast)
+    return {};
+  return broadcast.getInput().getDefiningOp<ReductionOpInterface>();
+}
+
 /// Whether `value` may take a layout of its group's choosing: it is made by
-/// an op that computes each element from its coordinates alone.
+/// an op that computes each element from its coordinates alone, or carried
+/// by a loop whose init and yield are in its group.
 bool isFreelyMade(Value value) {
+  if (auto arg = dyn_cast<BlockArgument>(value))
+    return isa<scf::ForOp>(arg.getOwner()->getParentOp()) &&
+           arg.getArgNumber() > 0;
   Operation *def = value.getDefiningOp();
-  if (!def || def->getNumResults() != 1)
-    return false; // a block argument: carried by a loop, or a yield
+  if (isa<scf::ForOp>(def))
+    return true;
+  if (def->getNumResults() != 1)
+    return false;
   if (auto read = dyn_cast<ReadOp>(def))
     return getLocalVar(read.getVar()) != nullptr;
   if (isa<LoadOp, SplatOp>(def) || isSameShapeElementwise(def))
@@ -49,13 +71,16 @@ bool isFreelyMade(Value value) {
     return dense && dense.isSplat();
   }
   // A broadcast read from shared memory reads each element by coordinates;
-  // a free broadcast of a row result is in the rows' lanes.
+  // a free broadcast of a row result is in the layout of the rows' tile,
+  // which is in its group.
   if (auto broadcast = dyn_cast<BroadcastOp>(def))
-    return readsAcrossThreads(broadcast->getOpOperand(0));
+    return readsAcrossThreads(broadcast->getOpOperand(0)) ||
+           getFreelyBroadcastRows(broadcast);
   return false;
 }
 
-/// Whether `use` reads its tile element by element, whatever its layout.
+/// Whether `use` reads its tile element by element, whatever its layout, or
+/// reduces its rows where they live (checked against the chosen layout).
 bool isFreeUse(OpOperand &use) {
   Operation *user = use.getOwner();
   // A masked store reads its mask slot by slot with the value's.
@@ -65,7 +90,28 @@ bool isFreeUse(OpOperand &use) {
     return getLocalVar(write.getVar()) != nullptr;
   if (auto var = dyn_cast<VarOp>(user))
     return var->hasAttr(kLocalAttr);
+  if (auto reduction = dyn_cast<ReductionOpInterface>(user))
+    return classifyTileUse(use) == TileUseKind::InPlaceReduction;
+  // A loop's init and its body's yield are in the group of the carried
+  // value.
+  if (isa<scf::ForOp>(user))
+    return use.getOperandNumber() >=
+           cast<scf::ForOp>(user).getNumControlOperands();
+  if (isa<scf::YieldOp>(user))
+    return isa<scf::ForOp>(user->getParentOp());
   return isSameShapeElementwise(user);
+}
+
+/// Whether the rows of a tile of `type` reduce where they live in
+/// `layout` as well as in seed 000's distribution: in one lane set, or in
+/// as many (so the scratch var tile-plan-shared gave it still fits).
+bool reducesAsWell(LayoutAttrInterface layout, RankedTensorType type,
+                   int64_t threads) {
+  std::optional<RowReductionPlan> plan =
+      getRowReductionPlan(layout, type, threads);
+  std::optional<RowReductionPlan> seed =
+      getRowReductionPlan(getSeedLayout(type.getContext()), type, threads);
+  return plan && seed && (plan->parts == 1 || plan->parts == seed->parts);
 }
 
 struct TileAssignLayouts
@@ -93,13 +139,24 @@ struct TileAssignLayouts
     };
     kernel.walk([&](Operation *op) {
       llvm::for_each(op->getResults(), addTile);
-      // Loop-carried values, which keep seed 000's distribution.
       for (Region &region : op->getRegions())
         for (Block &block : region)
           llvm::for_each(block.getArguments(), addTile);
       if (isSameShapeElementwise(op))
         for (Value operand : op->getOperands())
           groups.unionSets(operand, op->getResult(0));
+      // A loop-carried value has one layout through the loop.
+      if (auto loop = dyn_cast<scf::ForOp>(op))
+        for (auto [init, arg, yielded, result] :
+             llvm::zip(loop.getInitArgs(), loop.getRegionIterArgs(),
+                       loop.getYieldedValues(), loop.getResults()))
+          if (isa<RankedTensorType>(init.getType()))
+            for (Value member : {Value(arg), yielded, Value(result)})
+              groups.unionSets(init, member);
+      // A free broadcast of a row result is in the layout of the rows' tile.
+      if (auto broadcast = dyn_cast<BroadcastOp>(op))
+        if (ReductionOpInterface rows = getFreelyBroadcastRows(broadcast))
+          groups.unionSets(rows.getInput(), broadcast.getResult());
     });
     // A local var's values, written and read, share one layout.
     kernel.walk([&](VarOp var) {
@@ -125,25 +182,102 @@ struct TileAssignLayouts
       auto [it, inserted] = vectorOf.try_emplace(leader, kMaxAccessBytes);
       int64_t &vector = it->second;
       // A tile tile-tensor-cores gave the mma layout keeps its group's.
-      bool free = !getTileLayout(tile) && isFreelyMade(tile) &&
+      bool free = !isa<MmaLayoutAttr>(getLayout(tile)) && isFreelyMade(tile) &&
                   llvm::all_of(tile.getUses(), isFreeUse);
       vector = free ? std::min(vector, widest(tile, threads)) : 1;
     }
+    // A tile whose rows are reduced keeps a run that reduces them as well.
+    MLIRContext *context = kernel.getContext();
+    for (Value tile : tiles)
+      for (Operation *user : tile.getUsers())
+        if (isa<ReductionOpInterface>(user)) {
+          int64_t &vector = vectorOf[groups.getLeaderValue(tile)];
+          auto type = cast<RankedTensorType>(tile.getType());
+          while (vector > 1 &&
+                 !reducesAsWell(BlockedLayoutAttr::get(context, vector), type,
+                                threads))
+            vector /= 2;
+        }
+    DenseSet<Operation *> laidOut;
     for (Value tile : tiles) {
       int64_t vector = vectorOf.lookup(groups.getLeaderValue(tile));
       // A group made only of splats and constants has no slice to widen.
       if (vector <= 1 || !hasSlice(groups, tile))
         continue;
+      auto layout = BlockedLayoutAttr::get(context, vector);
+      // Where the layout is recorded: on the op that makes the tile, or on
+      // the var whose value it reads; loop-carried values and free
+      // broadcasts take theirs from their group (getLayout).
       Operation *def = tile.getDefiningOp();
-      def->setAttr(kLayoutAttr,
-                   BlockedLayoutAttr::get(kernel.getContext(), vector));
+      auto broadcast = dyn_cast_or_null<BroadcastOp>(def);
+      if (!def || isa<scf::ForOp>(def) ||
+          (broadcast && getFreelyBroadcastRows(broadcast)))
+        continue;
+      if (auto read = dyn_cast<ReadOp>(def))
+        def = getVarOp(read.getVar());
+      if (!laidOut.insert(def).second)
+        continue;
+      def->setAttr(kLayoutAttr, layout);
       if (remarks && isa<LoadOp>(def))
         emitRemark(def->getLoc())
             << "slice read " << vector << " elements a thread at a time ("
-            << vector * bitsOf(tile) / 8
-            << "-byte accesses): layout #tile.blocked<vector = " << vector
-            << ">, which no other use observes";
+            << vector * bitsOf(tile) / 8 << "-byte accesses): layout " << layout
+            << ", which no other use observes";
     }
+    updateReductions(kernel);
+  }
+
+  /// Reports how each row reduction runs in its input's layout, and drops
+  /// the scratch var of one that no longer spans several lane sets (its
+  /// rows now lie in one warp), with the shared bytes it took.
+  void updateReductions(KernelOp kernel) {
+    int64_t threads = kernel.getThreads();
+    bool dropped = false;
+    kernel.walk([&](ReductionOpInterface op) {
+      RankedTensorType type = op.getInput().getType();
+      LayoutAttrInterface layout = getLayout(op.getInput());
+      std::optional<RowReductionPlan> plan =
+          op.getAxis() == 1 ? getRowReductionPlan(layout, type, threads)
+                            : std::nullopt;
+      if (!plan)
+        return;
+      int64_t shuffles = llvm::popcount(uint64_t(plan->laneMask));
+      if (remarks)
+        emitRemark(op.getLoc())
+            << "rows of " << type.getDimSize(1) << " reduced where they live ("
+            << layout << "): " << plan->groups.size()
+            << " row results a thread, a butterfly of " << shuffles
+            << " shuffles over " << (int64_t(1) << shuffles) << " lanes"
+            << (plan->parts > 1
+                    ? ", partials of " + std::to_string(plan->parts) +
+                          " lane sets through shared memory"
+                    : std::string(", no shared memory"))
+            << "; result layout " << getLayout(op.getResult());
+      Value scratch = op.getScratch();
+      if (plan->parts > 1 || !scratch)
+        return;
+      op.setScratch(Value());
+      if (!scratch.use_empty())
+        return;
+      auto var = cast<VarOp>(scratch.getDefiningOp());
+      if (remarks)
+        emitRemark(var.getLoc())
+            << "'" << var.getName() << "' dropped: the rows lie in one warp";
+      var->erase();
+      dropped = true;
+    });
+    if (!dropped)
+      return;
+    int64_t total = 0;
+    kernel.walk([&](VarOp var) {
+      if (auto offset = var->getAttrOfType<IntegerAttr>(kOffsetAttr))
+        total = std::max(total, offset.getInt() + getStorageBytes(var));
+    });
+    kernel->setAttr(kSharedBytesAttr, Builder(kernel).getI64IntegerAttr(total));
+    if (remarks)
+      emitRemark(kernel.getLoc())
+          << "shared-memory plan of '" << kernel.getSymName()
+          << "' after layouts: " << total << " bytes";
   }
 
   static int64_t bitsOf(Value tile) {

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tile/Analysis/ThreadMapping.h"
+#include "tile/Dialect/Tile/IR/Layouts.h"
 #include "tile/Dialect/Tile/Transforms/Passes.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -157,8 +158,9 @@ public:
     forwardRowResultVars(kernel);
     elideDeadSpills(kernel);
     readAcrossThreadsFromShared(kernel);
-    storeRowResultsBeforeOtherUses(kernel);
+    convertRowResultsForOtherUses(kernel);
     addReductionScratch(kernel);
+    addConversionScratch(kernel);
     buffers = decideStorage(kernel);
     padTensorCoreOperands(kernel);
     for (SharedBuffer &buffer : buffers)
@@ -233,15 +235,15 @@ private:
         return;
       // A read in another layout than the value's is a conversion, which
       // goes through the spill (tile-tensor-cores: #tile.mma).
-      Attribute layout = getTileLayout(var.getInit());
+      LayoutAttrInterface layout = getLayout(var.getInit());
       bool deadStore = llvm::all_of(var->getUsers(), [&](Operation *user) {
         auto read = dyn_cast<ReadOp>(user);
-        return read && getTileLayout(read.getResult()) == layout &&
+        return read && getLayout(read.getResult()) == layout &&
                llvm::none_of(read->getUses(), readsAcrossThreads);
       });
       if (deadStore)
         dead.push_back(var);
-      else if (report && layout && isa<MmaLayoutAttr>(layout))
+      else if (report && isa<MmaLayoutAttr>(layout))
         emitRemark(var.getLoc())
             << "'" << var.getName()
             << "' spill converts the tile from the mma accumulator layout "
@@ -295,10 +297,13 @@ private:
     }
   }
 
-  /// A shuffle-folded row result lives in every lane of its row, not in the
-  /// lane that owns each element of [R, 1]: any use but a free broadcast, a
-  /// store or a var write reads it through a shared temporary.
-  void storeRowResultsBeforeOtherUses(KernelOp kernel) {
+  /// A row result reduced in place lives in every lane of its row
+  /// (#tile.rows), not in the lane that owns each element of [R, 1]: any
+  /// use but a free broadcast, a store or a var write reads it converted
+  /// to seed 000's distribution (tile.convert_layout, which moves it within
+  /// the thread, with shuffles or through shared memory, as the layouts
+  /// allow).
+  void convertRowResultsForOtherUses(KernelOp kernel) {
     SmallVector<ReductionOpInterface> reductions;
     kernel.walk([&](ReductionOpInterface op) {
       if (reducesInPlace(op))
@@ -315,8 +320,9 @@ private:
         // (unless a mask, which the owners of [R, 1] hold, decides).
         if (auto store = dyn_cast<StoreOp>(user); store && !store.getMask())
           continue;
-        // A var written with it is shared (needsSharedMemory).
-        if (isa<VarOp, WriteOp>(user))
+        // A var written with it is shared (needsSharedMemory); a
+        // conversion moves it itself.
+        if (isa<VarOp, WriteOp, ConvertLayoutOp>(user))
           continue;
         others.push_back(&use);
       }
@@ -324,11 +330,11 @@ private:
         continue;
       OpBuilder builder(reduction->getContext());
       builder.setInsertionPointAfter(reduction);
-      Value copy = storeToSharedTemporary(
-          builder, reduction->getLoc(), result,
-          (reduction->getName().stripDialect() + ".result").str());
+      Value converted =
+          ConvertLayoutOp::create(builder, reduction->getLoc(), result,
+                                  getSeedLayout(builder.getContext()));
       for (OpOperand *use : others)
-        use->set(copy);
+        use->set(converted);
     }
   }
 
@@ -346,10 +352,39 @@ private:
       auto var = VarOp::create(
           builder, reduction->getLoc(),
           (reduction->getName().stripDialect() + ".partials").str(),
-          getScratchType(reduction.getInput().getType()), /*init=*/Value());
+          getScratchType(reduction), /*init=*/Value());
       var->setAttr(kTempAttr, builder.getUnitAttr());
       reduction.setScratch(var.getResult());
     }
+  }
+
+  /// Gives every layout conversion that moves elements between warps the
+  /// shared var of the tile's shape they move through, and reports how
+  /// each conversion moves its elements.
+  void addConversionScratch(KernelOp kernel) {
+    kernel.walk([&](ConvertLayoutOp op) {
+      ConversionPlan plan = getConversionPlan(op);
+      if (report)
+        emitRemark(op.getLoc())
+            << "layout conversion from " << getLayout(op.getInput()) << " to "
+            << op.getLayout() << ": " << stringifyConversionKind(plan.kind);
+      if (op.getScratch() || plan.kind != ConversionKind::Shared)
+        return;
+      OpBuilder builder(op);
+      RankedTensorType type = op.getType();
+      // Named after what it holds: a row result, or any other value.
+      Operation *def = op.getInput().getDefiningOp();
+      std::string name = isa_and_present<ReductionOpInterface>(def)
+                             ? (def->getName().stripDialect() + ".result").str()
+                             : "convert_layout.scratch";
+      auto var =
+          VarOp::create(builder, op.getLoc(), name,
+                        VarType::get(builder.getContext(), type.getShape(),
+                                     type.getElementType()),
+                        /*init=*/Value());
+      var->setAttr(kTempAttr, builder.getUnitAttr());
+      op.getScratchMutable().assign(var.getResult());
+    });
   }
 
   /// Whether `var` must be in shared memory: some thread other than an

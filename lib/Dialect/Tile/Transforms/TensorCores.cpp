@@ -15,6 +15,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tile/Analysis/ThreadMapping.h"
+#include "tile/Dialect/Tile/IR/Layouts.h"
 #include "tile/Dialect/Tile/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"

@@ -6,6 +6,7 @@
 include "tile/Dialect/Tile/IR/TileDialect.td"
 include "mlir/IR/AttrTypeBase.td"
 include "mlir/IR/EnumAttr.td"
+include "tile/Dialect/Tile/IR/TileInterfaces.td"
 
 // `any` (the default): tile-plan-shared decides; `shared` and `registers`
 // are requests the compiler honours or rejects.
@@ -43,11 +44,18 @@ def Tile_ReductionKind
 }
 
 // A tile layout (tile.layout) says where each element of a tile lives:
-// which thread holds it, in which of that thread's slots. Every layout gives
-// each thread the elements seed 000 counts (`elements / threads`).
-// verifyTileLayout (TileDialect.h) checks one against a tile.
-def Tile_BlockedLayoutAttr : AttrDef<Tile_Dialect, "BlockedLayout"> {
-  let mnemonic = "blocked";
+// which thread holds it, in which of that thread's slots: each implements
+// LayoutAttrInterface (TileInterfaces.td), which is all that the
+// layout-generic code (Layouts.h) asks of it.
+class Tile_LayoutAttr<string name, string attrMnemonic>
+    : AttrDef<Tile_Dialect, name, [
+        DeclareAttrInterfaceMethods<Tile_LayoutAttrInterface, [
+          "emitSlotLinearIndex", "isReplicated", "isPrimaryHolder",
+          "emitPrimaryHolder", "getRunLength"]>]> {
+  let mnemonic = attrMnemonic;
+}
+
+def Tile_BlockedLayoutAttr : Tile_LayoutAttr<"BlockedLayout", "blocked"> {
   let summary = "where each element of a tile lives: runs of elements a thread";
   let description = [{
     Element `e` (row-major) of a tile is held by thread
@@ -55,10 +63,13 @@ def Tile_BlockedLayoutAttr : AttrDef<Tile_Dialect, "BlockedLayout"> {
     `(e / (vector * threads)) * vector + e % vector`: each thread holds runs
     of `vector` consecutive elements of a row, and consecutive threads hold
     consecutive runs. `vector = 1` is seed 000's distribution (element `e`
-    in thread `e % threads`), which every tile has unless
-    `tile-assign-layouts` gives it another (`tile.layout`); a run of 4 f32
-    is one 16-byte access. (The tensor-core fragments of `dot` are
-    `#tile.mma`.)
+    in thread `e % threads`), which a tile has unless something decides
+    otherwise (`tile.layout`, `tile-assign-layouts`); a run of 4 f32 is one
+    16-byte access, and a row of 64 f32 in runs of 4 lies in 16 lanes of
+    one warp. With `vector > 1` the row length is a multiple of `vector`
+    and the elements of `vector * threads`; with 1, a tile whose elements
+    do not divide among the threads leaves the last slots of some threads
+    empty.
 
     ```mlir
     #tile.blocked<vector = 4>
@@ -79,7 +90,9 @@ def Tile_AtomicKind
 }
 def Tile_AtomicKindAttr : EnumAttr<Tile_Dialect, Tile_AtomicKind, "atomic">;
 
-def Tile_MmaLayoutAttr : AttrDef<Tile_Dialect, "MmaLayout"> {
+// Its replication, primary holders and runs are the interface's defaults.
+def Tile_MmaLayoutAttr : AttrDef<Tile_Dialect, "MmaLayout", [
+    DeclareAttrInterfaceMethods<Tile_LayoutAttrInterface>]> {
   let mnemonic = "mma";
   let summary = "the accumulator fragments of mma.sync.m16n8k16";
   let description = [{
@@ -104,6 +117,36 @@ def Tile_MmaLayoutAttr : AttrDef<Tile_Dialect, "MmaLayout"> {
   }];
   let parameters = (ins "int64_t":$warpsM, "int64_t":$warpsN);
   let assemblyFormat = "`<` `warps` `=` `[` $warpsM `,` $warpsN `]` `>`";
+}
+
+def Tile_RowsLayoutAttr : Tile_LayoutAttr<"RowsLayout", "rows"> {
+  let summary = "a row result in every lane of its row";
+  let description = [{
+    The layout of the `[R, 1]` result of reducing the rows of an
+    `[R, columns]` tile laid out by `parent` where it lives (a butterfly of
+    shuffles, and for rows of several warps a scratch var): every thread
+    that holds an element of row `r` in the parent holds the row's result.
+    The slots of a thread are the parent's slots grouped by row (the slots
+    that hold one row in every thread are one slot here), so a parent
+    slot's row result is in its thread's registers: broadcasting the result
+    back over `[R, columns]` in the parent's layout moves nothing, and
+    elementwise ops between such results need no memory. The result is
+    replicated: the thread that holds column 0 of the row in the parent is
+    the one that stores it.
+
+    ```mlir
+    #tile.rows<columns = 64, parent = #tile.blocked<vector = 4>>
+    ```
+  }];
+  let parameters = (ins "int64_t":$columns,
+                        "::mlir::tile::LayoutAttrInterface":$parent);
+  let assemblyFormat = "`<` `columns` `=` $columns `,` `parent` `=` $parent `>`";
+  let extraClassDeclaration = [{
+    /// The shape of the parent tile of an [R, 1] tile: [R, columns].
+    ::llvm::SmallVector<int64_t> getParentShape(::llvm::ArrayRef<int64_t> shape) const {
+      return {shape[0], getColumns()};
+    }
+  }];
 }
 
 #endif // TILE_DIALECT_TILE_IR_TILEATTRS_TD

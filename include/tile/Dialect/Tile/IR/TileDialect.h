@@ -10,6 +10,7 @@
 
 #include "mlir/Bytecode/BytecodeOpInterface.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Dialect.h"
 #include "mlir/IR/OpDefinition.h"
@@ -19,8 +20,15 @@
 #include "mlir/Interfaces/InferTypeOpInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
+namespace mlir::tile {
+/// IR for the row-major index of `coords` in a tile of `shape`.
+Value linearizeCoordinates(OpBuilder &builder, Location loc, ValueRange coords,
+                           ArrayRef<int64_t> shape);
+} // namespace mlir::tile
+
 // The attributes first: the dialect's discardable attribute helpers use
 // them.
+#include "tile/Dialect/Tile/IR/TileAttrInterfaces.h.inc"
 #include "tile/Dialect/Tile/IR/TileEnums.h.inc"
 #define GET_ATTRDEF_CLASSES
 #include "tile/Dialect/Tile/IR/TileAttrs.h.inc"
@@ -121,21 +129,6 @@ VarOp getVarOp(Value handle);
 /// Whether `op`, or an op nested in it, writes `var`: a tile.write or a
 /// tile.copy into it or into one of its stages.
 bool writesVar(Operation *op, VarOp var);
-/// The layout of `tile` (#tile.blocked, #tile.mma): the `tile.layout` of the op
-/// defining it; a loop-carried value's is its init's, an scf.if result's
-/// its then-yield's. Null: seed 000's distribution.
-Attribute getTileLayout(Value tile);
-/// Checks that `layout` (#tile.blocked, #tile.mma) can spread `tile` over
-/// `threads` threads; reports why not with `emitError`.
-LogicalResult verifyTileLayout(Attribute layout, RankedTensorType tile,
-                               int64_t threads,
-                               function_ref<InFlightDiagnostic()> emitError);
-/// The runs of `tile`'s layout (#tile.blocked<vector = N>,
-/// tile-assign-layouts), or 1: seed 000's distribution or another layout.
-inline int64_t getLayoutRun(Value tile) {
-  auto layout = dyn_cast_if_present<BlockedLayoutAttr>(getTileLayout(tile));
-  return layout ? layout.getVector() : 1;
-}
 /// The chips tile targets: sm_70 to sm_100.
 constexpr int kMinChip = 70, kMaxChip = 100;
 /// The number of `sm_NN` (or `sm_NNa`), if tile supports it.
@@ -170,39 +163,33 @@ inline bool isSharedTile(VarOp var) {
 
 namespace mlir::tile {
 /// How a reduction is carried out, which the promotion, the plan, the
-/// barrier analysis and the lowering all follow.
+/// barrier analysis and the lowering all follow. It depends on where the
+/// input's elements are (its layout, getRowReductionPlan in Layouts.h).
 enum class ReductionStrategy {
-  /// Rows of f32 or i32 of a power of two of at most ctx.lanes elements:
-  /// under the element-to-thread mapping (element e in thread e % threads)
-  /// each row is a run of lanes of one warp, reduced by a butterfly of warp
-  /// shuffles where the tile lives; every lane of a row ends with the
-  /// row's result.
+  /// The lanes of one warp that hold a row are a xor butterfly of lanes
+  /// (seed 000's distribution: f32 or i32 rows of a power of two of at most
+  /// ctx.lanes elements, each a run of lanes), reduced by warp shuffles
+  /// where the tile lives; every lane of a row ends with the row's result.
   InWarp,
-  /// Rows of f32 or i32 of a multiple of ctx.lanes elements, more than one
-  /// warp's worth (ctx.threads being a multiple of ctx.lanes too, the lanes
-  /// of a warp hold a run of one row in each slot): a butterfly gives each
-  /// warp's partial, and each row's partials combine through an
-  /// [R, C / ctx.lanes] shared scratch var.
+  /// The same, per warp, for rows that span several warps (seed 000's
+  /// distribution: f32 or i32 rows of a multiple of ctx.lanes elements):
+  /// each warp's partials combine through an [R, parts] shared scratch var.
   WarpSegmented,
   /// Anything else: the tile is read from shared memory, a warp per row.
   ThroughShared,
 };
 
-/// The strategy for reducing a tile of `input` along `axis` by `kind`.
-ReductionStrategy getReductionStrategy(RankedTensorType input, int64_t axis,
-                                       ReductionKind kind);
-inline ReductionStrategy getReductionStrategy(ReductionOpInterface op) {
-  return getReductionStrategy(op.getInput().getType(), op.getAxis(),
-                              op.getKind());
-}
+/// The strategy for `op`, from its input's layout.
+ReductionStrategy getReductionStrategy(ReductionOpInterface op);
 /// Whether `op` reduces where its input lives (InWarp or WarpSegmented):
 /// every lane that holds an element of a row ends with that row's result.
 inline bool reducesInPlace(ReductionOpInterface op) {
   return getReductionStrategy(op) != ReductionStrategy::ThroughShared;
 }
 
-/// The scratch var type a warp-segmented reduction of `type` needs.
-VarType getScratchType(RankedTensorType type);
+/// The scratch var a warp-segmented reduction needs: a partial per lane set
+/// of each row.
+VarType getScratchType(ReductionOpInterface op);
 
 /// Whether `type` is that of a scalar kernel parameter: f16, bf16, f32,
 /// i32 or index.

@@ -603,6 +603,55 @@ def Tile_DotOp : Tile_Op<"dot", [Pure,
   let hasVerifier = 1;
 }
 
+def Tile_ConvertLayoutOp : Tile_Op<"convert_layout", [
+    AlwaysSpeculatable,
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>,
+    AllTypesMatch<["input", "result"]>]> {
+  let summary = "the same tile, its elements moved to another layout";
+  let description = [{
+    The tile `input`, with its elements held as `layout` says instead of as
+    its operand's layout (`tile.layout` of the op that made it, or seed
+    000's distribution): nothing changes but which thread holds which
+    element in which slot. `tile-assign-layouts` puts one where two layouts
+    meet (a row result used where another layout is needed, a loop-carried
+    value whose update comes in another layout), and the compiler decides
+    how the elements move (`getConversionPlan`, reported by
+    `--tile-remarks` and in the manifest):
+
+    * nothing, when the layouts are the same (the op folds away);
+    * within each thread, when every thread already holds what it needs;
+    * with one warp shuffle a slot, when every element a thread needs is in
+      a lane of its own warp, in the same slot in every thread;
+    * otherwise through `scratch`, a shared var of the tile's shape that
+      `tile-plan-shared` adds (`through %s`): the primary holder of each
+      element writes it, a barrier, and every thread reads its own. The op
+      then reads and writes that var and has no other effect.
+
+    The reference interpreter, which sees whole tiles, takes it as the
+    identity.
+
+    ```mlir
+    %y = tile.convert_layout %x : tensor<16x1xf32> to #tile.blocked<vector = 1>
+    %z = tile.convert_layout %x through %s
+        : tensor<16x1xf32>, !tile.var<16x1xf32> to #tile.blocked<vector = 1>
+    ```
+  }];
+  let arguments = (ins Tile_TileValue:$input, Optional<Tile_VarType>:$scratch,
+                       Tile_LayoutAttrInterface:$layout);
+  let results = (outs Tile_TileValue:$result);
+  let assemblyFormat = [{
+    $input (`through` $scratch^)? attr-dict `:` type($input)
+    (`,` qualified(type($scratch))^)? `to` $layout
+  }];
+  let builders = [OpBuilder<(ins "::mlir::Value":$input,
+                                 "::mlir::tile::LayoutAttrInterface":$layout), [{
+    build($_builder, $_state, input.getType(), input, /*scratch=*/::mlir::Value(),
+          layout);
+  }]>];
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
 def Tile_BroadcastOp : Tile_Op<"broadcast", [Pure]> {
   let summary = "stretch the size-1 dimensions of a tile";
   let description = [{
