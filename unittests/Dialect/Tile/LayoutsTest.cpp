@@ -1,0 +1,122 @@
+//===- LayoutsTest.cpp - layouts answer LayoutAttrInterface consistently --===//
+
+#include "tile/Dialect/Tile/IR/Layouts.h"
+#include "tile/InitAllTile.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+#include "gtest/gtest.h"
+
+#include <set>
+
+using namespace mlir;
+using namespace mlir::tile;
+
+namespace {
+
+class LayoutsTest : public ::testing::Test {
+protected:
+  LayoutsTest() {
+    DialectRegistry registry;
+    registerAllTileDialects(registry);
+    context.appendDialectRegistry(registry);
+    context.loadAllAvailableDialects();
+  }
+
+  /// The value of the index arithmetic the layouts emit, with `thread` for
+  /// the block argument standing for the thread id.
+  static int64_t evaluate(Value value, int64_t thread) {
+    Operation *op = value.getDefiningOp();
+    if (!op)
+      return thread;
+    auto operand = [&](unsigned i) {
+      return evaluate(op->getOperand(i), thread);
+    };
+    return llvm::TypeSwitch<Operation *, int64_t>(op)
+        .Case([](arith::ConstantIndexOp c) { return c.value(); })
+        .Case([&](arith::AddIOp) { return operand(0) + operand(1); })
+        .Case([&](arith::MulIOp) { return operand(0) * operand(1); })
+        .Case([&](arith::DivUIOp) { return operand(0) / operand(1); })
+        .Case([&](arith::RemUIOp) { return operand(0) % operand(1); })
+        .Default([](Operation *) -> int64_t {
+          ADD_FAILURE() << "unexpected op";
+          return -1;
+        });
+  }
+
+  MLIRContext context;
+};
+
+// #tile.mma<warps = [2, 2]> on [64, 32] over 128 threads: every element in
+// exactly one (thread, slot); the holder, the IR and the formula of
+// TileAttrs.td agree.
+TEST_F(LayoutsTest, MmaFragmentsCoverTheTileOnceAsTheISASays) {
+  auto layout = cast<LayoutAttrInterface>(MmaLayoutAttr::get(&context, 2, 2));
+  SmallVector<int64_t> shape = {64, 32};
+  int64_t threads = 128;
+  ASSERT_EQ(layout.getSlotCount(shape, threads), 16);
+  EXPECT_FALSE(layout.isReplicated());
+
+  OpBuilder builder(&context);
+  Location loc = builder.getUnknownLoc();
+  OwningOpRef<ModuleOp> module = ModuleOp::create(loc);
+  Block *block = new Block();
+  module->getBodyRegion().push_back(block);
+  Value threadId = block->addArgument(builder.getIndexType(), loc);
+  builder.setInsertionPointToStart(block);
+
+  std::set<std::pair<int64_t, int64_t>> seen;
+  for (int64_t thread = 0; thread < threads; ++thread)
+    for (int64_t slot = 0; slot < 16; ++slot) {
+      std::optional<SmallVector<int64_t>> coords =
+          layout.getSlotElement(shape, threads, thread, slot);
+      ASSERT_TRUE(coords.has_value());
+      // The formula: block of warp w at [32 (w / 2), 16 (w % 2)], 2 mma
+      // tiles a block row.
+      int64_t warp = thread / 32, lane = thread % 32, t = slot / 4,
+              c = slot % 4;
+      EXPECT_EQ((*coords)[0],
+                32 * (warp / 2) + 16 * (t / 2) + lane / 4 + 8 * (c / 2));
+      EXPECT_EQ((*coords)[1],
+                16 * (warp % 2) + 8 * (t % 2) + 2 * (lane % 4) + c % 2);
+      EXPECT_TRUE(seen.insert({(*coords)[0], (*coords)[1]}).second);
+      EXPECT_EQ(layout.getElementHolder(shape, threads, *coords),
+                std::make_pair(thread, slot));
+
+      SmallVector<Value> emitted =
+          layout.emitSlotElement(builder, loc, shape, threads, threadId, slot);
+      ASSERT_EQ(emitted.size(), 2u);
+      EXPECT_EQ(evaluate(emitted[0], thread), (*coords)[0]);
+      EXPECT_EQ(evaluate(emitted[1], thread), (*coords)[1]);
+      EXPECT_FALSE(
+          layout.emitSlotValid(builder, loc, shape, threads, threadId, slot));
+      SmallVector<Value> at = {
+          arith::ConstantIndexOp::create(builder, loc, (*coords)[0]),
+          arith::ConstantIndexOp::create(builder, loc, (*coords)[1])};
+      EXPECT_EQ(evaluate(layout.emitElementHolderThread(builder, loc, shape,
+                                                        threads, at),
+                         /*thread=*/-1),
+                thread);
+    }
+  EXPECT_EQ(seen.size(), 64u * 32u);
+}
+
+// The verifier's rules: the warps are the CTA's, the tile whole mma tiles.
+TEST_F(LayoutsTest, MmaVerifiesWarpsAndShape) {
+  auto layout = cast<LayoutAttrInterface>(MmaLayoutAttr::get(&context, 2, 2));
+  auto f32 = Float32Type::get(&context);
+  auto report = [&] { return emitError(UnknownLoc::get(&context)); };
+  context.getDiagEngine().registerHandler(
+      [](Diagnostic &) { return success(); });
+  EXPECT_TRUE(succeeded(
+      layout.verifyLayout(RankedTensorType::get({64, 32}, f32), 128, report)));
+  EXPECT_TRUE(failed(
+      layout.verifyLayout(RankedTensorType::get({64, 32}, f32), 64, report)));
+  EXPECT_TRUE(failed(
+      layout.verifyLayout(RankedTensorType::get({48, 32}, f32), 128, report)));
+}
+
+} // namespace
