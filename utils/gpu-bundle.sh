@@ -28,6 +28,14 @@ declare -A check_dims=(
   [rowmean]="--dim M=100 --dim N=1000"
   [squares]="--dim K=1000"
   [matmul]="--dim K=200"
+  [flash_attention]="--dim N=200 --arg scale=0.18"
+  [layernorm]="--dim M=100 --dim N=1000 --arg eps=1e-5"
+  [cross_entropy]="--dim M=100 --dim V=1000"
+  [embedding]="--dim M=100 --dim V=100 --dim D=300"
+  [matmul_splitk]="--dim M=100 --dim N=200 --dim K=300"
+  [argmax]="--dim M=100 --dim N=1000"
+  [colsum]="--dim M=100 --dim N=1000"
+  [transpose_tiles]="--dim M=100 --dim N=300"
 )
 
 if [[ ${TILE_BUNDLE_NO_BUILD:-0} != 1 ]]; then

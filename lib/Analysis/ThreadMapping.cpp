@@ -94,6 +94,8 @@ TileUseKind mlir::tile::classifyTileUse(OpOperand &use) {
     return use.get() == dot.getAcc() && use.getOperandNumber() == 2
                ? TileUseKind::ByOwner
                : TileUseKind::AcrossThreads;
+  if (isa<TransposeOp>(user))
+    return TileUseKind::AcrossThreads;
   // A copy's thread for a box element is the chunk's: the element's owner
   // only when chunks are single elements.
   if (auto copy = dyn_cast<CopyOp>(user))

@@ -25,9 +25,15 @@ namespace {
 enum class Builtin {
   RowSum,
   RowMax,
+  RowMin,
+  RowArgMax,
+  ColSum,
+  ColMax,
+  ColMin,
   Dot,
   Iota,
   Reshape,
+  Transpose,
   Load,
   Store,
   AtomicAdd,
@@ -61,6 +67,11 @@ enum class Builtin {
 static constexpr std::pair<const char *, Builtin> kBuiltins[] = {
     {"rowsum", Builtin::RowSum},
     {"rowmax", Builtin::RowMax},
+    {"rowmin", Builtin::RowMin},
+    {"rowargmax", Builtin::RowArgMax},
+    {"colsum", Builtin::ColSum},
+    {"colmax", Builtin::ColMax},
+    {"colmin", Builtin::ColMin},
     {"dot", Builtin::Dot},
     {"abs", Builtin::Abs},
     {"max", Builtin::Max},
@@ -85,6 +96,7 @@ static constexpr std::pair<const char *, Builtin> kBuiltins[] = {
     {"load", Builtin::Load},
     {"store", Builtin::Store},
     {"reshape", Builtin::Reshape},
+    {"transpose", Builtin::Transpose},
     {"atomic_add", Builtin::AtomicAdd},
     {"atomic_max", Builtin::AtomicMax},
     {"atomic_min", Builtin::AtomicMin},
@@ -981,12 +993,40 @@ FailureOr<Operand> Emitter::emitCall(const CallExpr &call) {
 
   switch (*builtin) {
   case Builtin::RowSum:
-  case Builtin::RowMax: {
+  case Builtin::RowMax:
+  case Builtin::RowMin:
+  case Builtin::RowArgMax:
+  case Builtin::ColSum:
+  case Builtin::ColMax:
+  case Builtin::ColMin: {
     if (failed(matrix(operands[0])))
       return failure();
-    if (*builtin == Builtin::RowSum)
-      return result(RowSumOp::create(builder, location, operands[0].value));
-    return result(RowMaxOp::create(builder, location, operands[0].value));
+    Value input = operands[0].value;
+    switch (*builtin) {
+    case Builtin::RowSum:
+      return result(RowSumOp::create(builder, location, input));
+    case Builtin::RowMax:
+      return result(RowMaxOp::create(builder, location, input));
+    case Builtin::RowMin:
+      return result(RowMinOp::create(builder, location, input));
+    case Builtin::RowArgMax:
+      return result(RowArgMaxOp::create(builder, location, input));
+    case Builtin::ColSum:
+      return result(ColSumOp::create(builder, location, input));
+    case Builtin::ColMax:
+      return result(ColMaxOp::create(builder, location, input));
+    default:
+      return result(ColMinOp::create(builder, location, input));
+    }
+  }
+  case Builtin::Transpose: {
+    FailureOr<RankedTensorType> input = matrix(operands[0]);
+    if (failed(input))
+      return failure();
+    auto type = RankedTensorType::get(
+        {input->getDimSize(1), input->getDimSize(0)}, input->getElementType());
+    return result(
+        TransposeOp::create(builder, location, type, operands[0].value));
   }
   case Builtin::Dot: {
     FailureOr<RankedTensorType> lhs = matrix(operands[0]);
@@ -1008,8 +1048,17 @@ FailureOr<Operand> Emitter::emitCall(const CallExpr &call) {
       element = builder.getF32Type();
     auto type = RankedTensorType::get({lhs->getDimSize(0), rhs->getDimSize(1)},
                                       element);
-    return result(DotOp::create(builder, location, type, operands[0].value,
-                                operands[1].value, /*acc=*/Value()));
+    // dot(a, transpose(b)) reads b transposed (as tile.dot's folder
+    // does): no transposed copy is made.
+    Value rhsValue = operands[1].value;
+    auto transpose = rhsValue.getDefiningOp<TransposeOp>();
+    auto dot = DotOp::create(builder, location, type, operands[0].value,
+                             transpose ? transpose.getInput() : rhsValue,
+                             /*acc=*/Value(),
+                             /*rhs_transposed=*/transpose != nullptr);
+    if (transpose && transpose->use_empty())
+      transpose->erase();
+    return result(dot);
   }
   case Builtin::Where: {
     Type i1 = builder.getI1Type();

@@ -1005,6 +1005,22 @@ LogicalResult Interpreter::executeTileOp(Operation &op) {
         };
         ReductionKind kind = reduce.getKind();
         for (int64_t o = 0; o < outer; ++o) {
+          if (kind == ReductionKind::argmax) {
+            // The first index of the maximum; a NaN is above every number.
+            int64_t best = 0;
+            for (int64_t i = 1; i < inner; ++i) {
+              if (input.isFloat) {
+                double x = input.floats[at(o, i)],
+                       top = input.floats[at(o, best)];
+                if (!std::isnan(top) && (std::isnan(x) || x > top))
+                  best = i;
+              } else if (input.ints[at(o, i)] > input.ints[at(o, best)]) {
+                best = i;
+              }
+            }
+            result.setInt(o, best);
+            continue;
+          }
           if (input.isFloat) {
             // Accumulated in double, rounded once.
             double acc = kind == ReductionKind::sum   ? 0.0
@@ -1033,11 +1049,16 @@ LogicalResult Interpreter::executeTileOp(Operation &op) {
           }
         }
         // A float sum depends on its order; a maximum or minimum does not.
+        // An argmax is exact, but a step function of its input: of an
+        // inexact input it may land on another index (as a comparison).
         result.accuracy = kind == ReductionKind::sum && result.isFloat
                               ? rt::loosest(input.accuracy,
                                             accuracyOfType(result.elementType))
-                              : input.accuracy;
-        result.thresholded = input.thresholded;
+                          : kind == ReductionKind::argmax ? Accuracy::Exact
+                                                          : input.accuracy;
+        result.thresholded =
+            input.thresholded || (kind == ReductionKind::argmax &&
+                                  input.accuracy != Accuracy::Exact);
         set(reduce.getResult(), std::move(result));
         return success();
       })
@@ -1045,7 +1066,9 @@ LogicalResult Interpreter::executeTileOp(Operation &op) {
         const Val &lhs = get(dot.getLhs()), &rhs = get(dot.getRhs());
         const Val *acc = dot.getAcc() ? &get(dot.getAcc()) : nullptr;
         Val result = Val::zeros(dot.getResult().getType());
-        int64_t m = lhs.shape[0], k = lhs.shape[1], n = rhs.shape[1];
+        bool transposed = dot.getRhsTransposed();
+        int64_t m = lhs.shape[0], k = lhs.shape[1],
+                n = rhs.shape[transposed ? 0 : 1];
         for (int64_t i = 0; i < m; ++i) {
           for (int64_t j = 0; j < n; ++j) {
             // The accumulator, then the products, rounded once.
@@ -1054,11 +1077,12 @@ LogicalResult Interpreter::executeTileOp(Operation &op) {
                                   ? static_cast<uint64_t>(acc->ints[i * n + j])
                                   : 0;
             for (int64_t p = 0; p < k; ++p) {
+              int64_t b = transposed ? j * k + p : p * n + j;
               if (lhs.isFloat)
-                floatAcc += lhs.floats[i * k + p] * rhs.floats[p * n + j];
+                floatAcc += lhs.floats[i * k + p] * rhs.floats[b];
               else
                 intAcc += static_cast<uint64_t>(lhs.ints[i * k + p]) *
-                          static_cast<uint64_t>(rhs.ints[p * n + j]);
+                          static_cast<uint64_t>(rhs.ints[b]);
             }
             if (result.isFloat)
               result.setFloat(i * n + j, floatAcc);
@@ -1075,6 +1099,23 @@ LogicalResult Interpreter::executeTileOp(Operation &op) {
           result.thresholded |= acc->thresholded;
         }
         set(dot.getResult(), std::move(result));
+        return success();
+      })
+      .Case([&](TransposeOp transpose) {
+        const Val &input = get(transpose.getInput());
+        Val result = Val::zeros(transpose.getResult().getType());
+        int64_t rows = input.shape[0], columns = input.shape[1];
+        for (int64_t i = 0; i < rows; ++i) {
+          for (int64_t j = 0; j < columns; ++j) {
+            if (input.isFloat)
+              result.floats[j * rows + i] = input.floats[i * columns + j];
+            else
+              result.ints[j * rows + i] = input.ints[i * columns + j];
+          }
+        }
+        result.accuracy = input.accuracy;
+        result.thresholded = input.thresholded;
+        set(transpose.getResult(), std::move(result));
         return success();
       })
       .Case([&](BroadcastOp broadcast) {

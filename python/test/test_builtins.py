@@ -36,10 +36,11 @@ def applying(name, arity):
               O: tile.tensor(tile.f32, [32, 32])):
         args = [A[0:32, 0:32], B[0:32, 0:32], A[0:32, 0:32]][:arity]
         y = fn(*args)
-        # (Python decides these, while it builds the kernel.)
-        y = y if y.dtype == tile.f32 else tile.f32(y)
-        r, c = y.shape if y.ndim == 2 else (1, 1)
-        O[0:r, 0:c] = y
+        # (Python decides these, while it builds the kernel; a result of
+        # another type, as rowargmax's i32, is converted into a new name.)
+        z = y if y.dtype == tile.f32 else tile.f32(y)
+        r, c = z.shape if z.ndim == 2 else (1, 1)
+        O[0:r, 0:c] = z
     return apply
 
 

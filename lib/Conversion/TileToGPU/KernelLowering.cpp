@@ -99,6 +99,7 @@ LogicalResult KernelLowering::lowerOp(Operation *op) {
       .Case([&](BroadcastOp op) { return lowerBroadcast(op); })
       .Case([&](SplatOp op) { return lowerSplat(op); })
       .Case([&](ReshapeOp op) { return lowerReshape(op); })
+      .Case([&](TransposeOp op) { return lowerTranspose(op); })
       .Case([&](BarrierOp) {
         gpu::BarrierOp::create(builder, loc);
         return success();

@@ -40,6 +40,10 @@ enum class Layout {
   RowReplicated,
 };
 
+/// A reduction's running result: the value, and for an argmax its index
+/// (i32).
+using Partial = SmallVector<Value, 2>;
+
 struct DistributedTile {
   Value slots; // vector<K x T>
   Layout layout = Layout::Owner;
@@ -146,6 +150,9 @@ private:
 
   // LowerCrossThread.cpp
   LogicalResult lowerReduction(ReductionOpInterface op);
+  /// colsum, colmax, colmin: in each thread (ReductionStrategy::InThread)
+  /// or from shared memory, a thread per column.
+  LogicalResult lowerColumnReduction(ReductionOpInterface op);
   LogicalResult lowerDot(DotOp op);
   /// A dot on tensor cores (#tile.mma): ldmatrix of its shared operands,
   /// mma.sync into its accumulator's fragments.
@@ -169,11 +176,16 @@ private:
   /// Slot i of the result is slot `sources[i]` of `slots`.
   Value permuteSlots(Value slots, ArrayRef<int64_t> sources);
 
+  LogicalResult lowerTranspose(TransposeOp op);
+
   // LowerLayouts.cpp
   LogicalResult lowerConvertLayout(ConvertLayoutOp op);
   /// `value` combined over the lanes that differ from this one in the bits
   /// of `laneMask` with xor shuffles: every one of them ends with the result.
-  Value butterfly(ReductionKind kind, Value value, int64_t laneMask);
+  Partial butterfly(ReductionKind kind, Partial value, int64_t laneMask);
+  Value butterfly(ReductionKind kind, Value value, int64_t laneMask) {
+    return butterfly(kind, Partial{value}, laneMask)[0];
+  }
   /// The shared view a cross-thread reader reads `operand` from.
   FailureOr<Value> sharedViewOf(Operation *user, Value operand);
 

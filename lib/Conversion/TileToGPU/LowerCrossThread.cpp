@@ -14,6 +14,8 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 
+#include <limits>
+
 using namespace mlir;
 using namespace mlir::tile;
 
@@ -48,28 +50,81 @@ static Value combine(OpBuilder &builder, Location loc, ReductionKind kind,
   case ReductionKind::min:
     return isFloat ? arith::MinimumFOp::create(builder, loc, a, b).getResult()
                    : arith::MinSIOp::create(builder, loc, a, b).getResult();
+  case ReductionKind::argmax:
+    break;
   }
-  llvm_unreachable("unknown reduction kind");
+  llvm_unreachable("an argmax combines values with their indices");
+}
+
+/// Whether `(y, yIndex)` beats `(x, xIndex)` in an argmax: a greater value
+/// (a NaN above every number), or an equal one at a smaller index. A total
+/// order, so the first index of the maximum wins in any combining order.
+static Value beats(OpBuilder &builder, Location loc, Value x, Value xIndex,
+                   Value y, Value yIndex) {
+  Value greater, equal;
+  if (isa<FloatType>(x.getType())) {
+    using arith::CmpFPredicate;
+    auto cmp = [&](CmpFPredicate predicate, Value a, Value b) {
+      return arith::CmpFOp::create(builder, loc, predicate, a, b).getResult();
+    };
+    Value xNaN = cmp(CmpFPredicate::UNO, x, x);
+    Value yNaN = cmp(CmpFPredicate::UNO, y, y);
+    Value xNumber = cmp(CmpFPredicate::ORD, x, x);
+    greater = arith::OrIOp::create(
+        builder, loc, cmp(CmpFPredicate::OGT, y, x),
+        arith::AndIOp::create(builder, loc, yNaN, xNumber));
+    equal =
+        arith::OrIOp::create(builder, loc, cmp(CmpFPredicate::OEQ, y, x),
+                             arith::AndIOp::create(builder, loc, yNaN, xNaN));
+  } else {
+    greater =
+        arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::sgt, y, x);
+    equal = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq, y, x);
+  }
+  Value earlier = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::slt,
+                                        yIndex, xIndex);
+  return arith::OrIOp::create(
+      builder, loc, greater,
+      arith::AndIOp::create(builder, loc, equal, earlier));
+}
+
+/// Two partial results combined: the value, and for an argmax its index.
+static Partial combinePartials(OpBuilder &builder, Location loc,
+                               ReductionKind kind, const Partial &x,
+                               const Partial &y) {
+  if (kind != ReductionKind::argmax)
+    return {combine(builder, loc, kind, x[0], y[0])};
+  Value take = beats(builder, loc, x[0], x[1], y[0], y[1]);
+  return {arith::SelectOp::create(builder, loc, take, y[0], x[0]),
+          arith::SelectOp::create(builder, loc, take, y[1], x[1])};
 }
 
 /// The identity of the reduction: 0 for a sum, the lowest value for a
-/// max, the highest for a min.
-static Value identity(OpBuilder &builder, Location loc, ReductionKind kind,
-                      Type type) {
+/// max (an argmax, with the highest index), the highest for a min.
+static Partial identity(OpBuilder &builder, Location loc, ReductionKind kind,
+                        Type type) {
   if (kind == ReductionKind::sum)
-    return arith::ConstantOp::create(builder, loc, type,
-                                     builder.getZeroAttr(type));
-  bool negative = kind == ReductionKind::max;
-  if (auto floatType = dyn_cast<FloatType>(type))
-    return arith::ConstantOp::create(
+    return {arith::ConstantOp::create(builder, loc, type,
+                                      builder.getZeroAttr(type))};
+  bool negative = kind != ReductionKind::min;
+  Value value;
+  if (auto floatType = dyn_cast<FloatType>(type)) {
+    value = arith::ConstantOp::create(
         builder, loc, type,
         builder.getFloatAttr(
             type, APFloat::getInf(floatType.getFloatSemantics(), negative)));
-  unsigned width = type.getIntOrFloatBitWidth();
-  return arith::ConstantOp::create(
-      builder, loc, type,
-      builder.getIntegerAttr(type, negative ? APInt::getSignedMinValue(width)
-                                            : APInt::getSignedMaxValue(width)));
+  } else {
+    unsigned width = type.getIntOrFloatBitWidth();
+    value = arith::ConstantOp::create(
+        builder, loc, type,
+        builder.getIntegerAttr(type, negative
+                                         ? APInt::getSignedMinValue(width)
+                                         : APInt::getSignedMaxValue(width)));
+  }
+  if (kind != ReductionKind::argmax)
+    return {value};
+  return {value, arith::ConstantIntOp::create(
+                     builder, loc, std::numeric_limits<int32_t>::max(), 32)};
 }
 
 FailureOr<Value> KernelLowering::sharedViewOf(Operation *user, Value operand) {
@@ -83,16 +138,19 @@ FailureOr<Value> KernelLowering::sharedViewOf(Operation *user, Value operand) {
   return view;
 }
 
-Value KernelLowering::butterfly(ReductionKind kind, Value value,
-                                int64_t laneMask) {
+Partial KernelLowering::butterfly(ReductionKind kind, Partial value,
+                                  int64_t laneMask) {
   Value width = arith::ConstantIntOp::create(builder, loc, kWarpSize, 32);
   for (int64_t distance = kWarpSize / 2; distance >= 1; distance /= 2) {
     if (!(laneMask & distance))
       continue;
     Value offset = arith::ConstantIntOp::create(builder, loc, distance, 32);
-    auto shuffle = gpu::ShuffleOp::create(builder, loc, value, offset, width,
-                                          gpu::ShuffleMode::XOR);
-    value = combine(builder, loc, kind, value, shuffle.getShuffleResult());
+    Partial other;
+    for (Value part : value)
+      other.push_back(gpu::ShuffleOp::create(builder, loc, part, offset, width,
+                                             gpu::ShuffleMode::XOR)
+                          .getShuffleResult());
+    value = combinePartials(builder, loc, kind, value, other);
   }
   return value;
 }
@@ -211,9 +269,12 @@ Value KernelLowering::permuteSlots(Value slots, ArrayRef<int64_t> sources) {
 }
 
 LogicalResult KernelLowering::lowerReduction(ReductionOpInterface op) {
+  if (op.getAxis() == 0)
+    return lowerColumnReduction(op);
   RankedTensorType inputType = op.getInput().getType();
   RankedTensorType resultType = op.getResult().getType();
   ReductionKind kind = op.getKind();
+  bool withIndex = kind == ReductionKind::argmax;
   ReductionStrategy strategy = getReductionStrategy(op);
   if (op.getAxis() != 1)
     return op->emitError("cannot lower a reduction over axis ")
@@ -243,7 +304,8 @@ LogicalResult KernelLowering::lowerReduction(ReductionOpInterface op) {
   // a row's result reduces that row, its lanes reading consecutive
   // elements (no bank conflicts), and a butterfly over the warp leaves the
   // result in every lane, the owner's among them. The warp's rows go one
-  // after the other; a warp's control flow stays uniform.
+  // after the other; a warp's control flow stays uniform. An argmax
+  // carries each lane's best column along.
   FailureOr<Value> view = sharedViewOf(op, op.getInput());
   if (failed(view))
     return failure();
@@ -253,14 +315,14 @@ LogicalResult KernelLowering::lowerReduction(ReductionOpInterface op) {
   Value lane =
       arith::RemUIOp::create(builder, loc, threadId, constantIndex(kWarpSize));
   Value firstLane = arith::SubIOp::create(builder, loc, threadId, lane);
+  Partial none = identity(builder, loc, kind, accumulator);
   Value slots = zero(getSlotsType(resultType));
   for (int64_t slot = 0, e = getSlots(resultType); slot < e; ++slot) {
     Value warpRows = arith::AddIOp::create(builder, loc, firstLane,
                                            constantIndex(slot * threads));
-    auto overRows = scf::ForOp::create(
-        builder, loc, constantIndex(0), constantIndex(kWarpSize),
-        constantIndex(1),
-        ValueRange{identity(builder, loc, kind, accumulator)});
+    auto overRows =
+        scf::ForOp::create(builder, loc, constantIndex(0),
+                           constantIndex(kWarpSize), constantIndex(1), none);
     {
       OpBuilder::InsertionGuard guard(builder);
       builder.setInsertionPointToStart(overRows.getBody());
@@ -268,34 +330,133 @@ LogicalResult KernelLowering::lowerReduction(ReductionOpInterface op) {
       Value row = arith::AddIOp::create(builder, loc, warpRows, j);
       Value isRow = arith::CmpIOp::create(
           builder, loc, arith::CmpIPredicate::ult, row, constantIndex(rows));
-      Value rowResult = guarded(
-          isRow, accumulator, identity(builder, loc, kind, accumulator), [&] {
-            Value rowStart = arith::MulIOp::create(builder, loc, row,
-                                                   constantIndex(columns));
-            auto overColumns = scf::ForOp::create(
-                builder, loc, lane, constantIndex(columns),
-                constantIndex(kWarpSize),
-                ValueRange{identity(builder, loc, kind, accumulator)},
-                [&](OpBuilder &nested, Location nestedLoc, Value column,
-                    ValueRange carried) {
-                  Value index = arith::AddIOp::create(nested, nestedLoc,
-                                                      rowStart, column);
-                  Value value =
-                      memref::LoadOp::create(nested, nestedLoc, *view, index);
-                  value = convert(nested, nestedLoc, value, accumulator);
-                  scf::YieldOp::create(
-                      nested, nestedLoc,
-                      combine(nested, nestedLoc, kind, carried[0], value));
-                });
-            return butterfly(kind, overColumns.getResult(0), kWarpSize - 1);
-          });
+      auto ifRow = scf::IfOp::create(builder, loc, ValueRange(none).getTypes(),
+                                     isRow, /*withElseRegion=*/true);
+      {
+        OpBuilder::InsertionGuard guard(builder);
+        builder.setInsertionPointToStart(&ifRow.getThenRegion().front());
+        Value rowStart =
+            arith::MulIOp::create(builder, loc, row, constantIndex(columns));
+        auto overColumns = scf::ForOp::create(
+            builder, loc, lane, constantIndex(columns),
+            constantIndex(kWarpSize), none,
+            [&](OpBuilder &nested, Location nestedLoc, Value column,
+                ValueRange carried) {
+              Value index =
+                  arith::AddIOp::create(nested, nestedLoc, rowStart, column);
+              Partial value{convert(
+                  nested, nestedLoc,
+                  memref::LoadOp::create(nested, nestedLoc, *view, index),
+                  accumulator)};
+              if (withIndex)
+                value.push_back(arith::IndexCastOp::create(
+                    nested, nestedLoc, nested.getI32Type(), column));
+              scf::YieldOp::create(nested, nestedLoc,
+                                   combinePartials(nested, nestedLoc, kind,
+                                                   Partial(carried), value));
+            });
+        scf::YieldOp::create(
+            builder, loc,
+            butterfly(kind, Partial(overColumns.getResults()), kWarpSize - 1));
+        builder.setInsertionPointToStart(&ifRow.getElseRegion().front());
+        scf::YieldOp::create(builder, loc, none);
+      }
       Value mine = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq,
                                          lane, j);
-      scf::YieldOp::create(
-          builder, loc,
-          ValueRange{arith::SelectOp::create(builder, loc, mine, rowResult,
-                                             overRows.getRegionIterArg(0))});
+      SmallVector<Value> next;
+      for (auto [rowResult, carried] :
+           llvm::zip(ifRow.getResults(), overRows.getRegionIterArgs()))
+        next.push_back(
+            arith::SelectOp::create(builder, loc, mine, rowResult, carried));
+      scf::YieldOp::create(builder, loc, next);
     }
+    Value result = withIndex
+                       ? overRows.getResult(1)
+                       : convert(builder, loc, overRows.getResult(0), element);
+    slots = vector::InsertOp::create(builder, loc, result, slots, slot);
+  }
+  mapTile(op.getResult(), slots);
+  return success();
+}
+
+LogicalResult KernelLowering::lowerColumnReduction(ReductionOpInterface op) {
+  RankedTensorType inputType = op.getInput().getType();
+  RankedTensorType resultType = op.getResult().getType();
+  ReductionKind kind = op.getKind();
+  int64_t rows = inputType.getDimSize(0), columns = inputType.getDimSize(1);
+  Value slots = zero(getSlotsType(resultType));
+  ReductionStrategy strategy = getReductionStrategy(op);
+  if (strategy == ReductionStrategy::InWarp) {
+    // One warp: column j is in lanes j, j + C, ... of every slot. Each lane
+    // folds its slots (the invalid ones are the identity), then lanes C
+    // apart combine; lane j, the owner of result j, ends with it.
+    FailureOr<DistributedTile> input = lookupTile(op, op.getInput());
+    if (failed(input))
+      return failure();
+    Type element = inputType.getElementType();
+    Value none = identity(builder, loc, kind, element)[0];
+    Value total;
+    for (int64_t slot = 0, e = getSlots(inputType); slot < e; ++slot) {
+      Value value = vector::ExtractOp::create(builder, loc, input->slots, slot);
+      if (Value valid = slotIsValid(inputType.getNumElements(), slot))
+        value = arith::SelectOp::create(builder, loc, valid, value, none);
+      total = total ? combine(builder, loc, kind, total, value) : value;
+    }
+    total = butterfly(kind, total, (kWarpSize - 1) & ~(columns - 1));
+    mapTile(op.getResult(),
+            vector::InsertOp::create(builder, loc, total, slots, 0));
+    return success();
+  }
+  if (strategy == ReductionStrategy::InThread) {
+    // Column j is in thread j % threads: its element in row i at slot
+    // i * (C / threads) + j / threads. Each thread folds its slots, and
+    // holds the results it owns.
+    FailureOr<DistributedTile> input = lookupTile(op, op.getInput());
+    if (failed(input))
+      return failure();
+    int64_t slotsPerRow = columns / threads;
+    for (int64_t slot = 0; slot < slotsPerRow; ++slot) {
+      Value total;
+      for (int64_t row = 0; row < rows; ++row) {
+        Value value = vector::ExtractOp::create(builder, loc, input->slots,
+                                                row * slotsPerRow + slot);
+        total = total ? combine(builder, loc, kind, total, value) : value;
+      }
+      slots = vector::InsertOp::create(builder, loc, total, slots, slot);
+    }
+    mapTile(op.getResult(), slots);
+    return success();
+  }
+  // Through shared memory, a thread per column: consecutive threads read
+  // consecutive elements of each row (no bank conflicts).
+  FailureOr<Value> view = sharedViewOf(op, op.getInput());
+  if (failed(view))
+    return failure();
+  Type element = inputType.getElementType();
+  Type accumulator = getAccumulatorType(element);
+  Value none = identity(builder, loc, kind, accumulator)[0];
+  for (int64_t slot = 0, e = getSlots(resultType); slot < e; ++slot) {
+    Value column = safeIndex(elementIndex(slot),
+                             slotIsValid(resultType.getNumElements(), slot));
+    auto overRows = scf::ForOp::create(
+        builder, loc, constantIndex(0), constantIndex(rows), constantIndex(1),
+        ValueRange{none},
+        [&](OpBuilder &nested, Location nestedLoc, Value row,
+            ValueRange carried) {
+          Value index = arith::AddIOp::create(
+              nested, nestedLoc,
+              arith::MulIOp::create(
+                  nested, nestedLoc, row,
+                  arith::ConstantIndexOp::create(nested, nestedLoc, columns)),
+              column);
+          Value value =
+              convert(nested, nestedLoc,
+                      memref::LoadOp::create(nested, nestedLoc, *view, index),
+                      accumulator);
+          scf::YieldOp::create(
+              nested, nestedLoc,
+              combine(nested, nestedLoc, kind, carried[0], value));
+        });
     Value result = convert(builder, loc, overRows.getResult(0), element);
     slots = vector::InsertOp::create(builder, loc, result, slots, slot);
   }
@@ -446,8 +607,12 @@ LogicalResult KernelLowering::lowerDotOnTensorCores(DotOp op,
 }
 
 LogicalResult KernelLowering::lowerDot(DotOp op) {
-  if (MmaLayoutAttr layout = getMmaLayout(op))
+  if (MmaLayoutAttr layout = getMmaLayout(op)) {
+    if (op.getRhsTransposed())
+      return op.emitError("a dot reading its right operand transposed "
+                          "cannot run on tensor cores yet");
     return lowerDotOnTensorCores(op, layout);
+  }
   FailureOr<Value> lhs = sharedViewOf(op, op.getLhs());
   FailureOr<Value> rhs = sharedViewOf(op, op.getRhs());
   if (failed(lhs) || failed(rhs))
@@ -458,6 +623,9 @@ LogicalResult KernelLowering::lowerDot(DotOp op) {
   bool isFloat = isa<FloatType>(element);
   int64_t inner = op.getLhs().getType().getDimSize(1);
   int64_t columns = type.getDimSize(1);
+  // Element (k, n) of the right operand: k * N + n, or n * K + k when it
+  // is given transposed.
+  bool transposed = op.getRhsTransposed();
   int64_t numSlots = getSlots(type);
   // Each slot's row and column. When every slot holds an element, the
   // slots of a thread share their column (or their row) as one value, and
@@ -473,16 +641,23 @@ LogicalResult KernelLowering::lowerDot(DotOp op) {
                           type.getShape());
     lhsRows.push_back(
         arith::MulIOp::create(builder, loc, coords[0], constantIndex(inner)));
-    rhsColumns.push_back(coords[1]);
+    rhsColumns.push_back(transposed
+                             ? arith::MulIOp::create(builder, loc, coords[1],
+                                                     constantIndex(inner))
+                                   .getResult()
+                             : coords[1]);
   }
   // One step of the inner dimension for all slots: each operand element
   // the slots share is loaded and converted once.
   auto step = [&](OpBuilder &nested, Location nestedLoc, Value k,
                   ValueRange sums) {
     DenseMap<Value, Value> lhsOf, rhsOf; // by row, by column
-    Value rhsRow = arith::MulIOp::create(
-        nested, nestedLoc, k,
-        arith::ConstantIndexOp::create(nested, nestedLoc, columns));
+    Value rhsRow = transposed
+                       ? k
+                       : arith::MulIOp::create(nested, nestedLoc, k,
+                                               arith::ConstantIndexOp::create(
+                                                   nested, nestedLoc, columns))
+                             .getResult();
     auto operand = [&](DenseMap<Value, Value> &cache, Value key, Value view,
                        Value index) {
       Value &value = cache[key];
@@ -596,6 +771,28 @@ LogicalResult KernelLowering::lowerReshape(ReshapeOp op) {
   if (failed(input))
     return failure();
   mapTile(op.getResult(), input->slots);
+  return success();
+}
+
+LogicalResult KernelLowering::lowerTranspose(TransposeOp op) {
+  // Each thread reads its elements (i, j) as (j, i) of the input's shared
+  // copy.
+  FailureOr<Value> view = sharedViewOf(op, op.getInput());
+  if (failed(view))
+    return failure();
+  RankedTensorType type = op.getType();
+  Value inputColumns = constantIndex(type.getDimSize(0));
+  Value slots = zero(getSlotsType(type));
+  for (int64_t slot = 0, e = getSlots(type); slot < e; ++slot) {
+    Value index = safeIndex(elementIndex(slot, getVector(op.getResult())),
+                            slotIsValid(type.getNumElements(), slot));
+    SmallVector<Value> coords = delinearize(index, type.getShape());
+    Value value = memref::LoadOp::create(
+        builder, loc, *view,
+        linearize({coords[1], coords[0]}, {Value(), inputColumns}));
+    slots = vector::InsertOp::create(builder, loc, value, slots, slot);
+  }
+  mapTile(op.getResult(), slots);
   return success();
 }
 

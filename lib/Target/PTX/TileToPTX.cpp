@@ -88,6 +88,8 @@ void mlir::tile::buildTileToPTXPipeline(OpPassManager &pm,
   gpu.addPass(createConvertGpuOpsToNVVMOps(toNVVM));
   gpu.addPass(createCanonicalizerPass());
   pm.addPass(createConvertVectorToLLVMPass());
+  // Vector unrolling of the mma fragments leaves ub.poison behind.
+  pm.addPass(createUBToLLVMConversionPass());
   pm.addPass(createFinalizeMemRefToLLVMConversionPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
   GpuModuleToBinaryPassOptions toBinary;

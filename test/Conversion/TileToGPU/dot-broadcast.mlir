@@ -57,3 +57,28 @@ tile.kernel @dot_loop(%A: !tile.tensor<[32, 128], f16>, %B: !tile.tensor<[128, 6
   tile.store %d, %C[%c0, %c0] : tensor<32x64xf32> -> !tile.tensor<[32, 64], f32>
   tile.return
 }
+
+// -----
+
+// dot(a, transpose(b)), folded (test/Dialect/Tile/canonicalize.mlir): the
+// right operand is staged as it is, [16, 32] (512 f16, the same 1024 bytes
+// as an untransposed one, and no other shared tile), and read by columns:
+// element (k, n) at n * 32 + k.
+// CHECK-LABEL: gpu.func @dot_rhs_transposed(
+// CHECK-SAME: workgroup(%[[SMEM:.*]] : memref<2048xi8, #gpu.address_space<workgroup>>)
+// CHECK-DAG: %[[RHS:.*]] = memref.view %[[SMEM]][%c1024][] {{.*}} to memref<512xf16, #gpu.address_space<workgroup>>
+// CHECK: gpu.barrier
+// CHECK: %[[COL:.*]] = arith.remui %{{.*}}, %c16 : index
+// CHECK: %[[START:.*]] = arith.muli %[[COL]], %c32 : index
+// CHECK: memref.load %[[RHS]][%[[START]]]
+// CHECK: %[[NEXT:.*]] = arith.addi %[[START]], %c1 : index
+// CHECK: memref.load %[[RHS]][%[[NEXT]]]
+// CHECK: gpu.return
+tile.kernel @dot_rhs_transposed(%A: !tile.tensor<[16, 32], f16>, %B: !tile.tensor<[16, 32], f16>, %C: !tile.tensor<[16, 16], f32>) attributes {threads = 128 : i64} {
+  %c0 = arith.constant 0 : index
+  %a = tile.load %A[%c0, %c0] : !tile.tensor<[16, 32], f16> -> tensor<16x32xf16>
+  %b = tile.load %B[%c0, %c0] : !tile.tensor<[16, 32], f16> -> tensor<16x32xf16>
+  %d = tile.dot %a, %b rhs_transposed : tensor<16x32xf16>, tensor<16x32xf16> -> tensor<16x16xf32>
+  tile.store %d, %C[%c0, %c0] : tensor<16x16xf32> -> !tile.tensor<[16, 16], f32>
+  tile.return
+}

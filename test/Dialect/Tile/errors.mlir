@@ -1017,3 +1017,22 @@ tile.kernel @convert_scratch_shape(%X: !tile.tensor<[16, 128], f32>) attributes 
   %y = tile.convert_layout %x through %s : tensor<16x128xf32>, !tile.var<16x64xf32> to #tile.blocked<vector = 1>
   tile.return
 }
+
+// -----
+
+tile.kernel @transpose_shape() attributes {threads = 32 : i64} {
+  %v = arith.constant dense<1.0> : tensor<16x64xf32>
+  // expected-error @+1 {{result must be 'tensor<64x16xf32>', the input's transpose, got 'tensor<16x64xf32>'}}
+  %t = tile.transpose %v : tensor<16x64xf32> -> tensor<16x64xf32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @dot_rhs_transposed_shape() attributes {threads = 32 : i64} {
+  %a = arith.constant dense<1.0> : tensor<16x32xf32>
+  %b = arith.constant dense<1.0> : tensor<32x64xf32>
+  // expected-error @+1 {{contracts [16, 32] with [32, 64] transposed: inner dimensions differ}}
+  %d = tile.dot %a, %b rhs_transposed : tensor<16x32xf32>, tensor<32x64xf32> -> tensor<16x64xf32>
+  tile.return
+}

@@ -208,3 +208,16 @@ tile.kernel @lookups(%T: !tile.tensor<[4, 8], f32>) attributes {threads = 64 : i
   tile.scatter %g, %T[%c0, %c0] indices(%ids) dims [0] : tensor<64x8xf32>, !tile.tensor<[4, 8], f32>, tensor<64x1xi32>
   tile.return
 }
+
+// Transposes, and a dot reading its right operand transposed.
+// CHECK-LABEL: tile.kernel @transposes(
+tile.kernel @transposes(%K: !tile.tensor<[64, 32], f16>) attributes {threads = 128 : i64} {
+  %c0 = arith.constant 0 : index
+  %k = tile.load %K[%c0, %c0] : !tile.tensor<[64, 32], f16> -> tensor<64x32xf16>
+  // CHECK: tile.transpose %{{.*}} : tensor<64x32xf16> -> tensor<32x64xf16>
+  %kt = tile.transpose %k : tensor<64x32xf16> -> tensor<32x64xf16>
+  %q = tile.extract_slice %k[0, 0] : tensor<64x32xf16> -> tensor<16x32xf16>
+  // CHECK: tile.dot %{{.*}}, %{{.*}} rhs_transposed : tensor<16x32xf16>, tensor<64x32xf16> -> tensor<16x64xf32>
+  %s = tile.dot %q, %k rhs_transposed : tensor<16x32xf16>, tensor<64x32xf16> -> tensor<16x64xf32>
+  tile.return
+}

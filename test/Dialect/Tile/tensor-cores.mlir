@@ -163,3 +163,19 @@ tile.kernel @reads_thread(%A: !tile.tensor<[16, 16], f16>, %B: !tile.tensor<[16,
   tile.store %e, %O[%c0, %c0] : tensor<16x32xf32> -> !tile.tensor<[16, 32], f32>
   tile.return
 }
+
+// -----
+
+// dot(q, transpose(k)) reads k transposed: not on tensor cores yet.
+// CHECK-LABEL: tile.kernel @rhs_transposed
+// CHECK-NOT: tile.layout
+tile.kernel @rhs_transposed(%Q: !tile.tensor<[16, 32], f16>, %K: !tile.tensor<[64, 32], f16>,
+                            %S: !tile.tensor<[16, 64], f32>) attributes {threads = 128 : i64} {
+  %c0 = arith.constant 0 : index
+  %q = tile.load %Q[%c0, %c0] : !tile.tensor<[16, 32], f16> -> tensor<16x32xf16>
+  %k = tile.load %K[%c0, %c0] : !tile.tensor<[64, 32], f16> -> tensor<64x32xf16>
+  // expected-remark @below {{dot stays SIMT: its right operand is read transposed (dot(a, transpose(b))), which the mma path does not take yet}}
+  %s = tile.dot %q, %k rhs_transposed : tensor<16x32xf16>, tensor<64x32xf16> -> tensor<16x64xf32>
+  tile.store %s, %S[%c0, %c0] : tensor<16x64xf32> -> !tile.tensor<[16, 64], f32>
+  tile.return
+}

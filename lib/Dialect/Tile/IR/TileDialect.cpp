@@ -158,7 +158,7 @@ public:
       // 000's distribution. tile-tensor-cores records #tile.mma on every
       // member of a dot's group: reads and loop or branch results too.
       if (!isa<VarOp, LoadOp, SplatOp, IotaOp, DotOp, BroadcastOp, ReadOp,
-               scf::ForOp, scf::IfOp, arith::ConstantOp>(op) &&
+               TransposeOp, scf::ForOp, scf::IfOp, arith::ConstantOp>(op) &&
           !isSameShapeElementwise(op))
         return error() << "cannot lay out the result of '" << op->getName()
                        << "', which has a layout of its own";

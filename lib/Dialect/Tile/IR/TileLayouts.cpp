@@ -578,8 +578,7 @@ LayoutAttrInterface mlir::tile::getLayout(Value tile) {
   if (auto reduction = dyn_cast<ReductionOpInterface>(def)) {
     LayoutAttrInterface input = getLayout(reduction.getInput());
     RankedTensorType type = reduction.getInput().getType();
-    if (reduction.getAxis() == 1 &&
-        getRowReductionPlan(input, type, getKernelThreads(def)))
+    if (reduction.getAxis() == 1 && reducesInPlace(reduction))
       return RowsLayoutAttr::get(context, type.getDimSize(1), input);
     return getSeedLayout(context);
   }

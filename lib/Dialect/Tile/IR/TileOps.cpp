@@ -32,10 +32,16 @@ LogicalResult mlir::tile::verifyReduction(Operation *op) {
   RankedTensorType in = reduction.getInput().getType(),
                    out = reduction.getResult().getType();
   int64_t axis = reduction.getAxis();
-  if (in.getElementType() != out.getElementType())
+  if (reduction.getKind() == ReductionKind::argmax) {
+    if (!out.getElementType().isInteger(32))
+      return op->emitOpError("result element type must be i32 (an index), "
+                             "got ")
+             << out.getElementType();
+  } else if (in.getElementType() != out.getElementType()) {
     return op->emitOpError("result element type ")
            << out.getElementType() << " differs from the input's "
            << in.getElementType();
+  }
   SmallVector<int64_t> expected(in.getShape());
   expected[axis] = 1;
   auto print = [](ArrayRef<int64_t> shape) {
@@ -76,11 +82,33 @@ void mlir::tile::getScratchEffects(
 
 ReductionStrategy mlir::tile::getReductionStrategy(ReductionOpInterface op) {
   // Sums, maxima and minima combine alike; what decides is where the
-  // elements of a row are.
-  if (op.getAxis() != 1)
+  // elements of a row (a column) are.
+  RankedTensorType input = op.getInput().getType();
+  LayoutAttrInterface layout = getLayout(op.getInput());
+  int64_t threads = getKernelThreads(op);
+  if (op.getAxis() == 0) {
+    // In seed 000's distribution element (i, j) is in thread
+    // (i * C + j) % threads: j % threads when C is a multiple of threads.
+    Type element = input.getElementType();
+    int64_t columns = input.getDimSize(1);
+    if (input.getRank() != 2 || !(element.isF32() || element.isInteger(32)) ||
+        op.getKind() == ReductionKind::argmax || threads <= 0 ||
+        !isSeedLayout(layout))
+      return ReductionStrategy::ThroughShared;
+    if (columns % threads == 0)
+      return ReductionStrategy::InThread;
+    // In a CTA of one warp, column j is in lanes j, j + C, ...: xor
+    // shuffles over lanes C apart fold it.
+    if (threads == kLanes && kLanes % columns == 0)
+      return ReductionStrategy::InWarp;
     return ReductionStrategy::ThroughShared;
-  std::optional<RowReductionPlan> plan = getRowReductionPlan(
-      getLayout(op.getInput()), op.getInput().getType(), getKernelThreads(op));
+  }
+  // An argmax carries each value's column, which the shared path's
+  // butterfly does; the in-place plans combine values only.
+  if (op.getAxis() != 1 || op.getKind() == ReductionKind::argmax)
+    return ReductionStrategy::ThroughShared;
+  std::optional<RowReductionPlan> plan =
+      getRowReductionPlan(layout, input, threads);
   if (!plan)
     return ReductionStrategy::ThroughShared;
   return plan->parts == 1 ? ReductionStrategy::InWarp
@@ -775,15 +803,19 @@ LogicalResult WriteOp::verify() { return verifyVarOperand(*this, getVar()); }
 LogicalResult DotOp::verify() {
   RankedTensorType lhs = getLhs().getType(), rhs = getRhs().getType(),
                    result = getResult().getType();
-  if (lhs.getDimSize(1) != rhs.getDimSize(0))
+  // The right operand as the product reads it: [K, N].
+  int64_t rhsRows = rhs.getDimSize(getRhsTransposed() ? 1 : 0),
+          rhsColumns = rhs.getDimSize(getRhsTransposed() ? 0 : 1);
+  if (lhs.getDimSize(1) != rhsRows)
     return emitOpError("contracts [")
            << lhs.getDimSize(0) << ", " << lhs.getDimSize(1) << "] with ["
-           << rhs.getDimSize(0) << ", " << rhs.getDimSize(1)
-           << "]: inner dimensions differ";
+           << rhs.getDimSize(0) << ", " << rhs.getDimSize(1) << "]"
+           << (getRhsTransposed() ? " transposed" : "")
+           << ": inner dimensions differ";
   if (result.getDimSize(0) != lhs.getDimSize(0) ||
-      result.getDimSize(1) != rhs.getDimSize(1))
+      result.getDimSize(1) != rhsColumns)
     return emitOpError("result must be [")
-           << lhs.getDimSize(0) << ", " << rhs.getDimSize(1) << "], got ["
+           << lhs.getDimSize(0) << ", " << rhsColumns << "], got ["
            << result.getDimSize(0) << ", " << result.getDimSize(1) << "]";
   Type in = lhs.getElementType(), out = result.getElementType();
   if (rhs.getElementType() != in)
@@ -795,6 +827,37 @@ LogicalResult DotOp::verify() {
            << in << (in.isF16() || in.isBF16() ? " or f32" : "") << ", got "
            << out;
   return success();
+}
+
+OpFoldResult DotOp::fold(FoldAdaptor) {
+  // dot(a, transpose(b)) reads b transposed: no transposed copy.
+  auto transpose = getRhs().getDefiningOp<TransposeOp>();
+  if (!transpose)
+    return {};
+  getRhsMutable().assign(transpose.getInput());
+  setRhsTransposed(!getRhsTransposed());
+  return getResult();
+}
+
+LogicalResult TransposeOp::verify() {
+  RankedTensorType in = getInput().getType(), out = getResult().getType();
+  if (in.getElementType() != out.getElementType() ||
+      out.getDimSize(0) != in.getDimSize(1) ||
+      out.getDimSize(1) != in.getDimSize(0))
+    return emitOpError("result must be ")
+           << RankedTensorType::get({in.getDimSize(1), in.getDimSize(0)},
+                                    in.getElementType())
+           << ", the input's transpose, got " << out;
+  return success();
+}
+
+OpFoldResult TransposeOp::fold(FoldAdaptor adaptor) {
+  if (auto inner = getInput().getDefiningOp<TransposeOp>())
+    return inner.getInput();
+  if (auto splat = dyn_cast_if_present<SplatElementsAttr>(adaptor.getInput()))
+    return SplatElementsAttr::get(getResult().getType(),
+                                  splat.getSplatValue<Attribute>());
+  return {};
 }
 
 LogicalResult BroadcastOp::verify() {

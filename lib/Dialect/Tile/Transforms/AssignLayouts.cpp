@@ -76,6 +76,9 @@ bool isFreelyMade(Value value) {
   if (auto broadcast = dyn_cast<BroadcastOp>(def))
     return readsAcrossThreads(broadcast->getOpOperand(0)) ||
            getFreelyBroadcastRows(broadcast);
+  // A transpose reads each element from shared memory by coordinates.
+  if (isa<TransposeOp>(def))
+    return true;
   return false;
 }
 
@@ -190,9 +193,12 @@ struct TileAssignLayouts
     MLIRContext *context = kernel.getContext();
     for (Value tile : tiles)
       for (Operation *user : tile.getUsers())
-        if (isa<ReductionOpInterface>(user)) {
+        if (auto reduction = dyn_cast<ReductionOpInterface>(user)) {
           int64_t &vector = vectorOf[groups.getLeaderValue(tile)];
           auto type = cast<RankedTensorType>(tile.getType());
+          // Columns fold in place in seed 000's distribution only.
+          if (reduction.getAxis() != 1 && reducesInPlace(reduction))
+            vector = 1;
           while (vector > 1 &&
                  !reducesAsWell(BlockedLayoutAttr::get(context, vector), type,
                                 threads))

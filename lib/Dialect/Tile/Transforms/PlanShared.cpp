@@ -306,7 +306,7 @@ private:
   void convertRowResultsForOtherUses(KernelOp kernel) {
     SmallVector<ReductionOpInterface> reductions;
     kernel.walk([&](ReductionOpInterface op) {
-      if (reducesInPlace(op))
+      if (isRowReplicated(op.getResult()))
         reductions.push_back(op);
     });
     for (ReductionOpInterface reduction : reductions) {

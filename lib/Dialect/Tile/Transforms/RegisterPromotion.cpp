@@ -35,13 +35,32 @@ static RegisterUseKind classifyReduction(ReductionOpInterface op,
   // The lowering folds exactly what the InWarp strategy says; the rest only
   // words the reason.
   if (getReductionStrategy(op) == ReductionStrategy::InWarp) {
-    reason = llvm::formatv("{0} over rows of {1} elements, each row in {1} "
-                           "lanes of one warp",
-                           what, row);
+    reason = op.getAxis() == 0
+                 ? llvm::formatv("{0} over columns of {1} elements in a CTA "
+                                 "of one warp, each column in the lanes {2} "
+                                 "apart",
+                                 what, type.getDimSize(0), row)
+                       .str()
+                 : llvm::formatv("{0} over rows of {1} elements, each row in "
+                                 "{1} lanes of one warp",
+                                 what, row)
+                       .str();
     return RegisterUseKind::ShuffleFoldable;
   }
   Type element = type.getElementType();
-  if (!element.isF32() && !element.isInteger(32)) {
+  if (op.getAxis() == 0) {
+    // Seed 000 folds rows only; a column in one thread is served from its
+    // registers by tile-plan-shared.
+    reason = getReductionStrategy(op) == ReductionStrategy::InThread
+                 ? llvm::formatv("{0} over columns, each in one thread's "
+                                 "registers (no other thread reads them)",
+                                 what)
+                       .str()
+                 : llvm::formatv("{0} over columns, whose elements are in "
+                                 "different threads",
+                                 what)
+                       .str();
+  } else if (!element.isF32() && !element.isInteger(32)) {
     std::string name;
     llvm::raw_string_ostream(name) << element;
     reason = llvm::formatv("{0} of an {1} tile: warp shuffles fold f32 and "
@@ -51,6 +70,11 @@ static RegisterUseKind classifyReduction(ReductionOpInterface op,
     reason = llvm::formatv("{0} over rows of {1} elements, which is not a "
                            "power of two",
                            what, row);
+  } else if (op.getKind() == ReductionKind::argmax) {
+    reason = llvm::formatv("{0} over rows of {1} elements, more than the {2} "
+                           "lanes of a warp (an argmax has no warp-segmented "
+                           "form)",
+                           what, row, kLanes);
   } else {
     reason = llvm::formatv("{0} over rows of {1} elements, more than the {2} "
                            "lanes of a warp",
@@ -116,6 +140,8 @@ RegisterUseKind mlir::tile::classifyRegisterUse(OpOperand &use,
     reason = "the indices of a gather";
   } else if (isa<DotOp>(user)) {
     reason = "an operand of a dot";
+  } else if (isa<TransposeOp>(user)) {
+    reason = "a transpose";
   } else if (isa<ExtractOp>(user)) {
     reason = "an element every thread reads";
   } else {

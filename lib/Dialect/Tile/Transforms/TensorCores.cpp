@@ -86,6 +86,11 @@ std::string whyNotTensorCores(DotOp dot, int chip) {
   if (chip < kMinMmaChip)
     return llvm::formatv("sm_{0} has no mma.sync.m16n8k16 (sm_80 and newer)",
                          chip);
+  // ldmatrix without .trans would read a [N, K] operand as mma's B: not
+  // wired up yet.
+  if (dot.getRhsTransposed())
+    return "its right operand is read transposed (dot(a, transpose(b))), "
+           "which the mma path does not take yet";
   return "";
 }
 

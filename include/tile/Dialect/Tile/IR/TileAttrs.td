@@ -36,9 +36,12 @@ def Tile_GridDimAttr : EnumAttr<Tile_Dialect, Tile_GridDim, "dim">;
 def Tile_ReduceSum : I32EnumAttrCase<"sum", 0>;
 def Tile_ReduceMax : I32EnumAttrCase<"max", 1>;
 def Tile_ReduceMin : I32EnumAttrCase<"min", 2>;
+// The first index of the maximum (an i32 result).
+def Tile_ReduceArgMax : I32EnumAttrCase<"argmax", 3>;
 def Tile_ReductionKind
     : I32EnumAttr<"ReductionKind", "how a reduction combines elements",
-                  [Tile_ReduceSum, Tile_ReduceMax, Tile_ReduceMin]> {
+                  [Tile_ReduceSum, Tile_ReduceMax, Tile_ReduceMin,
+                   Tile_ReduceArgMax]> {
   let cppNamespace = "::mlir::tile";
   let genSpecializedAttr = 0;
 }

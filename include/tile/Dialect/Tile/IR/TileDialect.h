@@ -170,19 +170,27 @@ enum class ReductionStrategy {
   /// (seed 000's distribution: f32 or i32 rows of a power of two of at most
   /// ctx.lanes elements, each a run of lanes), reduced by warp shuffles
   /// where the tile lives; every lane of a row ends with the row's result.
+  /// A column in a CTA of one warp: the lanes C apart that hold it.
   InWarp,
   /// The same, per warp, for rows that span several warps (seed 000's
   /// distribution: f32 or i32 rows of a multiple of ctx.lanes elements):
   /// each warp's partials combine through an [R, parts] shared scratch var.
   WarpSegmented,
-  /// Anything else: the tile is read from shared memory, a warp per row.
+  /// Columns of f32 or i32 of a multiple of ctx.threads elements: each
+  /// column is in one thread's slots, which fold there; the results are in
+  /// their owners (no other thread is read, nothing is replicated).
+  InThread,
+  /// Anything else: the tile is read from shared memory, a warp per row
+  /// (a thread per column).
   ThroughShared,
 };
 
-/// The strategy for `op`, from its input's layout.
+/// The strategy for `op`, from its input's layout (columns and argmax:
+/// seed 000's distribution only).
 ReductionStrategy getReductionStrategy(ReductionOpInterface op);
-/// Whether `op` reduces where its input lives (InWarp or WarpSegmented):
-/// every lane that holds an element of a row ends with that row's result.
+/// Whether `op` reduces where its input lives (InWarp, WarpSegmented or
+/// InThread). For a row reduction every lane that holds an element of a
+/// row ends with that row's result (isRowReplicated).
 inline bool reducesInPlace(ReductionOpInterface op) {
   return getReductionStrategy(op) != ReductionStrategy::ThroughShared;
 }

@@ -516,23 +516,20 @@ def Tile_WaitGroupOp : Tile_Op<"wait_group", [
 // Non-elementwise tile ops
 //===----------------------------------------------------------------------===//
 
-// A row reduction of kind `kind` (a ReductionKind case): one line a new
-// reduction of rows.
-class Tile_RowReductionOp<string mnemonic, string kind, string what,
-                          string example>
+// A reduction of kind `kind` (a ReductionKind case) along `axis` (1: rows,
+// [R, C] -> [R, 1]; 0: columns, [R, C] -> [1, C]) with results of
+// `resultElement` (the input's by default): one line a new reduction.
+class Tile_ReductionOp<string mnemonic, string kind, int axis, string what,
+                       string placement, string example,
+                       string resultElement = "type.getElementType()">
     : Tile_Op<mnemonic, [
         AlwaysSpeculatable,
         DeclareOpInterfaceMethods<MemoryEffectsOpInterface>,
         DeclareOpInterfaceMethods<Tile_ReductionOpInterface,
                                   ["getKind", "getAxis"]>]> {
-  let summary = "the " # what # " of each row: [R, C] -> [R, 1]";
-  let description = [{
-    Rows of f32 or i32 spanning whole warps (C a multiple of 32, above 32)
-    reduce where the tile lives: a butterfly of shuffles gives each warp's
-    partial, and each row's partials combine through `scratch`, an
-    [R, C / 32] shared var that `tile-plan-shared` adds (the op then reads
-    and writes it, and has no other effect).
-  }] # example;
+  let summary = "the " # what # !if(!eq(axis, 1), " of each row: [R, C] -> [R, 1]",
+                                    " of each column: [R, C] -> [1, C]");
+  let description = placement # example;
   let arguments = (ins Tile_Matrix:$input, Optional<Tile_VarType>:$scratch);
   let results = (outs Tile_Matrix:$result);
   let assemblyFormat = [{
@@ -541,16 +538,17 @@ class Tile_RowReductionOp<string mnemonic, string kind, string what,
   }];
   let builders = [OpBuilder<(ins "::mlir::Value":$input), [{
     auto type = ::llvm::cast<::mlir::RankedTensorType>(input.getType());
+    ::llvm::SmallVector<int64_t> shape(type.getShape());
+    shape[}] # axis # [{] = 1;
     build($_builder, $_state,
-          ::mlir::RankedTensorType::get({type.getDimSize(0), 1},
-                                        type.getElementType()),
+          ::mlir::RankedTensorType::get(shape, }] # resultElement # [{),
           input, /*scratch=*/::mlir::Value());
   }]>];
   let extraClassDefinition = [{
     ::mlir::tile::ReductionKind $cppClass::getKind() {
       return ::mlir::tile::ReductionKind::}] # kind # [{;
     }
-    int64_t $cppClass::getAxis() { return 1; }
+    int64_t $cppClass::getAxis() { return }] # axis # [{; }
     void $cppClass::getEffects(
         ::llvm::SmallVectorImpl<::mlir::SideEffects::EffectInstance<
             ::mlir::MemoryEffects::Effect>> &effects) {
@@ -559,7 +557,25 @@ class Tile_RowReductionOp<string mnemonic, string kind, string what,
   }];
 }
 
-def Tile_RowSumOp : Tile_RowReductionOp<"rowsum", "sum", "sum", [{
+defvar kRowPlacement = [{
+    Rows of f32 or i32 spanning whole warps (C a multiple of 32, above 32)
+    reduce where the tile lives: a butterfly of shuffles gives each warp's
+    partial, and each row's partials combine through `scratch`, an
+    [R, C / 32] shared var that `tile-plan-shared` adds (the op then reads
+    and writes it, and has no other effect). Rows of a power of two of at
+    most 32 elements fold with shuffles alone; other rows are read from
+    shared memory, a warp per row.
+}];
+
+defvar kColumnPlacement = [{
+    Columns of f32 or i32 whose length C is a multiple of the CTA's threads
+    lie each in one thread (element (i, j) is in thread j % threads) and
+    fold in its registers; the result is in its owners. Other columns are
+    read from shared memory, a thread per column (consecutive threads
+    reading consecutive columns).
+}];
+
+def Tile_RowSumOp : Tile_ReductionOp<"rowsum", "sum", 1, "sum", kRowPlacement, [{
 
     ```mlir
     %s = tile.rowsum %t : tensor<16x64xf32> -> tensor<16x1xf32>
@@ -567,10 +583,52 @@ def Tile_RowSumOp : Tile_RowReductionOp<"rowsum", "sum", "sum", [{
     ```
   }]>;
 
-def Tile_RowMaxOp : Tile_RowReductionOp<"rowmax", "max", "maximum", [{
+def Tile_RowMaxOp : Tile_ReductionOp<"rowmax", "max", 1, "maximum", kRowPlacement, [{
 
     ```mlir
     %m = tile.rowmax %t : tensor<16x64xf32> -> tensor<16x1xf32>
+    ```
+  }]>;
+
+def Tile_RowMinOp : Tile_ReductionOp<"rowmin", "min", 1, "minimum", kRowPlacement, [{
+
+    ```mlir
+    %m = tile.rowmin %t : tensor<16x64xf32> -> tensor<16x1xf32>
+    ```
+  }]>;
+
+def Tile_RowArgMaxOp : Tile_ReductionOp<"rowargmax", "argmax", 1,
+    "first column of the maximum", [{
+    The `i32` index of each row's maximum, the first where it repeats; a
+    NaN is above every number (the first NaN wins), as in PyTorch. Rows of
+    f32 or i32 of a power of two of at most 32 elements fold with shuffles
+    of value and index pairs; other rows are read from shared memory, a
+    warp per row.
+}], [{
+
+    ```mlir
+    %i = tile.rowargmax %t : tensor<16x64xf32> -> tensor<16x1xi32>
+    ```
+  }], "$_builder.getI32Type()">;
+
+def Tile_ColSumOp : Tile_ReductionOp<"colsum", "sum", 0, "sum", kColumnPlacement, [{
+
+    ```mlir
+    %s = tile.colsum %t : tensor<16x128xf32> -> tensor<1x128xf32>
+    ```
+  }]>;
+
+def Tile_ColMaxOp : Tile_ReductionOp<"colmax", "max", 0, "maximum", kColumnPlacement, [{
+
+    ```mlir
+    %m = tile.colmax %t : tensor<16x128xf32> -> tensor<1x128xf32>
+    ```
+  }]>;
+
+def Tile_ColMinOp : Tile_ReductionOp<"colmin", "min", 0, "minimum", kColumnPlacement, [{
+
+    ```mlir
+    %m = tile.colmin %t : tensor<16x128xf32> -> tensor<1x128xf32>
     ```
   }]>;
 
@@ -588,19 +646,25 @@ def Tile_DotOp : Tile_Op<"dot", [Pure,
     `#tile.mma` on the dot says it runs on tensor cores, with its result
     in that layout.
 
+    With `rhs_transposed` the right operand is given as `[N, K]` and read
+    transposed: `dot(a, transpose(b))` folds to this, so no transposed
+    copy of `b` is made (the lowering reads `b`'s staging copy by columns).
+
     ```mlir
     %c = tile.dot %a, %b : tensor<16x32xf16>, tensor<32x64xf16> -> tensor<16x64xf32>
     %d = tile.dot %a, %b acc %c : tensor<16x32xf16>, tensor<32x64xf16> -> tensor<16x64xf32>
+    %s = tile.dot %q, %k rhs_transposed : tensor<16x32xf16>, tensor<64x32xf16> -> tensor<16x64xf32>
     ```
   }];
   let arguments = (ins Tile_Matrix:$lhs, Tile_Matrix:$rhs,
-                       Optional<Tile_Matrix>:$acc);
+                       Optional<Tile_Matrix>:$acc, UnitAttr:$rhs_transposed);
   let results = (outs Tile_Matrix:$result);
   let assemblyFormat = [{
-    $lhs `,` $rhs (`acc` $acc^)? attr-dict `:` type($lhs) `,` type($rhs) `->`
-    type($result)
+    $lhs `,` $rhs (`rhs_transposed` $rhs_transposed^)? (`acc` $acc^)? attr-dict
+    `:` type($lhs) `,` type($rhs) `->` type($result)
   }];
   let hasVerifier = 1;
+  let hasFolder = 1;
 }
 
 def Tile_ConvertLayoutOp : Tile_Op<"convert_layout", [
@@ -687,6 +751,27 @@ def Tile_ReshapeOp : Tile_Op<"reshape", [Pure]> {
   }];
   let arguments = (ins Tile_TileValue:$input);
   let results = (outs Tile_TileValue:$result);
+  let assemblyFormat = [{
+    $input attr-dict `:` type($input) `->` type($result)
+  }];
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+def Tile_TransposeOp : Tile_Op<"transpose", [Pure]> {
+  let summary = "the transpose of a rank-2 tile: [R, C] -> [C, R]";
+  let description = [{
+    Element `(i, j)` of the result is element `(j, i)` of the input. Each
+    thread reads its result elements from the input's shared copy, so the
+    input is spilled (it reads across threads); as the right operand of a
+    `tile.dot` it folds into the dot (`rhs_transposed`) and costs nothing.
+
+    ```mlir
+    %t = tile.transpose %x : tensor<32x64xf32> -> tensor<64x32xf32>
+    ```
+  }];
+  let arguments = (ins Tile_Matrix:$input);
+  let results = (outs Tile_Matrix:$result);
   let assemblyFormat = [{
     $input attr-dict `:` type($input) `->` type($result)
   }];
