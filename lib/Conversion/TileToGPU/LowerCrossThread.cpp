@@ -482,7 +482,10 @@ LogicalResult KernelLowering::lowerDotOnTensorCores(DotOp op,
     VarOp var = getVarOp(operand.getDefiningOp<ReadOp>().getVar());
     return columns + getRowPadding(var);
   };
-  int64_t pitchA = pitchOf(op.getLhs(), k), pitchB = pitchOf(op.getRhs(), n);
+  // A right operand given transposed is [N, K]: its rows are columns of B.
+  bool transposed = op.getRhsTransposed();
+  int64_t pitchA = pitchOf(op.getLhs(), k),
+          pitchB = pitchOf(op.getRhs(), transposed ? k : n);
   // The accumulator: slots 4 t to 4 t + 3 of a thread are its fragment of
   // the t-th mma tile of its warp's block (#tile.mma), C and D of mma.sync
   // as vector<2x2xf32>.
@@ -518,6 +521,9 @@ LogicalResult KernelLowering::lowerDotOnTensorCores(DotOp op,
   // 8 (lane / 16). For B (x4.trans, per 16 columns) they are K 0-7 and
   // 8-15 of columns 0-7, then of columns 8-15: the same row and column, in
   // K and N. An odd last mma tile of B takes an x2.trans of its 16 rows.
+  // A transposed B ([N, K]) is read without .trans, its matrices in the
+  // same order: lane 8 i + r addresses row (N) 8 (i / 2) + r at K 8 (i % 2),
+  // and an x2's lanes 0-15 row r at K 8 i.
   Value lane =
       arith::RemUIOp::create(builder, loc, threadId, constantIndex(kLanes));
   Value warp =
@@ -549,6 +555,21 @@ LogicalResult KernelLowering::lowerDotOnTensorCores(DotOp op,
   };
   Value rowA = arith::AddIOp::create(builder, loc, blockRow, laneRow);
   Value columnB = arith::AddIOp::create(builder, loc, blockColumn, laneColumn);
+  // A transposed B's row (N) and column (K) of the lane's address.
+  Value rowBt, rowBtPair, columnBt;
+  if (transposed) {
+    Value laneInMatrix =
+        arith::RemUIOp::create(builder, loc, lane, constantIndex(8));
+    rowBtPair = arith::AddIOp::create(builder, loc, blockColumn, laneInMatrix);
+    Value upper = arith::MulIOp::create(
+        builder, loc,
+        arith::DivUIOp::create(builder, loc, lane, constantIndex(16)),
+        constantIndex(8));
+    rowBt = arith::AddIOp::create(builder, loc, rowBtPair, upper);
+    Value second =
+        arith::DivUIOp::create(builder, loc, laneRow, constantIndex(8));
+    columnBt = arith::MulIOp::create(builder, loc, second, constantIndex(8));
+  }
   auto operandType = [&](int64_t rows) {
     return VectorType::get({rows, 2}, element);
   };
@@ -573,19 +594,26 @@ LogicalResult KernelLowering::lowerDotOnTensorCores(DotOp op,
           ValueRange{address(rowA, kMmaM * i, pitchA, laneColumn, k0)},
           /*transpose=*/false, /*numTiles=*/4));
     for (int64_t j = 0; j + 1 < tilesN; j += 2) {
-      Value pair = nvgpu::LdMatrixOp::create(
-          builder, loc, operandType(4), *rhs,
-          ValueRange{address(laneRow, k0, pitchB, columnB, kMmaN * j)},
-          /*transpose=*/true, /*numTiles=*/4);
+      Value start = transposed
+                        ? address(rowBt, kMmaN * j, pitchB, columnBt, k0)
+                        : address(laneRow, k0, pitchB, columnB, kMmaN * j);
+      Value pair = nvgpu::LdMatrixOp::create(builder, loc, operandType(4), *rhs,
+                                             ValueRange{start},
+                                             /*transpose=*/!transposed,
+                                             /*numTiles=*/4);
       b.push_back(rowsOf(pair, 0));
       b.push_back(rowsOf(pair, 2));
     }
-    if (tilesN % 2)
-      b.push_back(nvgpu::LdMatrixOp::create(
-          builder, loc, operandType(2), *rhs,
-          ValueRange{
-              address(laneRow, k0, pitchB, blockColumn, kMmaN * (tilesN - 1))},
-          /*transpose=*/true, /*numTiles=*/2));
+    if (tilesN % 2) {
+      int64_t last = kMmaN * (tilesN - 1);
+      Value start = transposed
+                        ? address(rowBtPair, last, pitchB, columnBt, k0)
+                        : address(laneRow, k0, pitchB, blockColumn, last);
+      b.push_back(nvgpu::LdMatrixOp::create(builder, loc, operandType(2), *rhs,
+                                            ValueRange{start},
+                                            /*transpose=*/!transposed,
+                                            /*numTiles=*/2));
+    }
     for (int64_t i = 0; i < tilesM; ++i)
       for (int64_t j = 0; j < tilesN; ++j) {
         Value &fragment = fragments[i * tilesN + j];
@@ -607,12 +635,8 @@ LogicalResult KernelLowering::lowerDotOnTensorCores(DotOp op,
 }
 
 LogicalResult KernelLowering::lowerDot(DotOp op) {
-  if (MmaLayoutAttr layout = getMmaLayout(op)) {
-    if (op.getRhsTransposed())
-      return op.emitError("a dot reading its right operand transposed "
-                          "cannot run on tensor cores yet");
+  if (MmaLayoutAttr layout = getMmaLayout(op))
     return lowerDotOnTensorCores(op, layout);
-  }
   FailureOr<Value> lhs = sharedViewOf(op, op.getLhs());
   FailureOr<Value> rhs = sharedViewOf(op, op.getRhs());
   if (failed(lhs) || failed(rhs))

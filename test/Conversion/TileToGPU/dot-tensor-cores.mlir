@@ -55,3 +55,31 @@ tile.kernel @accumulate(%A: !tile.tensor<[16, K], bf16>, %B: !tile.tensor<[K, 24
   tile.store %r, %C[%c0, %c0] : tensor<16x24xf32> -> !tile.tensor<[16, 24], f32>
   tile.return
 }
+
+// -----
+
+// A right operand given transposed ([N, K], K contiguous) is read by
+// ldmatrix without .trans: an x4 for mma tiles 0 and 1 of N, an x2 for the
+// odd last one.
+// CHECK-LABEL: gpu.func @rhs_transposed(
+// CHECK: scf.for {{.*}} iter_args(%{{.*}} = %{{.*}}) -> (vector<12xf32>)
+// CHECK: nvgpu.ldmatrix {{.*}} {numTiles = 4 : i32, transpose = false} : memref<{{[0-9]+}}xbf16
+// CHECK: nvgpu.ldmatrix {{.*}} {numTiles = 4 : i32, transpose = false} : memref<{{[0-9]+}}xbf16
+// CHECK: nvgpu.ldmatrix {{.*}} {numTiles = 2 : i32, transpose = false} : memref<{{[0-9]+}}xbf16
+// CHECK-COUNT-3: nvgpu.mma.sync({{.*}}) {mmaShape = [16, 8, 16]} : (vector<4x2xbf16>, vector<2x2xbf16>, vector<2x2xf32>) -> vector<2x2xf32>
+// CHECK-NOT: nvgpu.mma.sync
+// CHECK: scf.yield
+tile.kernel @rhs_transposed(%A: !tile.tensor<[16, K], bf16>, %B: !tile.tensor<[24, K], bf16>, %C: !tile.tensor<[16, 24], f32>) attributes {threads = 32 : i64} {
+  %c0 = arith.constant 0 : index
+  %c16 = arith.constant 16 : index
+  %K = tile.dim %A[1] : !tile.tensor<[16, K], bf16>
+  %zero = arith.constant {tile.layout = #tile.mma<warps = [1, 1]>} dense<0.0> : tensor<16x24xf32>
+  %r = scf.for %k = %c0 to %K step %c16 iter_args(%acc = %zero) -> (tensor<16x24xf32>) {
+    %a = tile.load %A[%c0, %k] : !tile.tensor<[16, K], bf16> -> tensor<16x16xbf16>
+    %b = tile.load %B[%c0, %k] : !tile.tensor<[24, K], bf16> -> tensor<24x16xbf16>
+    %d = tile.dot %a, %b rhs_transposed acc %acc {tile.layout = #tile.mma<warps = [1, 1]>} : tensor<16x16xbf16>, tensor<24x16xbf16> -> tensor<16x24xf32>
+    scf.yield %d : tensor<16x24xf32>
+  }
+  tile.store %r, %C[%c0, %c0] : tensor<16x24xf32> -> !tile.tensor<[16, 24], f32>
+  tile.return
+}

@@ -166,15 +166,16 @@ tile.kernel @reads_thread(%A: !tile.tensor<[16, 16], f16>, %B: !tile.tensor<[16,
 
 // -----
 
-// dot(q, transpose(k)) reads k transposed: not on tensor cores yet.
+// dot(q, transpose(k)) reads k ([N, K]) transposed: on tensor cores too,
+// its right operand loaded by ldmatrix without .trans.
 // CHECK-LABEL: tile.kernel @rhs_transposed
-// CHECK-NOT: tile.layout
+// CHECK: tile.dot %{{.*}} rhs_transposed {tile.layout = #tile.mma<warps = [1, 4]>}
 tile.kernel @rhs_transposed(%Q: !tile.tensor<[16, 32], f16>, %K: !tile.tensor<[64, 32], f16>,
                             %S: !tile.tensor<[16, 64], f32>) attributes {threads = 128 : i64} {
   %c0 = arith.constant 0 : index
   %q = tile.load %Q[%c0, %c0] : !tile.tensor<[16, 32], f16> -> tensor<16x32xf16>
   %k = tile.load %K[%c0, %c0] : !tile.tensor<[64, 32], f16> -> tensor<64x32xf16>
-  // expected-remark @below {{dot stays SIMT: its right operand is read transposed (dot(a, transpose(b))), which the mma path does not take yet}}
+  // expected-remark @below {{dot on tensor cores: mma.sync.m16n8k16 of f16, 1 x 4 warps each computing a [16, 16] block: 4 mma.sync and 4 ldmatrix a warp; its result in the mma accumulator layout #tile.mma<warps = [1, 4]>}}
   %s = tile.dot %q, %k rhs_transposed : tensor<16x32xf16>, tensor<64x32xf16> -> tensor<16x64xf32>
   tile.store %s, %S[%c0, %c0] : tensor<16x64xf32> -> !tile.tensor<[16, 64], f32>
   tile.return

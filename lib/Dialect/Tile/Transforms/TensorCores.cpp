@@ -86,11 +86,6 @@ std::string whyNotTensorCores(DotOp dot, int chip) {
   if (chip < kMinMmaChip)
     return llvm::formatv("sm_{0} has no mma.sync.m16n8k16 (sm_80 and newer)",
                          chip);
-  // ldmatrix without .trans would read a [N, K] operand as mma's B: not
-  // wired up yet.
-  if (dot.getRhsTransposed())
-    return "its right operand is read transposed (dot(a, transpose(b))), "
-           "which the mma path does not take yet";
   return "";
 }
 
@@ -110,6 +105,12 @@ struct TileTensorCores : tile::impl::TileTensorCoresBase<TileTensorCores> {
 
   void runOnOperation() override {
     KernelOp kernel = getOperation();
+    // One instance of the pass runs on each kernel in turn: nothing of the
+    // last kernel's (its values may be gone) carries over.
+    groups = {};
+    decided.clear();
+    threadRead = nullptr;
+    sharedVars.clear();
     FailureOr<int> chipNumber = parseChip(chip);
     if (failed(chipNumber)) {
       kernel.emitError("unsupported chip '") << chip << "'";
