@@ -287,15 +287,17 @@ def commands(suffix, text, bindir):
 # tile-run's exit codes: match, mismatch, bad input, kernel fault.
 RUN_EXITS = {0, 1, 2, 4}
 # Faults of a kernel as written, which tile-run rightly reports (exit 4):
-# races between CTAs, undefined arithmetic, reading a var never written, a
-# run that does not end. Any other fault (a race within a CTA, an access
-# out of bounds, a barrier or shuffle error) is the compiler's.
+# races between CTAs, undefined arithmetic, reading a var never written
+# (or using elements of one that nothing wrote), a run that does not end.
+# Any other fault (a race within a CTA, an access out of bounds, a barrier
+# or shuffle error) is the compiler's.
 KERNEL_FAULT = re.compile(
     r"race between CTAs|division by zero|is undefined for|is out of range "
     r"for|before anything was written|which never wrote it|step limit|"
     r"stopped after|step must be positive|step -?\d+ is not positive|"
     r"which one lands is undefined|is outside the var of size|"
-    r"before every thread wrote it|that is still in flight")
+    r"before every thread wrote it|that is still in flight|"
+    r"computed from memory that nothing wrote")
 
 
 def classify(result, allowed, ptxas, ptx_path):

@@ -132,6 +132,18 @@ private:
     report.fault = true;
     return op->emitError();
   }
+  /// A kernel fault unless every element of `value` that an active thread
+  /// uses is defined: `what` (say, "the condition of 'scf.if'") would be
+  /// computed from memory nothing wrote.
+  LogicalResult requireDefined(Operation *op, const Val &value,
+                               const Twine &what);
+  InFlightDiagnostic undefinedUse(Operation *op, const Val &value,
+                                  const Twine &what);
+  /// `value` as read from var `var`: its elements nothing wrote, if any,
+  /// named by their first (`elements`: the var's element of each of the
+  /// value's; empty: the same).
+  void noteOrigin(Val &value, Operation &read, Value var,
+                  ArrayRef<int64_t> elements = {});
   bool isActive(int64_t thread) const {
     return active.empty() || active[thread];
   }
@@ -195,6 +207,42 @@ LogicalResult Interpreter::tick(Operation *op, int64_t opElements) {
   else
     diag << ": the kernel's tiles are too large for it";
   return diag;
+}
+
+InFlightDiagnostic Interpreter::undefinedUse(Operation *op, const Val &value,
+                                             const Twine &what) {
+  InFlightDiagnostic diag = fault(op);
+  diag << what << " is computed from memory that nothing wrote";
+  if (value.origin) {
+    diag << ": " << value.origin->what;
+    diag.attachNote(value.origin->read) << "read here";
+  }
+  return diag;
+}
+
+LogicalResult Interpreter::requireDefined(Operation *op, const Val &value,
+                                          const Twine &what) {
+  for (size_t i = 0, e = value.undefined.size(); i < e; ++i)
+    if (value.undefined[i] && (!value.perThread || isActive(i)))
+      return undefinedUse(op, value, what);
+  return success();
+}
+
+void Interpreter::noteOrigin(Val &value, Operation &read, Value var,
+                             ArrayRef<int64_t> elements) {
+  if (value.origin || !value.anyUndefined())
+    return;
+  size_t first = std::find(value.undefined.begin(), value.undefined.end(), 1) -
+                 value.undefined.begin();
+  ArrayRef<int64_t> shape = cast<VarType>(var.getType()).getShape();
+  int64_t element = elements.empty() ? first : elements[first];
+  auto origin = std::make_shared<UndefinedOrigin>(
+      UndefinedOrigin{("var '" + getVarOp(var).getName() +
+                       "' was read before anything wrote its element " +
+                       rt::formatIndex(shape.vec(), element))
+                          .str(),
+                      read.getLoc()});
+  value.origin = std::move(origin);
 }
 
 FailureOr<SmallVector<Val>> Interpreter::runBlock(Block &block,
@@ -299,13 +347,31 @@ Interpreter::executeElementwise(Operation &op,
   });
   Val result = Val::zeros(resultType, perThread ? threads : 0);
   SmallVector<size_t, 3> indices(operands.size());
+  // Of an element nothing wrote the result is one too (a select's, of its
+  // condition or the operand it picks).
+  bool anyUndefined = llvm::any_of(
+      operands, [](const Val *operand) { return operand->anyUndefined(); });
+  bool isSelect = isa<arith::SelectOp>(op);
   for (size_t i = 0, e = result.size(); i < e; ++i) {
     for (auto [index, operand] : llvm::zip(indices, operands))
       index = operand->indexFor(i, tile, threads);
+    bool undefined = false;
+    if (anyUndefined) {
+      for (auto [k, operand] : llvm::enumerate(operands)) {
+        bool picked = !isSelect || k == 0 ||
+                      (k == 1) == (operands[0]->ints[indices[0]] != 0);
+        if (picked && operand->isUndefined(indices[k])) {
+          result.setUndefined(i, true, operand->origin);
+          undefined = true;
+          break;
+        }
+      }
+    }
     if (elementwise.apply(result, i, operands, indices))
       continue;
-    // Undefined only matters where a thread that runs the op computes it.
-    if ((tile || perThread) && !isActive(i % threads))
+    // Undefined only matters where a thread that runs the op computes it,
+    // and from elements something wrote.
+    if (undefined || ((tile || perThread) && !isActive(i % threads)))
       continue;
     InFlightDiagnostic diag = fault(&op);
     if (isa<arith::FPToSIOp, arith::FPToUIOp>(op))
@@ -350,6 +416,8 @@ Interpreter::executeElementwise(Operation &op,
 
 LogicalResult Interpreter::executeIf(scf::IfOp op) {
   const Val &condition = get(op.getCondition());
+  if (failed(requireDefined(op, condition, "the condition of 'scf.if'")))
+    return failure();
   bool thresholded = condition.thresholded;
   std::optional<SmallVector<Val>> thenValues, elseValues;
   ThreadMask takesThen;
@@ -402,6 +470,9 @@ LogicalResult Interpreter::executeIf(scf::IfOp op) {
 LogicalResult Interpreter::executeFor(scf::ForOp op) {
   const Val &lowerVal = get(op.getLowerBound()),
             &upperVal = get(op.getUpperBound()), &stepVal = get(op.getStep());
+  for (const Val *bound : {&lowerVal, &upperVal, &stepVal})
+    if (failed(requireDefined(op, *bound, "a bound of 'scf.for'")))
+      return failure();
   if (!lowerVal.isUniform() || !upperVal.isUniform() || !stepVal.isUniform())
     return executeForPerThread(op);
   bool thresholded =
@@ -514,6 +585,12 @@ LogicalResult Interpreter::executeWhile(scf::WhileOp op) {
     if (failed(before))
       return failure();
     const Val &condition = before->front();
+    std::swap(active, running);
+    LogicalResult defined =
+        requireDefined(op, condition, "the condition of 'scf.while'");
+    std::swap(active, running);
+    if (failed(defined))
+      return failure();
     thresholded |= condition.thresholded;
     SmallVector<Val> passed(std::make_move_iterator(before->begin() + 1),
                             std::make_move_iterator(before->end()));
@@ -566,6 +643,10 @@ LogicalResult Interpreter::executeSlice(
   for (Value offset : offsetValues) {
     offsets.push_back(&get(offset));
     offsetsThresholded |= offsets.back()->thresholded;
+    if (failed(requireDefined(&op, *offsets.back(),
+                              "an offset of '" + op.getName().getStringRef() +
+                                  "'")))
+      return failure();
   }
   // The index tile of each dimension, or null.
   SmallVector<const Val *> indexOf(offsets.size(), nullptr);
@@ -622,6 +703,13 @@ LogicalResult Interpreter::executeSlice(
         for (int64_t d = 0; d < rank; ++d)
           at = at * index->shape[d] + (index->shape[d] == 1 ? 0 : coords[d]);
         local = index->ints[at];
+        if (index->isUndefined(at))
+          return undefinedUse(
+              &op, *index,
+              "index " +
+                  rt::formatIndex({index->shape.begin(), index->shape.end()},
+                                  at) +
+                  " of '" + op.getName().getStringRef() + "'");
       }
       int64_t position;
       if (__builtin_add_overflow(offset.ints[offset.indexFor(e, true, threads)],
@@ -632,6 +720,11 @@ LogicalResult Interpreter::executeSlice(
         linear += position * stride;
       stride *= tensor->shape[dim];
     }
+    if (mask && mask->isUndefined(e))
+      return undefinedUse(&op, *mask,
+                          "mask element " +
+                              rt::formatIndex(tileShape.vec(), e) + " of '" +
+                              op.getName().getStringRef() + "'");
     if (!inside || (mask && mask->ints[e] == 0))
       continue;
     if (stored && !indices.empty() && !atomic) {
@@ -645,6 +738,12 @@ LogicalResult Interpreter::executeSlice(
                           << " and " << rt::formatIndex(tileShape.vec(), e)
                           << " of the tile: which one lands is undefined";
     }
+    if (stored && stored->isUndefined(e))
+      return undefinedUse(
+          &op, *stored,
+          "the value written to element " +
+              rt::formatIndex(tensor->shape, linear) + " of '" +
+              kernel.getParamName(paramIndex.lookup(tensorValue)) + "'");
     if (stored) {
       double value = stored->isFloat ? stored->floats[e]
                                      : static_cast<double>(stored->ints[e]);
@@ -665,8 +764,10 @@ LogicalResult Interpreter::executeSlice(
         (*marks)[linear] = mark;
     } else if (loaded.isFloat) {
       loaded.floats[e] = tensor->get(linear);
+      loaded.setUndefined(e, false, nullptr);
     } else {
       loaded.setInt(e, static_cast<int64_t>(tensor->get(linear)));
+      loaded.setUndefined(e, false, nullptr);
     }
   }
   if (loadedOut)
@@ -704,6 +805,8 @@ LogicalResult Interpreter::executeCopy(CopyOp copy) {
     SmallVector<int64_t> start;
     for (auto [dim, offset] : llvm::enumerate(offsets)) {
       const Val &value = get(offset);
+      if (failed(requireDefined(&op, value, "an offset of 'tile.copy'")))
+        return failure();
       if (!value.isUniform())
         return op.emitError("the interp backend needs the offsets into a "
                             "var to be the same in every thread");
@@ -758,6 +861,7 @@ LogicalResult Interpreter::executeCopy(CopyOp copy) {
                         << "' before every thread wrote it";
     for (auto [e, element] : llvm::enumerate(from->elements))
       moved.copyElement(e, *state.value, element);
+    noteOrigin(moved, op, copy.getSource(), from->elements);
     moved.accuracy = state.value->accuracy;
     moved.thresholded = state.value->thresholded;
   }
@@ -773,11 +877,13 @@ LogicalResult Interpreter::executeCopy(CopyOp copy) {
   if (failed(to))
     return failure();
   VarState *state = to->state;
-  // A var a copy first fills has 0 where the copy does not reach: reading
-  // those is a kernel's bug, which the emulator's NaNs show.
-  if (!state->value)
+  // A var a copy first fills holds nothing where the copy does not reach:
+  // on a GPU whatever the memory held. Using those is the kernel's fault.
+  if (!state->value) {
     state->value =
         Val::zeros(cast<VarType>(copy.getDest().getType()).getValueType());
+    state->value->undefined.assign(state->value->size(), 1);
+  }
   state->written.clear();
   Val &value = *state->value;
   for (auto [e, element] : llvm::enumerate(to->elements))
@@ -830,7 +936,9 @@ LogicalResult Interpreter::readVar(ReadOp read) {
         return fault(read) << "reads var '" << name << "' in thread " << t
                            << ", which never wrote it";
   }
-  set(read.getResult(), *state.value);
+  Val value = *state.value;
+  noteOrigin(value, *read, read.getVar());
+  set(read.getResult(), std::move(value));
   return success();
 }
 
@@ -894,6 +1002,9 @@ LogicalResult Interpreter::executeTileOp(Operation &op) {
       })
       .Case([&](StageOp stage) -> LogicalResult {
         const Val &rotation = get(stage.getRotation());
+        if (failed(
+                requireDefined(&op, rotation, "the rotation of 'tile.stage'")))
+          return failure();
         if (!rotation.isUniform())
           return op.emitError("the interp backend needs a ring's rotation to "
                               "be the same in every thread");
@@ -1004,7 +1115,13 @@ LogicalResult Interpreter::executeTileOp(Operation &op) {
           return overRows ? o * cols + i : i * cols + o;
         };
         ReductionKind kind = reduce.getKind();
+        bool inputUndefined = input.anyUndefined();
         for (int64_t o = 0; o < outer; ++o) {
+          for (int64_t i = 0; inputUndefined && i < inner; ++i)
+            if (input.isUndefined(at(o, i))) {
+              result.setUndefined(o, true, input.origin);
+              break;
+            }
           if (kind == ReductionKind::argmax) {
             // The first index of the maximum; a NaN is above every number.
             int64_t best = 0;
@@ -1067,6 +1184,8 @@ LogicalResult Interpreter::executeTileOp(Operation &op) {
         const Val *acc = dot.getAcc() ? &get(dot.getAcc()) : nullptr;
         Val result = Val::zeros(dot.getResult().getType());
         bool transposed = dot.getRhsTransposed();
+        bool anyUndefined = lhs.anyUndefined() || rhs.anyUndefined() ||
+                            (acc && acc->anyUndefined());
         int64_t m = lhs.shape[0], k = lhs.shape[1],
                 n = rhs.shape[transposed ? 0 : 1];
         for (int64_t i = 0; i < m; ++i) {
@@ -1088,6 +1207,18 @@ LogicalResult Interpreter::executeTileOp(Operation &op) {
               result.setFloat(i * n + j, floatAcc);
             else
               result.setInt(i * n + j, intAcc);
+            if (!anyUndefined)
+              continue;
+            // Of a row of `lhs` or a column of `rhs` nothing wrote.
+            const Val *from =
+                acc && acc->isUndefined(i * n + j) ? acc : nullptr;
+            for (int64_t p = 0; p < k && !from; ++p)
+              from = lhs.isUndefined(i * k + p) ? &lhs
+                     : rhs.isUndefined(transposed ? j * k + p : p * n + j)
+                         ? &rhs
+                         : nullptr;
+            if (from)
+              result.setUndefined(i * n + j, true, from->origin);
           }
         }
         if (result.isFloat)
@@ -1107,10 +1238,7 @@ LogicalResult Interpreter::executeTileOp(Operation &op) {
         int64_t rows = input.shape[0], columns = input.shape[1];
         for (int64_t i = 0; i < rows; ++i) {
           for (int64_t j = 0; j < columns; ++j) {
-            if (input.isFloat)
-              result.floats[j * rows + i] = input.floats[i * columns + j];
-            else
-              result.ints[j * rows + i] = input.ints[i * columns + j];
+            result.copyElement(j * rows + i, input, i * columns + j);
           }
         }
         result.accuracy = input.accuracy;

@@ -22,6 +22,9 @@
 #include "mlir/IR/Operation.h"
 #include "llvm/ADT/SmallVector.h"
 
+#include <algorithm>
+#include <memory>
+#include <string>
 #include <vector>
 
 namespace mlir::tile::reference {
@@ -42,6 +45,13 @@ Accuracy accuracyOfType(Type type);
 double maximumf(double a, double b);
 double minimumf(double a, double b);
 
+/// Where elements nothing wrote were read: the var, the first such element
+/// the read got and the read, for the kernel fault that reports their use.
+struct UndefinedOrigin {
+  std::string what; // "var 'v' was read before anything wrote its element [2]"
+  Location read;
+};
+
 struct Val {
   /// Zeros of `type` (a ranked tensor: a tile; anything else a scalar);
   /// `threads` elements for a per-thread scalar.
@@ -59,8 +69,34 @@ struct Val {
   /// A float product, which the compiled code may fuse into an add that
   /// uses it (fp-contract): that add is then rounded once, not twice.
   bool product = false;
+  /// Elements nothing wrote (those of a var that no copy reached, and what
+  /// is computed from them); empty when every element is defined. Using
+  /// one in a way that can change the kernel's effects (storing it to a
+  /// tensor, branching or indexing on it) is a kernel fault.
+  std::vector<uint8_t> undefined;
+  std::shared_ptr<const UndefinedOrigin> origin;
 
   size_t size() const { return isFloat ? floats.size() : ints.size(); }
+  bool isUndefined(size_t i) const {
+    return !undefined.empty() && undefined[i];
+  }
+  bool anyUndefined() const {
+    return std::find(undefined.begin(), undefined.end(), 1) != undefined.end();
+  }
+  /// Marks element `i` undefined (from `from`'s origin) or defined.
+  void setUndefined(size_t i, bool isUndefined,
+                    const std::shared_ptr<const UndefinedOrigin> &from) {
+    if (!isUndefined) {
+      if (!undefined.empty())
+        undefined[i] = 0;
+      return;
+    }
+    if (undefined.empty())
+      undefined.assign(size(), 0);
+    undefined[i] = 1;
+    if (!origin)
+      origin = from;
+  }
   bool isUniform() const { return !isTile && !perThread; }
   /// A uniform scalar's value (element 0).
   int64_t scalarInt() const { return ints.empty() ? 0 : ints.front(); }
@@ -90,6 +126,7 @@ struct Val {
       floats[to] = from.floats[index];
     else
       ints[to] = from.ints[index];
+    setUndefined(to, from.isUndefined(index), from.origin);
   }
 };
 

@@ -524,6 +524,90 @@ TEST_F(InterpreterTest, ReadingWhatAThreadNeverWroteIsAFault) {
             "12:12: reads var 'v' in thread 2, which never wrote it\n");
   EXPECT_TRUE(report.fault);
 }
+// What a copy did not reach holds whatever the memory held: computing with
+// it is allowed, storing it or deciding on it is the kernel's fault.
+TEST_F(InterpreterTest, UsingWhatNothingWroteIsAFault) {
+  HostTensor x = makeTensor(DType::F32, {4}, {1, 2, 3, 4});
+  HostTensor o = HostTensor::zeros(DType::F32, {4});
+  // Elements 0 and 1 are copied: a select of those, a dot and a sum of
+  // written elements are stored; the branch on element 3 faults.
+  const char *kernel = R"mlir(
+    tile.kernel @k(%X: !tile.tensor<[4], f32>, %O: !tile.tensor<[4], f32>) attributes {threads = 32 : i64} {
+      %c0 = arith.constant 0 : index
+      %v = tile.var "v" : !tile.var<4xf32>
+      tile.copy %X[%c0] to %v[%c0] [2] : !tile.tensor<[4], f32> to !tile.var<4xf32>
+      %r = tile.read %v : !tile.var<4xf32>
+      %low = arith.constant dense<[true, true, false, false]> : tensor<4xi1>
+      %zero = arith.constant dense<0.0> : tensor<4xf32>
+      %picked = arith.select %low, %r, %zero : tensor<4xi1>, tensor<4xf32>
+      %double = arith.addf %picked, %picked : tensor<4xf32>
+      tile.store %double, %O[%c0] : tensor<4xf32> -> !tile.tensor<[4], f32>
+      %e = tile.extract %r[INDEX] : tensor<4xf32>
+      %z = arith.constant 0.0 : f32
+      %p = arith.cmpf ogt, %e, %z : f32
+      scf.if %p {
+        tile.store %zero, %O[%c0] : tensor<4xf32> -> !tile.tensor<[4], f32>
+      }
+      tile.return
+    })mlir";
+  std::string written = kernel;
+  written.replace(written.find("INDEX"), 5, "1");
+  EXPECT_EQ(run(written.c_str(), {&x, &o}), "");
+  EXPECT_EQ(elements(o), (std::vector<double>{0, 0, 0, 0}));
+  std::string unwritten = kernel;
+  unwritten.replace(unwritten.find("INDEX"), 5, "3");
+  EXPECT_EQ(run(unwritten.c_str(), {&x, &o}),
+            "15:7: the condition of 'scf.if' is computed from memory that "
+            "nothing wrote: var 'v' was read before anything wrote its "
+            "element [2]\n");
+  EXPECT_TRUE(report.fault);
+
+  // A dot product and a row sum over an unwritten column; a select that
+  // picks the unwritten element.
+  HostTensor y = makeTensor(DType::F32, {2, 2}, {1, 2, 3, 4});
+  HostTensor out = HostTensor::zeros(DType::F32, {2, 2});
+  const char *uses = R"mlir(
+    tile.kernel @k(%Y: !tile.tensor<[2, 2], f32>, %O: !tile.tensor<[2, 2], f32>) attributes {threads = 32 : i64} {
+      %c0 = arith.constant 0 : index
+      %v = tile.var "v" : !tile.var<2x2xf32>
+      tile.copy %Y[%c0, %c0] to %v[%c0, %c0] [2, 1] : !tile.tensor<[2, 2], f32> to !tile.var<2x2xf32>
+      %r = tile.read %v : !tile.var<2x2xf32>
+      USE
+      tile.return
+    })mlir";
+  auto runUse = [&](const char *use) {
+    std::string source = uses;
+    source.replace(source.find("USE"), 3, use);
+    return run(source.c_str(), {&y, &out});
+  };
+  EXPECT_EQ(runUse("%d = tile.dot %r, %r : tensor<2x2xf32>, tensor<2x2xf32> -> "
+                   "tensor<2x2xf32>\n"
+                   "tile.store %d, %O[%c0, %c0] : tensor<2x2xf32> -> "
+                   "!tile.tensor<[2, 2], f32>"),
+            "8:1: the value written to element [0, 0] of 'arg1' is computed "
+            "from memory that nothing wrote: var 'v' was read before "
+            "anything wrote its element [0, 1]\n");
+  EXPECT_EQ(
+      runUse("%s = tile.rowsum %r : tensor<2x2xf32> -> tensor<2x1xf32>\n"
+             "%b = tile.broadcast %s : tensor<2x1xf32> -> tensor<2x2xf32>\n"
+             "tile.store %b, %O[%c0, %c0] : tensor<2x2xf32> -> "
+             "!tile.tensor<[2, 2], f32>"),
+      "9:1: the value written to element [0, 0] of 'arg1' is computed from "
+      "memory that nothing wrote: var 'v' was read before anything wrote "
+      "its element [0, 1]\n");
+  EXPECT_TRUE(report.fault);
+  // Column 0 alone, transposed to a row: written.
+  EXPECT_EQ(
+      runUse("%t = tile.transpose %r : tensor<2x2xf32> -> tensor<2x2xf32>\n"
+             "%row = tile.extract_slice %t[0, 0] : tensor<2x2xf32> -> "
+             "tensor<1x2xf32>\n"
+             "tile.store %row, %O[%c0, %c0] : tensor<1x2xf32> -> "
+             "!tile.tensor<[2, 2], f32>"),
+      "");
+  EXPECT_EQ(elements(out)[0], 1);
+  EXPECT_EQ(elements(out)[1], 3);
+}
+
 TEST_F(InterpreterTest, UnsupportedOpsAreNamed) {
   HostTensor o = HostTensor::zeros(DType::F32, {1, 1});
   EXPECT_EQ(run(R"mlir(
