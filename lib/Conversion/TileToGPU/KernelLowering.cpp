@@ -17,8 +17,9 @@ using namespace mlir::tile;
 static constexpr int64_t kMaxSlots = 256;
 
 KernelLowering::KernelLowering(KernelOp kernel, gpu::GPUFuncOp func)
-    : kernel(kernel), func(func), builder(func.getContext()),
-      loc(kernel.getLoc()), threads(kernel.getThreads()) {}
+    : kernel(kernel), divisibility(kernel), func(func),
+      builder(func.getContext()), loc(kernel.getLoc()),
+      threads(kernel.getThreads()) {}
 
 LogicalResult KernelLowering::run() {
   Block &entry = func.getBody().front();

@@ -12,6 +12,7 @@
 #ifndef TILE_LIB_CONVERSION_TILETOGPU_KERNELLOWERING_H
 #define TILE_LIB_CONVERSION_TILETOGPU_KERNELLOWERING_H
 
+#include "tile/Analysis/Divisibility.h"
 #include "tile/Analysis/ThreadMapping.h"
 #include "tile/Dialect/Tile/IR/Layouts.h"
 #include "tile/Dialect/Tile/IR/TileDialect.h"
@@ -243,20 +244,27 @@ private:
   /// The condition for every run of `vector` elements of a slice of `type`
   /// at `offsets` to start `vector` elements aligned in its tensor (tensor
   /// base pointers are 16-byte aligned, docs/abi.md); null when it always
-  /// holds. `never` is set when it cannot hold.
+  /// holds. `alignment` says whether it is decided at compile time
+  /// (DivisibilityInfo::getRunAlignment).
   Value runsAligned(ValueRange offsets, RankedTensorType type,
-                    const GlobalTensor &tensor, int64_t run, bool &never);
+                    const GlobalTensor &tensor, int64_t run,
+                    RunAlignment &alignment);
   /// A slice access of a tile whose layout has runs of `run` elements: by
-  /// `runs` (vectorAccess) where the slice is inside its tensor (`whole`)
-  /// and its runs aligned, else by `perElement` (as `versioned`).
+  /// `runs(false)` (vectorAccess) where the slice is inside its tensor
+  /// (`whole`) and its runs aligned, else by `perElement` (as `versioned`);
+  /// where the runs are known aligned, by `runs(true)` instead, each run
+  /// checked once.
   Value withRuns(ValueRange offsets, RankedTensorType type,
                  const GlobalTensor &tensor, int64_t run, Value whole,
                  Type result, function_ref<Value(bool checkBounds)> perElement,
-                 function_ref<Value()> runs);
+                 function_ref<Value(bool checkBounds)> runs);
   /// Loads (or, with `store`, stores) the slots of a slice of `type` at
-  /// `offsets` a run of `vector` elements at a time, unchecked.
+  /// `offsets` a run of `vector` elements at a time; with `checkBounds`,
+  /// only the runs inside the tensor (a load gives the others `outside`, or
+  /// 0), which needs runs known aligned.
   Value vectorAccess(ValueRange offsets, RankedTensorType type,
-                     const GlobalTensor &tensor, int64_t run, Value store = {});
+                     const GlobalTensor &tensor, int64_t run, Value store = {},
+                     bool checkBounds = false, Value outside = {});
   Value linearize(ArrayRef<Value> coords, ArrayRef<Value> dims);
   Value constantIndex(int64_t value);
   Value zero(Type type);
@@ -275,6 +283,8 @@ private:
                RowsLayoutAttr rows = {});
 
   KernelOp kernel;
+  /// What divides the kernel's offsets and sizes (tile.divisibility).
+  DivisibilityInfo divisibility;
   gpu::GPUFuncOp func;
   OpBuilder builder;
   Location loc;

@@ -74,8 +74,17 @@ Value KernelLowering::chunkAligned(Value tensorHandle, ValueRange offsets,
           builder, loc, base,
           arith::ConstantIntOp::create(builder, loc, width * bytes - 1, 64)),
       arith::ConstantIntOp::create(builder, loc, 0, 64));
-  return both(baseAligned, both(divides(tensor.dims.back()),
-                                divides(lookupScalar(offsets.back()))));
+  // What the divisibility analysis knows is not tested again.
+  Value rows =
+      divisibility.getDimDivisor(tensor.type, tensor.type.getRank() - 1) %
+                  width ==
+              0
+          ? Value()
+          : divides(tensor.dims.back());
+  Value start = divisibility.getDivisor(offsets.back()) % width == 0
+                    ? Value()
+                    : divides(lookupScalar(offsets.back()));
+  return both(baseAligned, both(rows, start));
 }
 
 void KernelLowering::forEachChunk(RankedTensorType box, int64_t width,

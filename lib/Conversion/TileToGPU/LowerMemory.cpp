@@ -189,9 +189,11 @@ LogicalResult KernelLowering::lowerLoad(LoadOp op) {
     }
     return slots;
   };
-  Value slots = withRuns(
-      op.getOffsets(), type, tensor, run, whole, slotsType, perElement,
-      [&] { return vectorAccess(op.getOffsets(), type, tensor, run); });
+  Value slots = withRuns(op.getOffsets(), type, tensor, run, whole, slotsType,
+                         perElement, [&](bool checkBounds) {
+                           return vectorAccess(op.getOffsets(), type, tensor,
+                                               run, {}, checkBounds, outside);
+                         });
   mapTile(op.getResult(), slots);
   return success();
 }
@@ -250,34 +252,37 @@ LogicalResult KernelLowering::lowerStore(StoreOp op) {
     }
     return Value();
   };
-  withRuns(op.getOffsets(), type, tensor, run, whole, Type(), perElement, [&] {
-    return vectorAccess(op.getOffsets(), type, tensor, run, tile->slots);
-  });
+  withRuns(op.getOffsets(), type, tensor, run, whole, Type(), perElement,
+           [&](bool checkBounds) {
+             return vectorAccess(op.getOffsets(), type, tensor, run,
+                                 tile->slots, checkBounds);
+           });
   return success();
 }
 
 Value KernelLowering::runsAligned(ValueRange offsets, RankedTensorType type,
                                   const GlobalTensor &tensor, int64_t run,
-                                  bool &never) {
-  never = false;
+                                  RunAlignment &alignment) {
   // Runs start at multiples of `run` of the slice's last dimension: they
-  // are aligned when the slice's start there and the rows' pitch are.
-  SmallVector<Value> multiples = {lookupScalar(offsets.back())};
-  if (type.getRank() > 1)
-    multiples.push_back(tensor.dims.back());
-  Value aligned;
-  for (Value value : multiples) {
-    APInt constant;
-    if (matchPattern(value, m_ConstantInt(&constant))) {
-      never |= constant.getSExtValue() % run != 0;
-      continue;
-    }
+  // are aligned when the slice's start there and the rows' pitch are. What
+  // the divisibility analysis knows (constants, loop steps, the kernel's
+  // tile.divisibility) is not tested again.
+  bool offsetKnown, rowsKnown;
+  alignment = divisibility.getRunAlignment(
+      offsets.back(), tensor.type, type.getRank(), run, offsetKnown, rowsKnown);
+  if (alignment != RunAlignment::AtRunTime)
+    return {};
+  auto multiple = [&](Value value) -> Value {
     Value rest =
         arith::RemSIOp::create(builder, loc, value, constantIndex(run));
-    aligned = both(aligned,
-                   arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq,
-                                         rest, constantIndex(0)));
-  }
+    return arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq, rest,
+                                 constantIndex(0));
+  };
+  Value aligned;
+  if (!offsetKnown)
+    aligned = both(aligned, multiple(lookupScalar(offsets.back())));
+  if (!rowsKnown)
+    aligned = both(aligned, multiple(tensor.dims.back()));
   return aligned;
 }
 
@@ -285,15 +290,18 @@ Value KernelLowering::withRuns(ValueRange offsets, RankedTensorType type,
                                const GlobalTensor &tensor, int64_t run,
                                Value whole, Type result,
                                function_ref<Value(bool checkBounds)> perElement,
-                               function_ref<Value()> runs) {
-  bool never = false;
-  Value aligned =
-      run > 1 ? runsAligned(offsets, type, tensor, run, never) : Value();
-  if (run <= 1 || never)
+                               function_ref<Value(bool checkBounds)> runs) {
+  if (run <= 1)
     return versioned(whole, result, perElement);
+  RunAlignment alignment;
+  Value aligned = runsAligned(offsets, type, tensor, run, alignment);
+  if (alignment == RunAlignment::Never)
+    return versioned(whole, result, perElement);
+  // Runs known aligned are each wholly inside or wholly outside the
+  // tensor, so the checked version tests a run, not each element.
+  if (alignment == RunAlignment::Always)
+    return versioned(whole, result, runs);
   Value fast = both(whole, aligned);
-  if (!fast)
-    return runs();
   auto ifOp = scf::IfOp::create(builder, loc,
                                 result ? TypeRange{result} : TypeRange{}, fast,
                                 /*withElseRegion=*/true);
@@ -304,7 +312,8 @@ Value KernelLowering::withRuns(ValueRange offsets, RankedTensorType type,
     if (!block.empty())
       block.back().erase();
     builder.setInsertionPointToStart(&block);
-    Value value = checked ? perElement(/*checkBounds=*/true) : runs();
+    Value value = checked ? perElement(/*checkBounds=*/true)
+                          : runs(/*checkBounds=*/false);
     scf::YieldOp::create(builder, loc,
                          result ? ValueRange{value} : ValueRange{});
   }
@@ -313,18 +322,19 @@ Value KernelLowering::withRuns(ValueRange offsets, RankedTensorType type,
 
 Value KernelLowering::vectorAccess(ValueRange offsets, RankedTensorType type,
                                    const GlobalTensor &tensor, int64_t run,
-                                   Value store) {
+                                   Value store, bool checkBounds,
+                                   Value outside) {
   Type element = type.getElementType();
   auto runType = VectorType::get({run}, element);
   unsigned alignment = run * element.getIntOrFloatBitWidth() / 8;
   Value slots = store ? Value() : zero(getSlotsType(type));
   for (int64_t first = 0, e = getSlots(type); first < e; first += run) {
     SmallVector<Value> local = slotCoordinates(first, type.getShape(), run);
-    SmallVector<Value> coords;
-    for (auto [offset, index] : llvm::zip(offsets, local))
-      coords.push_back(
-          arith::AddIOp::create(builder, loc, lookupScalar(offset), index));
-    Value address = globalAddress(tensor, coords);
+    // An aligned run is inside the tensor exactly when its first element
+    // is: the row length is a multiple of the run.
+    auto [coords, inside] =
+        sliceElement(offsets, type, tensor, local,
+                     slotIsValid(type.getNumElements(), first), checkBounds);
     if (store) {
       SmallVector<Value> elements;
       for (int64_t i = 0; i < run; ++i)
@@ -332,11 +342,20 @@ Value KernelLowering::vectorAccess(ValueRange offsets, RankedTensorType type,
             vector::ExtractOp::create(builder, loc, store, first + i));
       Value value =
           vector::FromElementsOp::create(builder, loc, runType, elements);
-      LLVM::StoreOp::create(builder, loc, value, address, alignment);
+      guarded(inside, [&] {
+        LLVM::StoreOp::create(builder, loc, value,
+                              globalAddress(tensor, coords), alignment);
+      });
       continue;
     }
-    Value value =
-        LLVM::LoadOp::create(builder, loc, runType, address, alignment);
+    Value otherwise =
+        inside ? vector::BroadcastOp::create(builder, loc, runType,
+                                             outside ? outside : zero(element))
+               : Value();
+    Value value = guarded(inside, runType, otherwise, [&] {
+      return LLVM::LoadOp::create(builder, loc, runType,
+                                  globalAddress(tensor, coords), alignment);
+    });
     for (int64_t i = 0; i < run; ++i)
       slots = vector::InsertOp::create(
           builder, loc, vector::ExtractOp::create(builder, loc, value, i),

@@ -132,3 +132,100 @@ tile.kernel @layout_not_a_layout(%X: !tile.tensor<[4, 8], f32>) attributes {thre
   %x = tile.load %X[%c0, %c0] {tile.layout = 4 : i64} : !tile.tensor<[4, 8], f32> -> tensor<4x8xf32>
   tile.return
 }
+
+// -----
+
+// A divisibility the launch guarantees, for a symbol of the kernel.
+tile.kernel @divisible(%X: !tile.tensor<[16, K], f32>) attributes {threads = 32 : i64, tile.divisibility = {K = 16 : i64}} {
+  tile.return
+}
+
+// -----
+
+// expected-error @+1 {{attribute 'tile.divisibility' must be a dictionary of symbol divisors, {K = 16}}}
+tile.kernel @divisibility_not_a_dictionary(%X: !tile.tensor<[16, K], f32>) attributes {threads = 32 : i64, tile.divisibility = 16 : i64} {
+  tile.return
+}
+
+// -----
+
+// expected-error @+1 {{attribute 'tile.divisibility' names 'N', which is not a symbolic dimension of the kernel's parameters}}
+tile.kernel @divisibility_unknown_symbol(%X: !tile.tensor<[16, K], f32>) attributes {threads = 32 : i64, tile.divisibility = {N = 16 : i64}} {
+  tile.return
+}
+
+// -----
+
+// expected-error @+1 {{attribute 'tile.divisibility' gives 'K' the divisor 12 : i64: a divisor is a power of two from 1 to 2^30 (an i64)}}
+tile.kernel @divisibility_not_a_power_of_two(%X: !tile.tensor<[16, K], f32>) attributes {threads = 32 : i64, tile.divisibility = {K = 12 : i64}} {
+  tile.return
+}
+
+// -----
+
+// expected-error @+1 {{attribute 'tile.divisibility' gives 'K' the divisor 0 : i64: a divisor is a power of two from 1 to 2^30 (an i64)}}
+tile.kernel @divisibility_zero(%X: !tile.tensor<[16, K], f32>) attributes {threads = 32 : i64, tile.divisibility = {K = 0 : i64}} {
+  tile.return
+}
+
+// -----
+
+tile.kernel @divisibility_on_a_var(%O: !tile.tensor<[16], f32>) attributes {threads = 32 : i64} {
+  // expected-error @+1 {{attribute 'tile.divisibility' belongs on a tile.kernel}}
+  %v = tile.var "v" {tile.divisibility = {}} : !tile.var<16xf32>
+  tile.return
+}
+
+// -----
+
+// A variant of another kernel of the module, with its parameters.
+tile.kernel @general(%X: !tile.tensor<[16, K], f32>) attributes {threads = 32 : i64} {
+  tile.return
+}
+tile.kernel @general_div16(%X: !tile.tensor<[16, K], f32>) attributes {threads = 32 : i64, tile.divisibility = {K = 16 : i64}, tile.variant_of = @general} {
+  tile.return
+}
+
+// -----
+
+// expected-error @+1 {{attribute 'tile.variant_of' names @missing, which is not another kernel of the module}}
+tile.kernel @variant_of_nothing(%X: !tile.tensor<[16, K], f32>) attributes {threads = 32 : i64, tile.variant_of = @missing} {
+  tile.return
+}
+
+// -----
+
+// expected-error @+1 {{attribute 'tile.variant_of' names @itself, which is not another kernel of the module}}
+tile.kernel @itself(%X: !tile.tensor<[16, K], f32>) attributes {threads = 32 : i64, tile.variant_of = @itself} {
+  tile.return
+}
+
+// -----
+
+// expected-error @+1 {{attribute 'tile.variant_of' must name a kernel (@name)}}
+tile.kernel @variant_of_a_string(%X: !tile.tensor<[16, K], f32>) attributes {threads = 32 : i64, tile.variant_of = "general"} {
+  tile.return
+}
+
+// -----
+
+tile.kernel @base(%X: !tile.tensor<[16, K], f32>) attributes {threads = 32 : i64} {
+  tile.return
+}
+// expected-error @+1 {{attribute 'tile.variant_of' names @base, whose parameters, threads or grid differ: a variant is launched in its place}}
+tile.kernel @other_threads(%X: !tile.tensor<[16, K], f32>) attributes {threads = 64 : i64, tile.variant_of = @base} {
+  tile.return
+}
+
+// -----
+
+tile.kernel @first(%X: !tile.tensor<[16, K], f32>) attributes {threads = 32 : i64} {
+  tile.return
+}
+tile.kernel @second(%X: !tile.tensor<[16, K], f32>) attributes {threads = 32 : i64, tile.variant_of = @first} {
+  tile.return
+}
+// expected-error @+1 {{attribute 'tile.variant_of' names @second, which is a variant itself}}
+tile.kernel @third(%X: !tile.tensor<[16, K], f32>) attributes {threads = 32 : i64, tile.variant_of = @second} {
+  tile.return
+}

@@ -139,6 +139,52 @@ public:
           return error() << "is a unit attribute";
         return success();
       });
+    if (name == kDivisibilityAttr)
+      return onKernel([&]() -> LogicalResult {
+        auto divisors = dyn_cast<DictionaryAttr>(value);
+        if (!divisors)
+          return error() << "must be a dictionary of symbol divisors, {K = "
+                            "16}";
+        SmallVector<StringAttr> symbols = cast<KernelOp>(op).getSymbols();
+        for (NamedAttribute entry : divisors) {
+          if (!llvm::is_contained(symbols, entry.getName()))
+            return error() << "names '" << entry.getName().getValue()
+                           << "', which is not a symbolic dimension of the "
+                              "kernel's parameters";
+          auto divisor = dyn_cast<IntegerAttr>(entry.getValue());
+          if (!divisor || !divisor.getType().isInteger(64) ||
+              divisor.getInt() < 1 || divisor.getInt() > (int64_t(1) << 30) ||
+              !llvm::isPowerOf2_64(divisor.getInt()))
+            return error() << "gives '" << entry.getName().getValue()
+                           << "' the divisor " << entry.getValue()
+                           << ": a divisor is a power of two from 1 to 2^30 "
+                              "(an i64)";
+        }
+        return success();
+      });
+    if (name == kVariantOfAttr)
+      return onKernel([&]() -> LogicalResult {
+        auto general = dyn_cast<FlatSymbolRefAttr>(value);
+        if (!general)
+          return error() << "must name a kernel (@name)";
+        auto kernel = cast<KernelOp>(op);
+        auto base = SymbolTable::lookupNearestSymbolFrom<KernelOp>(
+            op->getParentOp(), general.getAttr());
+        if (!base || base == kernel)
+          return error() << "names " << general
+                         << ", which is not another kernel of the module";
+        if (base->hasAttr(kVariantOfAttr))
+          return error() << "names " << general
+                         << ", which is a variant itself";
+        if (base.getBodyBlock().getArgumentTypes() !=
+                kernel.getBodyBlock().getArgumentTypes() ||
+            base.getThreads() != kernel.getThreads() ||
+            base.getGrid() != kernel.getGrid())
+          return error() << "names " << general
+                         << ", whose parameters, threads or grid differ: a "
+                            "variant is launched in its place";
+        return success();
+      });
     if (name == kLayoutAttr) {
       auto layout = dyn_cast<LayoutAttrInterface>(value);
       if (!layout)

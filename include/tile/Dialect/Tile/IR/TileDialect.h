@@ -120,6 +120,10 @@ inline constexpr StringLiteral kIndexAttr =
     TileDialect::IndexAttrHelper::getNameStr();
 inline constexpr StringLiteral kScatterAttr =
     TileDialect::ScatterAttrHelper::getNameStr();
+inline constexpr StringLiteral kDivisibilityAttr =
+    TileDialect::DivisibilityAttrHelper::getNameStr();
+inline constexpr StringLiteral kVariantOfAttr =
+    TileDialect::VariantOfAttrHelper::getNameStr();
 /// The argument attribute naming a kernel parameter (the front end sets it).
 inline constexpr StringLiteral kParamNameAttr = "tile.name";
 

@@ -80,6 +80,17 @@ def Tile_Dialect : Dialect {
     "::mlir::IntegerAttr":$padding,
     // scf.for, the front end: the name of the loop's index (`@pipeline`).
     "::mlir::StringAttr":$index,
+    // tile.kernel, the author or tile-specialize-divisibility: {K = 16},
+    // every launch's value of symbol K is a multiple of 16 (a positive
+    // power of two), which the lowering may assume (wider vector accesses,
+    // fewer checks) and every runtime checks before it launches the kernel
+    // (the manifest's `variants`). Triton's `tt.divisibility`, for sizes.
+    "::mlir::DictionaryAttr":$divisibility,
+    // tile.kernel, tile-specialize-divisibility: the kernel is a variant
+    // of the named kernel (its copy under more `tile.divisibility`), listed
+    // in that kernel's manifest and chosen at launch, not a kernel of its
+    // own.
+    "::mlir::FlatSymbolRefAttr":$variant_of,
     // llvm.store, tile-to-gpu: [n, slot], a store of slot `slot` of the
     // n-th tile.scatter of the kernel, so that the emulator catches two
     // elements of one scatter in one thread reaching one tensor element.

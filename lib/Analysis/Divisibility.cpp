@@ -1,0 +1,168 @@
+//===- Divisibility.cpp - what divides a kernel's index values ------------===//
+
+#include "tile/Analysis/Divisibility.h"
+#include "tile/Dialect/Tile/IR/Layouts.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Matchers.h"
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+using namespace mlir::tile;
+
+/// The largest power of two dividing `value` (kMaxDivisor for 0).
+static int64_t powerOfTwoDividing(int64_t value) {
+  if (value == 0)
+    return kMaxDivisor;
+  return std::min<int64_t>(kMaxDivisor,
+                           int64_t(1) << llvm::countr_zero(uint64_t(value)));
+}
+
+DivisibilityInfo::DivisibilityInfo(KernelOp kernel,
+                                   DictionaryAttr divisibility) {
+  if (!divisibility)
+    divisibility = kernel->getAttrOfType<DictionaryAttr>(kDivisibilityAttr);
+  if (!divisibility)
+    return;
+  for (NamedAttribute entry : divisibility)
+    if (auto divisor = dyn_cast<IntegerAttr>(entry.getValue()))
+      symbols[entry.getName().getValue()] = divisor.getInt();
+}
+
+int64_t DivisibilityInfo::getSymbolDivisor(StringRef symbol) const {
+  auto it = symbols.find(symbol);
+  return it == symbols.end() ? 1 : it->second;
+}
+
+int64_t DivisibilityInfo::getDimDivisor(GlobalTensorType tensor,
+                                        unsigned dim) const {
+  if (tensor.isDynamicDim(dim))
+    return getSymbolDivisor(tensor.getSymbolOfDim(dim).getValue());
+  return powerOfTwoDividing(tensor.getShape()[dim]);
+}
+
+int64_t DivisibilityInfo::getDivisor(Value value) {
+  auto [it, inserted] = known.try_emplace(value, 1);
+  if (!inserted)
+    return it->second; // known, or on a cycle being computed: 1 is safe
+  int64_t divisor = compute(value);
+  known[value] = divisor;
+  return divisor;
+}
+
+int64_t DivisibilityInfo::compute(Value value) {
+  APInt constant;
+  if (matchPattern(value, m_ConstantInt(&constant)))
+    return powerOfTwoDividing(constant.getSExtValue());
+  if (auto arg = dyn_cast<BlockArgument>(value)) {
+    // A loop's index takes lb + i * step; an iteration argument its init
+    // and what each iteration yields.
+    auto loop = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp());
+    if (!loop)
+      return 1;
+    if (arg == loop.getInductionVar())
+      return std::min(getDivisor(loop.getLowerBound()),
+                      getDivisor(loop.getStep()));
+    unsigned index = arg.getArgNumber() - 1;
+    return std::min(getDivisor(loop.getInitArgs()[index]),
+                    getDivisor(loop.getYieldedValues()[index]));
+  }
+  Operation *op = value.getDefiningOp();
+  if (auto mul = dyn_cast<arith::MulIOp>(op))
+    return std::min(kMaxDivisor,
+                    getDivisor(mul.getLhs()) * getDivisor(mul.getRhs()));
+  if (isa<arith::AddIOp, arith::SubIOp>(op))
+    return std::min(getDivisor(op->getOperand(0)),
+                    getDivisor(op->getOperand(1)));
+  if (auto select = dyn_cast<arith::SelectOp>(op))
+    return std::min(getDivisor(select.getTrueValue()),
+                    getDivisor(select.getFalseValue()));
+  if (auto shift = dyn_cast<arith::ShLIOp>(op)) {
+    if (!matchPattern(shift.getRhs(), m_ConstantInt(&constant)) ||
+        constant.getSExtValue() < 0 || constant.getSExtValue() > 30)
+      return 1;
+    return std::min(kMaxDivisor, getDivisor(shift.getLhs())
+                                     << constant.getSExtValue());
+  }
+  if (auto dim = dyn_cast<DimOp>(op))
+    return getDimDivisor(dim.getSource().getType(), dim.getIndex());
+  if (auto read = dyn_cast<ReadOp>(op)) {
+    // A scalar var holds its initial value or one that a write gave it.
+    VarOp var = getVarOp(read.getVar());
+    if (!var || !var.getVarType().isScalar() || !var.getInit())
+      return 1;
+    int64_t divisor = getDivisor(var.getInit());
+    for (Operation *user : var->getUsers())
+      if (auto write = dyn_cast<WriteOp>(user))
+        divisor = std::min(divisor, getDivisor(write.getValue()));
+      else if (!isa<ReadOp>(user))
+        return 1;
+    return divisor;
+  }
+  return 1;
+}
+
+RunAlignment DivisibilityInfo::getRunAlignment(Value lastOffset,
+                                               GlobalTensorType tensor,
+                                               int64_t rank, int64_t run,
+                                               bool &offsetKnown,
+                                               bool &rowsKnown) {
+  offsetKnown = getDivisor(lastOffset) % run == 0;
+  rowsKnown =
+      rank == 1 || getDimDivisor(tensor, tensor.getRank() - 1) % run == 0;
+  APInt constant;
+  bool never = (matchPattern(lastOffset, m_ConstantInt(&constant)) &&
+                constant.getSExtValue() % run != 0) ||
+               (rank > 1 && !tensor.isDynamicDim(tensor.getRank() - 1) &&
+                tensor.getShape().back() % run != 0);
+  if (never)
+    return RunAlignment::Never;
+  return offsetKnown && rowsKnown ? RunAlignment::Always
+                                  : RunAlignment::AtRunTime;
+}
+
+/// The alignment verdict of every vector access of the kernel and every
+/// copy's chunk test, under `info`.
+static SmallVector<std::pair<bool, bool>>
+alignmentFacts(KernelOp kernel, DivisibilityInfo &info) {
+  SmallVector<std::pair<bool, bool>> facts;
+  auto access = [&](Value tile, Value tensor, ValueRange offsets) {
+    int64_t run = getLayoutRun(tile);
+    auto type = dyn_cast<GlobalTensorType>(tensor.getType());
+    if (run <= 1 || !type || offsets.empty())
+      return;
+    bool offsetKnown, rowsKnown;
+    info.getRunAlignment(offsets.back(), type, offsets.size(), run, offsetKnown,
+                         rowsKnown);
+    facts.push_back({offsetKnown, rowsKnown});
+  };
+  kernel.walk([&](Operation *op) {
+    if (auto load = dyn_cast<LoadOp>(op))
+      access(load.getResult(), load.getSource(), load.getOffsets());
+    else if (auto store = dyn_cast<StoreOp>(op))
+      access(store.getValue(), store.getDest(), store.getOffsets());
+    else if (auto copy = dyn_cast<CopyOp>(op)) {
+      if (copy.getWidth() <= 1)
+        return;
+      for (auto [side, offsets] :
+           {std::pair{copy.getSource(), copy.getSourceOffsets()},
+            std::pair{copy.getDest(), copy.getDestOffsets()}}) {
+        auto type = dyn_cast<GlobalTensorType>(side.getType());
+        if (!type || offsets.empty())
+          continue;
+        int64_t width = copy.getWidth();
+        facts.push_back(
+            {info.getDivisor(offsets.back()) % width == 0,
+             info.getDimDivisor(type, type.getRank() - 1) % width == 0});
+      }
+    }
+  });
+  return facts;
+}
+
+bool mlir::tile::divisibilityChangesLowering(KernelOp kernel,
+                                             DictionaryAttr divisibility) {
+  DivisibilityInfo general(kernel), specialized(kernel, divisibility);
+  return alignmentFacts(kernel, general) != alignmentFacts(kernel, specialized);
+}
