@@ -184,8 +184,14 @@ def triton_table(args, out, translate):
         example = next(k for k, v in KERNELS.items() if v[0] == name)
         threads = int(re.search(r"@launch\((\d+)",
                                 (ROOT / example).read_text()).group(1))
-        entries = [("tile", out / f"{name}.tile.cubin", name, threads // 32,
-                    None, None)]
+        # tile/div16: the variant a launch with sizes divisible by 16 runs
+        # (the same cubin; the general entry when the kernel has none).
+        cubin = out / f"{name}.tile.cubin"
+        variant = f"{name}_div16"
+        if variant not in sass.resource_usage(args.cuobjdump, cubin):
+            variant = name
+        entries = [("tile", cubin, name, threads // 32, None, None),
+                   ("tile/div16", cubin, variant, threads // 32, None, None)]
         for config in ("same", "div16", "pref"):
             cubin = out / f"{name}.triton-{config}.cubin"
             cold = run_times([args.triton_python, str(ROOT / "bench" /
@@ -218,11 +224,16 @@ def triton_table(args, out, translate):
             stats["vector_bytes"] = stats[prefix + "max_load_bytes"]
             stats["fma"] = stats[prefix + "fma_share"]
             if who == "tile":
+                # One compile makes both variants.
                 command = [str(translate), "--tile-to-ptx",
                            f"--chip={args.chip}", str(ROOT / example), "-o",
                            str(out / f"{name}.again.ptx")]
                 times = run_times(command, args.runs + 1)
-                seconds = (times[0], statistics.median(times[1:]))
+                seconds = tile_seconds = (times[0],
+                                          statistics.median(times[1:]))
+            elif who == "tile/div16":
+                seconds = tile_seconds
+                stats["variant"] = function
             stats["cold_s"], stats["warm_s"] = seconds or ("-", "-")
             rows.append((name, who, stats))
     return rows
@@ -248,6 +259,11 @@ def print_triton_table(rows):
           "tile-translate --tile-to-ptx (cold: first run); Triton in a fresh "
           "process\n(cold: import and compile) and again in that process "
           "(warm), no cache.")
+    print("tile/div16: the entry a launch with every size a multiple of 16 "
+          "runs (tile's\ndiv16 variant, the general kernel where it has "
+          "none: " + ", ".join(
+              name for name, who, stats in rows
+              if who == "tile/div16" and stats["variant"] == name) + ").")
     header = f"{'kernel':9} {'who':13} " + " ".join(
         f"{title:>12}" for _, title in columns)
     print(header)
@@ -261,7 +277,8 @@ def print_triton_table(rows):
         print(f"{name:9} {who:13} " +
               " ".join(cell(stats[key]) for key, _ in columns))
     print("\ntargets (tile / triton): CTA instructions per iteration against "
-          "triton/same and\ntriton/div16 (<= 1), registers against "
+          "triton/same and\ntriton/div16 (<= 1; div16/div16: tile's div16 "
+          "variant against triton/div16),\nregisters against "
           "triton/same (<= 1.10), cold compile (< 0.5):")
     by = {}
     for name, who, stats in rows:
@@ -269,11 +286,13 @@ def print_triton_table(rows):
     for name, kinds in by.items():
         ours, same, div = kinds["tile"], kinds["triton/same"], \
             kinds["triton/div16"]
+        ours_div = kinds["tile/div16"]
 
         def ratio(a, b):
             return f"{a / b:.2f}" if b else "n/a"
         print(f"  {name:9} instr {ratio(ours['cta_per_iteration'], same['cta_per_iteration'])}"
               f"  instr/div16 {ratio(ours['cta_per_iteration'], div['cta_per_iteration'])}"
+              f"  div16/div16 {ratio(ours_div['cta_per_iteration'], div['cta_per_iteration'])}"
               f"  registers {ratio(ours['registers'], same['registers'])}"
               f"  compile {ratio(ours['cold_s'], same['cold_s'])}")
 

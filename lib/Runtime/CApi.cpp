@@ -9,6 +9,8 @@
 using namespace tile::runtime;
 
 static thread_local std::string lastError;
+/// The entry of the variant this thread's last successful launch ran.
+static thread_local std::string lastEntry;
 
 /// Records `error` for tile_last_error and maps it to a status.
 static int fail(const Error &error) {
@@ -17,6 +19,8 @@ static int fail(const Error &error) {
 }
 
 extern "C" const char *tile_last_error(void) { return lastError.c_str(); }
+
+extern "C" const char *tile_last_entry(void) { return lastEntry.c_str(); }
 
 extern "C" int tile_cuda_probe(const char *driverLibrary) {
   Expected<DeviceInfo> device =
@@ -30,6 +34,7 @@ tile_launch(const char *ptx, size_t ptxBytes, const char *manifestJson,
             const char *const *symbolNames, const int64_t *symbolValues,
             size_t numSymbols, int warmupRuns, int timedRuns,
             const char *driverLibrary, tile_launch_result *result) {
+  lastEntry.clear();
   if (!ptx || !manifestJson || (numBuffers && !buffers) ||
       (numSymbols && (!symbolNames || !symbolValues)))
     return fail(Error::input("tile_launch: a required pointer is null"));
@@ -101,5 +106,6 @@ tile_launch(const char *ptx, size_t ptxBytes, const char *manifestJson,
                resources.occupancyPercent};
   }
   lastError.clear();
+  lastEntry = report->variant.entry;
   return TILE_OK;
 }

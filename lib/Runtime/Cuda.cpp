@@ -226,6 +226,10 @@ Expected<LaunchReport> tile::runtime::launchKernel(
   if (!grid)
     return grid.takeError();
   report.grid = *grid;
+  Expected<const Variant *> variant = chooseVariant(manifest, symbols);
+  if (!variant)
+    return variant.takeError();
+  report.variant = **variant;
   if (options.warmupRuns < 0 || options.timedRuns < 0)
     return Error::input("warm-up and timed runs cannot be negative");
 
@@ -240,7 +244,7 @@ Expected<LaunchReport> tile::runtime::launchKernel(
   if (Error error = session.loadModule(ptx, report.jitInfoLog))
     return error;
   CUfunction function = nullptr;
-  if (Error error = session.getFunction(manifest.entry, function))
+  if (Error error = session.getFunction(report.variant.entry, function))
     return error;
   unsigned dynamicShared =
       manifest.dynamicShared ? static_cast<unsigned>(manifest.sharedBytes) : 0;
@@ -272,6 +276,14 @@ Expected<LaunchReport> tile::runtime::launchKernel(
     }
     if (Error error = session.allocate(bytes.size(), pointers[i]))
       return error;
+    // The variant's condition on pointers, which cuMemAlloc's alignment
+    // (256 bytes) always meets.
+    if (pointers[i] % report.variant.aligned != 0)
+      return Error(ErrorKind::Driver,
+                   "cuMemAlloc gave parameter '" + manifest.params[i].name +
+                       "' an address that is not " +
+                       std::to_string(report.variant.aligned) +
+                       "-byte aligned, which its kernel needs");
     // Outputs too: the caller's poison shows what the kernel never wrote.
     CU_CHECK(api, cuMemcpyHtoD, pointers[i], bytes.data(), bytes.size());
     arguments.push_back(&pointers[i]);

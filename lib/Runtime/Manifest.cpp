@@ -615,6 +615,91 @@ static Error checkSymbols(ObjectReader &reader,
                                     list(used));
 }
 
+/// The `variants` of a version 3 manifest, else the general kernel alone.
+static Error readVariants(ObjectReader &reader, KernelManifest &manifest) {
+  Error error = Error::success();
+  const JsonValue *variants = reader.member("variants", JsonValue::Kind::Array,
+                                            "an array", false, error);
+  if (error)
+    return error;
+  if (!variants) {
+    manifest.variants.push_back({manifest.entry, {}, kTensorAlignment});
+    return Error::success();
+  }
+  for (size_t i = 0; i < variants->array.size(); ++i) {
+    const JsonValue &json = variants->array[i];
+    std::string path = reader.path + "variants[" + std::to_string(i) + "].";
+    if (json.kind != JsonValue::Kind::Object)
+      return Error::input("manifest: %svariants[%zu] must be an object",
+                          reader.path.c_str(), i);
+    ObjectReader entry(json, path);
+    Variant variant;
+    if ((error = entry.readString("entry", variant.entry)) ||
+        (error = entry.readInt("aligned", variant.aligned, 1, 1 << 30)))
+      return error;
+    if (variant.entry.empty())
+      return entry.fail("entry", "must not be empty");
+    const JsonValue *divisible = entry.member(
+        "divisible", JsonValue::Kind::Object, "an object", true, error);
+    if (!divisible)
+      return error;
+    for (const auto &[symbol, divisor] : divisible->object) {
+      if (std::find(manifest.symbols.begin(), manifest.symbols.end(), symbol) ==
+          manifest.symbols.end())
+        return entry.fail("divisible",
+                          "'" + symbol + "' is not a symbol of the kernel");
+      if (divisor.kind != JsonValue::Kind::Number || !divisor.isInteger ||
+          divisor.integer < 1)
+        return entry.fail("divisible", "the divisor of '" + symbol +
+                                           "' must be a positive integer");
+      variant.divisible[symbol] = divisor.integer;
+    }
+    manifest.variants.push_back(std::move(variant));
+  }
+  if (manifest.variants.empty() ||
+      manifest.variants.back().entry != manifest.entry)
+    return reader.fail("variants", "the last variant must be the kernel's "
+                                   "entry '" +
+                                       manifest.entry + "'");
+  return Error::success();
+}
+
+Expected<const Variant *>
+tile::runtime::chooseVariant(const KernelManifest &manifest,
+                             const SymbolBindings &symbols) {
+  std::string unmet;
+  for (const Variant &variant : manifest.variants) {
+    bool meets = true;
+    for (const auto &[symbol, divisor] : variant.divisible) {
+      auto value = symbols.find(symbol);
+      if (value != symbols.end() && value->second % divisor == 0)
+        continue;
+      meets = false;
+      if (value != symbols.end())
+        unmet = symbol + " = " + std::to_string(value->second) +
+                " is not a multiple of " + std::to_string(divisor);
+      else
+        unmet = "symbol " + symbol + " has no value";
+      break;
+    }
+    if (meets)
+      return &variant;
+  }
+  return Error::input("kernel '%s' has no variant for this launch: %s, "
+                      "which every variant needs",
+                      manifest.kernel.c_str(), unmet.c_str());
+}
+
+std::string tile::runtime::describeVariant(const Variant &variant) {
+  if (variant.divisible.empty())
+    return variant.entry + " (general)";
+  std::string conditions;
+  for (const auto &[symbol, divisor] : variant.divisible)
+    conditions += (conditions.empty() ? "" : ", ") + symbol + " % " +
+                  std::to_string(divisor) + " == 0";
+  return variant.entry + " (" + conditions + ")";
+}
+
 /// One manifest object; `path` prefixes its fields in errors ("[1].").
 static Expected<KernelManifest> readManifest(const JsonValue &json,
                                              const std::string &path) {
@@ -665,6 +750,8 @@ static Expected<KernelManifest> readManifest(const JsonValue &json,
   if (Error error = checkSymbols(reader, manifest))
     return error;
   if (Error error = readGrid(reader, manifest))
+    return error;
+  if (Error error = readVariants(reader, manifest))
     return error;
   return manifest;
 }

@@ -21,13 +21,15 @@ std::string tile::runtime::formatLaunchReport(const KernelManifest &manifest,
          device.name.c_str(), device.computeMajor, device.computeMinor,
          device.multiprocessors, device.maxThreadsPerMultiprocessor);
   append("grid %lld x %lld x %lld, %lld threads per CTA, %lld B "
-         "%s shared memory\n\n",
+         "%s shared memory\n",
          static_cast<long long>(launch.grid[0]),
          static_cast<long long>(launch.grid[1]),
          static_cast<long long>(launch.grid[2]),
          static_cast<long long>(manifest.threads),
          static_cast<long long>(manifest.sharedBytes),
          manifest.dynamicShared ? "dynamic" : "static");
+  append("variant: %s, of %zu\n\n", describeVariant(launch.variant).c_str(),
+         manifest.variants.size());
   append("%-17s %5s %9s %9s %8s %7s %8s %9s\n", "kernel", "regs", "local B",
          "shared B", "maxTPB", "blk/SM", "occ %", "ms");
   append("%-17s %5s %9s %9s %8s %7s %8s %9s\n", "-----------------", "-----",

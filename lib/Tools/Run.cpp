@@ -282,17 +282,25 @@ static RunStatus runOnEmulator(const RunRequest &request,
     request.placed.emitError(grid.getError().message());
     return RunStatus::BadInput;
   }
+  // The variant a launch with these sizes would run, as on the GPU.
+  rt::Expected<const rt::Variant *> variant =
+      rt::chooseVariant(request.manifest, request.symbols);
+  if (!variant) {
+    request.placed.emitError(variant.getError().message());
+    return RunStatus::BadInput;
+  }
   emulator::EmulatorOptions options;
   options.dynamicSharedBytes = request.manifest.sharedBytes;
   emulator::EmulatorReport report;
-  if (failed(emulator::emulateKernel(lowered, request.kernel, emulated, symbols,
-                                     *grid, options, report)))
+  if (failed(emulator::emulateKernel(lowered, (*variant)->entry, emulated,
+                                     symbols, *grid, options, report)))
     return report.fault ? RunStatus::KernelFault : RunStatus::BadInput;
   figures.report = llvm::formatv(
       "emulate: '{0}' on the CPU, {1} CTA(s) x {2} threads = {3} threads, "
-      "{4} ops, in {5:F3} s\n",
+      "{4} ops, in {5:F3} s\nvariant: {6}, of {7}\n",
       request.kernel, report.ctas, request.manifest.threads, report.threads,
-      report.steps, report.seconds);
+      report.steps, report.seconds, rt::describeVariant(**variant),
+      request.manifest.variants.size());
   figures.seconds = report.seconds;
   figures.emulation = report;
   return RunStatus::Ran;

@@ -174,7 +174,7 @@ FAKE_API cuLaunchKernel(CUfunction function, unsigned gridX, unsigned, unsigned,
       o[i] = alpha * x[i];
     return kSuccess;
   }
-  if (name != "copy" && name != "copy_half")
+  if (name != "copy" && name != "copy_half" && name != "copy_div16")
     return kSuccess;
   auto *x = *static_cast<float **>(params[0]);
   auto *o = *static_cast<float **>(params[1]);

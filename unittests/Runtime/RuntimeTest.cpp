@@ -3,6 +3,7 @@
 #include "tile/Runtime/Check.h"
 #include "tile/Runtime/Cuda.h"
 #include "tile/Runtime/Json.h"
+#include "tile/Runtime/Report.h"
 #include "tile/Runtime/tile_runtime.h"
 
 #include "gtest/gtest.h"
@@ -36,12 +37,17 @@ const char *const kSquares = R"json({
   ]
 })json";
 
-/// `kSquares` with `from` replaced by `to`.
-std::string squaresWith(const std::string &from, const std::string &to) {
-  std::string text = kSquares;
+/// `text` with `from` replaced by `to`.
+std::string replaced(std::string text, const std::string &from,
+                     const std::string &to) {
   size_t at = text.find(from);
   EXPECT_NE(at, std::string::npos) << from;
   return text.replace(at, from.size(), to);
+}
+
+/// `kSquares` with `from` replaced by `to`.
+std::string squaresWith(const std::string &from, const std::string &to) {
+  return replaced(kSquares, from, to);
 }
 
 /// The message of the error `parseManifest(text)` gives, "" on success.
@@ -135,8 +141,8 @@ TEST(ManifestTest, MissingAndWrongFieldsAreNamed) {
             "manifest: threads: missing");
   EXPECT_EQ(manifestError(squaresWith("\"threads\": 256", "\"threads\": 0")),
             "manifest: threads: must be an integer in [1, 1024]");
-  EXPECT_EQ(manifestError(squaresWith("\"version\": 1", "\"version\": 3")),
-            "manifest: version: must be an integer in [1, 2]");
+  EXPECT_EQ(manifestError(squaresWith("\"version\": 1", "\"version\": 4")),
+            "manifest: version: must be an integer in [1, 3]");
   EXPECT_EQ(
       manifestError(squaresWith("\"entry\": \"squares\"", "\"entry\": 3")),
       "manifest: entry: must be a string");
@@ -620,6 +626,133 @@ TEST(DriverTest, JitErrorsCarryTheLog) {
   EXPECT_EQ(report.getError().message(),
             "cuModuleLoadDataEx failed: CUDA_ERROR_INVALID_PTX (fake driver "
             "error)\nJIT error log:\nfake JIT: the image has no .entry\n");
+}
+
+// A version 3 manifest: a div16 variant, then the general kernel.
+const char *const kCopyVariants = R"json({
+  "version": 3, "kernel": "copy", "entry": "copy", "threads": 128,
+  "grid": ["(4 * K) ceildiv 128"], "symbols": ["K"],
+  "params": [
+    {"name": "X", "dtype": "f32", "shape": [4, "K"], "access": "read"},
+    {"name": "O", "dtype": "f32", "shape": [4, "K"], "access": "write"}
+  ],
+  "variants": [
+    {"entry": "copy_div16", "divisible": {"K": 16}, "aligned": 16},
+    {"entry": "copy", "divisible": {}, "aligned": 16}
+  ]
+})json";
+const char *const kCopyVariantsPtx =
+    ".visible .entry copy(.param .u64 X, ...)\n"
+    ".visible .entry copy_div16(.param .u64 X, ...)";
+
+std::string copyVariantsWith(const std::string &from, const std::string &to) {
+  return replaced(kCopyVariants, from, to);
+}
+
+TEST(VariantTest, ParsesTheVariantsInOrder) {
+  Expected<KernelManifest> manifest = parseManifest(kCopyVariants);
+  ASSERT_TRUE(manifest) << manifest.getError().message();
+  ASSERT_EQ(manifest->variants.size(), 2u);
+  EXPECT_EQ(manifest->variants[0].entry, "copy_div16");
+  EXPECT_EQ(manifest->variants[0].divisible,
+            (std::map<std::string, int64_t>{{"K", 16}}));
+  EXPECT_EQ(manifest->variants[0].aligned, 16);
+  EXPECT_EQ(manifest->variants[1].entry, "copy");
+  EXPECT_TRUE(manifest->variants[1].divisible.empty());
+  // Before version 3, the general kernel alone.
+  Expected<KernelManifest> old = parseManifest(kCopyManifest);
+  ASSERT_TRUE(old);
+  ASSERT_EQ(old->variants.size(), 1u);
+  EXPECT_EQ(old->variants[0].entry, "copy");
+}
+
+TEST(VariantTest, BadVariantsAreNamed) {
+  EXPECT_EQ(manifestError(copyVariantsWith("{\"K\": 16}", "{\"N\": 16}")),
+            "manifest: variants[0].divisible: 'N' is not a symbol of the "
+            "kernel");
+  EXPECT_EQ(manifestError(copyVariantsWith("{\"K\": 16}", "{\"K\": 0}")),
+            "manifest: variants[0].divisible: the divisor of 'K' must be a "
+            "positive integer");
+  EXPECT_EQ(manifestError(copyVariantsWith(
+                "{\"entry\": \"copy\", \"divisible\": {}, \"aligned\": "
+                "16}",
+                "{\"entry\": \"other\", \"divisible\": {}, \"aligned\": "
+                "16}")),
+            "manifest: variants: the last variant must be the kernel's entry "
+            "'copy'");
+  EXPECT_EQ(manifestError(copyVariantsWith("\"aligned\": 16}\n  ]",
+                                           "\"aligned\": 0}\n  ]")),
+            "manifest: variants[1].aligned: must be an integer in [1, "
+            "1073741824]");
+}
+
+TEST(VariantTest, TheMostSpecializedVariantWhoseConditionsHoldRuns) {
+  Expected<KernelManifest> manifest = parseManifest(kCopyVariants);
+  ASSERT_TRUE(manifest);
+  Expected<const Variant *> div16 = chooseVariant(*manifest, {{"K", 48}});
+  ASSERT_TRUE(div16);
+  EXPECT_EQ((*div16)->entry, "copy_div16");
+  EXPECT_EQ(describeVariant(**div16), "copy_div16 (K % 16 == 0)");
+  Expected<const Variant *> general = chooseVariant(*manifest, {{"K", 50}});
+  ASSERT_TRUE(general);
+  EXPECT_EQ((*general)->entry, "copy");
+  EXPECT_EQ(describeVariant(**general), "copy (general)");
+  // A kernel that declares a divisibility itself has no general variant.
+  Expected<KernelManifest> declared = parseManifest(
+      copyVariantsWith("{\"entry\": \"copy\", \"divisible\": {}",
+                       "{\"entry\": \"copy\", \"divisible\": {\"K\": 2}"));
+  ASSERT_TRUE(declared) << declared.getError().message();
+  Expected<const Variant *> none = chooseVariant(*declared, {{"K", 5}});
+  ASSERT_FALSE(none);
+  EXPECT_EQ(none.getError().getKind(), ErrorKind::Input);
+  EXPECT_EQ(none.getError().message(),
+            "kernel 'copy' has no variant for this launch: K = 5 is not a "
+            "multiple of 2, which every variant needs");
+}
+
+TEST(VariantTest, TheDriverLaunchesTheChosenEntry) {
+  Expected<KernelManifest> manifest = parseManifest(kCopyVariants);
+  ASSERT_TRUE(manifest);
+  LaunchOptions options;
+  options.driverLibrary = TILE_FAKE_CUDA_DRIVER;
+  options.timedRuns = 0;
+  for (auto [k, entry] : {std::pair{48, "copy_div16"}, std::pair{50, "copy"}}) {
+    HostTensor x = HostTensor::zeros(DType::F32, {4, k});
+    HostTensor o = HostTensor::poisoned(DType::F32, {4, k});
+    Expected<LaunchReport> report =
+        launchKernel(*manifest, kCopyVariantsPtx, {&x, &o}, {}, options);
+    ASSERT_TRUE(report) << report.getError().message();
+    EXPECT_EQ(report->variant.entry, entry);
+    EXPECT_NE(formatLaunchReport(*manifest, *report, 0)
+                  .find(std::string("variant: ") + entry),
+              std::string::npos);
+  }
+  // The driver is asked for the variant's entry: a PTX without it fails.
+  HostTensor x = HostTensor::zeros(DType::F32, {4, 48}), o = x;
+  Expected<LaunchReport> missing =
+      launchKernel(*manifest, kCopyPtx, {&x, &o}, {}, options);
+  ASSERT_FALSE(missing);
+  EXPECT_NE(missing.getError().message().find("entry 'copy_div16'"),
+            std::string::npos)
+      << missing.getError().message();
+}
+
+TEST(VariantTest, TheCApiSaysWhichEntryRan) {
+  float x[4 * 48] = {}, o[4 * 48] = {};
+  tile_buffer buffers[] = {{"X", x, sizeof(x)}, {"O", o, sizeof(o)}};
+  const char *names[] = {"K"};
+  std::string manifest = kCopyVariants;
+  std::string ptx = kCopyVariantsPtx;
+  for (auto [k, entry] : {std::pair{48, "copy_div16"}, std::pair{47, "copy"}}) {
+    int64_t values[] = {k};
+    buffers[0].bytes = buffers[1].bytes = 4 * k * sizeof(float);
+    ASSERT_EQ(tile_launch(ptx.data(), ptx.size(), manifest.data(),
+                          manifest.size(), buffers, 2, names, values, 1, 0, 0,
+                          TILE_FAKE_CUDA_DRIVER, nullptr),
+              TILE_OK)
+        << tile_last_error();
+    EXPECT_STREQ(tile_last_entry(), entry);
+  }
 }
 
 TEST(CApiTest, StatusesAndMessages) {

@@ -56,6 +56,8 @@ struct LaunchReport {
   KernelResources resources;
   std::array<int64_t, 3> grid = {1, 1, 1};
   double medianMs = 0;
+  /// The variant that ran (chooseVariant).
+  Variant variant;
   /// The JIT compiler's info log (may be empty).
   std::string jitInfoLog;
 };

@@ -38,8 +38,22 @@ struct ParamSpec {
 };
 
 /// The manifest format this runtime writes and the newest it reads:
-/// version 2 added scalar parameters (shape []).
-constexpr int64_t kManifestVersion = 2;
+/// version 2 added scalar parameters (shape []), version 3 variants.
+constexpr int64_t kManifestVersion = 3;
+
+/// The alignment in bytes of every tensor's base address that the ABI
+/// requires and every runtime's allocations have (docs/abi.md).
+constexpr int64_t kTensorAlignment = 16;
+
+/// One compiled variant of a kernel (docs/abi.md, `variants`): its PTX
+/// entry and the conditions a launch must meet to run it.
+struct Variant {
+  std::string entry;
+  /// Each symbol's value must be a multiple of its divisor.
+  std::map<std::string, int64_t> divisible;
+  /// Every tensor's base address must be a multiple of this many bytes.
+  int64_t aligned = kTensorAlignment;
+};
 
 struct KernelManifest {
   int64_t version = kManifestVersion;
@@ -52,6 +66,9 @@ struct KernelManifest {
   std::vector<ParamSpec> params;
   int64_t sharedBytes = 0;
   bool dynamicShared = false;
+  /// Most specialized first; the last is the general kernel (`entry`).
+  /// Before version 3, that one alone.
+  std::vector<Variant> variants;
 };
 
 /// Parses and checks a manifest; every problem is an Input error naming
@@ -99,6 +116,16 @@ int64_t hostMemoryBytes();
 Error bindArguments(const std::vector<ParamSpec> &params,
                     const std::vector<const HostTensor *> &buffers,
                     SymbolBindings &symbols);
+
+/// The variant a launch with `symbols` runs: the first of the manifest's
+/// whose divisors the values meet. An Input error naming the symbol and
+/// its divisor when none does (a kernel that declares a divisibility,
+/// tile.divisibility, has no general variant).
+Expected<const Variant *> chooseVariant(const KernelManifest &manifest,
+                                        const SymbolBindings &symbols);
+/// "NAME_div16 (K % 16 == 0)", or "NAME (general)" for a variant without
+/// divisors: what a report says ran.
+std::string describeVariant(const Variant &variant);
 
 /// The integer operators of the grid grammar, with affine semantics:
 /// floordiv and ceildiv round toward -inf and +inf, mod is

@@ -42,6 +42,11 @@ typedef struct tile_launch_result {
 /* The message of this thread's last failed call ("" when none). */
 const char *tile_last_error(void);
 
+/* The PTX entry of the variant this thread's last successful tile_launch
+ * ran ("" when none): the most specialized of the manifest's `variants`
+ * whose conditions the launch's sizes meet (docs/abi.md). */
+const char *tile_last_entry(void);
+
 /* TILE_OK when device 0 answers. driver_library: NULL or "" for the
  * default (TILE_CUDA_DRIVER_LIBRARY, else libcuda.so.1). */
 int tile_cuda_probe(const char *driver_library);
@@ -50,6 +55,8 @@ int tile_cuda_probe(const char *driver_library);
  * parameter, any order) with the symbols `symbol_names[i] =
  * symbol_values[i]`, then copies written parameters back into their
  * buffers. `timed_runs` > 0 also times it (median, after `warmup_runs`).
+ * It runs the manifest's most specialized variant whose conditions the
+ * symbol values meet (tile_last_entry says which).
  * `result` may be NULL. */
 int tile_launch(const char *ptx, size_t ptx_bytes, const char *manifest_json,
                 size_t manifest_bytes, const tile_buffer *buffers,

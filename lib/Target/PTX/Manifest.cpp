@@ -16,6 +16,9 @@
 using namespace mlir;
 using namespace mlir::tile;
 
+/// The alignment in bytes of every tensor's base address (docs/abi.md).
+static constexpr int64_t kTensorAlignment = 16;
+
 /// An affine expression over the kernel's symbols in the manifest grammar.
 static std::string printGridExpr(AffineExpr expr,
                                  ArrayRef<StringAttr> symbols) {
@@ -183,8 +186,31 @@ static llvm::json::Object buildManifest(KernelOp kernel, StringRef chip) {
   llvm::json::Array symbolNames;
   for (StringAttr symbol : symbols)
     symbolNames.push_back(symbol.str());
+  // The variants a runtime chooses from, most specialized first, the
+  // general kernel last (always there): each with the conditions the
+  // launch must meet, its symbols' divisors and its tensors' alignment
+  // (the ABI's 16 bytes, which every runtime's allocations have).
+  llvm::json::Array variants;
+  auto variant = [&](KernelOp of) {
+    llvm::json::Object divisors;
+    if (auto divisibility =
+            of->getAttrOfType<DictionaryAttr>(kDivisibilityAttr))
+      for (NamedAttribute entry : divisibility)
+        divisors[entry.getName().str()] = toJSON(entry.getValue());
+    variants.push_back(llvm::json::Object{{"entry", of.getSymName().str()},
+                                          {"divisible", std::move(divisors)},
+                                          {"aligned", kTensorAlignment}});
+  };
+  if (auto module = kernel->getParentOfType<ModuleOp>())
+    for (KernelOp other : module.getOps<KernelOp>())
+      if (auto general =
+              other->getAttrOfType<FlatSymbolRefAttr>(kVariantOfAttr);
+          general && general.getAttr() == kernel.getSymNameAttr())
+        variant(other);
+  variant(kernel);
+
   llvm::json::Object manifest{
-      {"version", 2},
+      {"version", 3},
       {"kernel", kernel.getSymName().str()},
       {"entry", kernel.getSymName().str()},
       {"chip", chip.str()},
@@ -192,6 +218,7 @@ static llvm::json::Object buildManifest(KernelOp kernel, StringRef chip) {
       {"grid", std::move(grid)},
       {"symbols", std::move(symbolNames)},
       {"params", std::move(params)},
+      {"variants", std::move(variants)},
       {"shared_bytes", shared},
       {"dynamic_shared", shared > kMaxStaticSharedBytes},
       {"shared_buffers", std::move(buffers)},
@@ -211,7 +238,9 @@ static llvm::json::Object buildManifest(KernelOp kernel, StringRef chip) {
 
 llvm::json::Array mlir::tile::buildManifests(ModuleOp module, StringRef chip) {
   llvm::json::Array manifests;
+  // A variant is in its general kernel's manifest, not one of its own.
   for (KernelOp kernel : module.getOps<KernelOp>())
-    manifests.push_back(buildManifest(kernel, chip));
+    if (!kernel->hasAttr(kVariantOfAttr))
+      manifests.push_back(buildManifest(kernel, chip));
   return manifests;
 }

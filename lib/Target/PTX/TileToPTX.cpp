@@ -47,6 +47,9 @@ void mlir::tile::buildTilePlacementPipeline(OpPassManager &pm,
   TileInsertBarriersOptions barriers;
   barriers.remarks = options.remarks;
   kernels.addPass(createTileInsertBarriers(barriers));
+  // After the whole plan, so a variant shares it and differs in its
+  // lowering only.
+  pm.addPass(createTileSpecializeDivisibility());
 }
 
 std::string mlir::tile::findCUDAToolkit(const TileToPTXOptions &options) {

@@ -266,4 +266,27 @@ def TileInsertBarriers
   ];
 }
 
+def TileSpecializeDivisibility
+    : Pass<"tile-specialize-divisibility", "::mlir::ModuleOp"> {
+  let summary = "add a variant of each kernel for sizes divisible by 16";
+  let description = [{
+    Runs last in the placement pipeline, on placed and synchronized
+    kernels. For each kernel (not itself a variant) it asks whether knowing
+    every symbolic dimension to be a multiple of 16 would change how the
+    kernel is lowered (`divisibilityChangesLowering`: a vector access whose
+    runs' alignment would be known at compile time instead of tested at run
+    time, or a copy's chunk test): if so, it adds a copy of the kernel,
+    `NAME_div16` (a number appended if that name is taken), right after it,
+    with `tile.divisibility = {K = 16, ...}` (every symbol; a divisor the
+    kernel already declares and which is larger is kept) and
+    `tile.variant_of = @NAME`. The copy has the same placement (shared
+    plan, layouts, barriers), so it differs only in its lowering: aligned
+    runs without the per-element path. Both are compiled into the PTX; the
+    manifest lists the variant, with its conditions, under the general
+    kernel (`variants`), and each runtime launches the most specialized
+    variant whose conditions the launch's sizes meet. A second run adds
+    nothing (a kernel that has a variant, or is one, is skipped).
+  }];
+}
+
 #endif // TILE_DIALECT_TILE_TRANSFORMS_PASSES_TD
