@@ -469,6 +469,29 @@ SmallVector<Value> KernelLowering::slotCoordinates(int64_t slot,
                                        constantIndex(first % columns));
       return {constantIndex(first / columns), column};
     }
+    // Otherwise a slot's coordinates are the first slot's plus constants,
+    // and one row more where its column wraps: no division a slot (rows of
+    // 7 over 128 threads divided each of a [4096, 7] tile's 224 slots, and
+    // LLVM took seconds over the arithmetic; utils/fuzz.py seed 103).
+    Value size = constantIndex(columns);
+    Value column = arith::RemUIOp::create(builder, loc, threadId, size);
+    Value row = arith::DivUIOp::create(builder, loc, threadId, size);
+    int64_t offset = slot * threads;
+    if (offset / columns != 0)
+      row = arith::AddIOp::create(builder, loc, row,
+                                  constantIndex(offset / columns));
+    int64_t shift = offset % columns;
+    if (shift == 0)
+      return {row, column};
+    Value wraps = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::uge,
+                                        column, constantIndex(columns - shift));
+    Value shifted =
+        arith::AddIOp::create(builder, loc, column, constantIndex(shift));
+    Value wrapped = arith::SubIOp::create(builder, loc, shifted, size);
+    column = arith::SelectOp::create(builder, loc, wraps, wrapped, shifted);
+    Value nextRow = arith::AddIOp::create(builder, loc, row, constantIndex(1));
+    row = arith::SelectOp::create(builder, loc, wraps, nextRow, row);
+    return {row, column};
   }
   return delinearize(elementIndex(slot), shape);
 }
