@@ -67,14 +67,15 @@ struct TileBF16MmaToNVVM
       Type f32 = builder.getF32Type();
       auto structType = LLVM::LLVMStructType::getLiteral(builder.getContext(),
                                                          {f32, f32, f32, f32});
-      auto nvvm = NVVM::MmaOp::create(
-          builder, loc, structType, registersOf(builder, loc, mma.getMatrixA()),
-          registersOf(builder, loc, mma.getMatrixB()), c, {16, 8, 16},
-          std::nullopt, std::nullopt,
-          std::array<NVVM::MMATypes, 2>{NVVM::MMATypes::bf16,
-                                        NVVM::MMATypes::bf16},
-          std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
-                                         NVVM::MMALayout::col});
+      SmallVector<Value> b = registersOf(builder, loc, mma.getMatrixB());
+      SmallVector<Value> a = registersOf(builder, loc, mma.getMatrixA());
+      auto nvvm =
+          NVVM::MmaOp::create(builder, loc, structType, a, b, c, {16, 8, 16},
+                              std::nullopt, std::nullopt,
+                              std::array<NVVM::MMATypes, 2>{
+                                  NVVM::MMATypes::bf16, NVVM::MMATypes::bf16},
+                              std::array<NVVM::MMALayout, 2>{
+                                  NVVM::MMALayout::row, NVVM::MMALayout::col});
       SmallVector<Value> d;
       for (int64_t i = 0; i < 4; ++i)
         d.push_back(LLVM::ExtractValueOp::create(builder, loc, nvvm, i));

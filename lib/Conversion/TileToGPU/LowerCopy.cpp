@@ -38,10 +38,10 @@ LogicalResult KernelLowering::lowerStage(StageOp op) {
   if (int64_t shift = llvm::mod(op.getOffset(), stages))
     index = arith::AddIOp::create(builder, loc, index, constantIndex(shift));
   index = arith::RemUIOp::create(builder, loc, index, constantIndex(stages));
-  Value bytes = arith::AddIOp::create(
-      builder, loc, constantIndex(offset.getInt()),
-      arith::MulIOp::create(builder, loc, index,
-                            constantIndex(getStageStride(ring))));
+  Value stride = constantIndex(getStageStride(ring));
+  Value stageStart = arith::MulIOp::create(builder, loc, index, stride);
+  Value first = constantIndex(offset.getInt());
+  Value bytes = arith::AddIOp::create(builder, loc, first, stageStart);
   auto tensor = cast<RankedTensorType>(ring.getVarType().getValueType());
   auto viewType =
       MemRefType::get({getSharedElements(ring)}, tensor.getElementType(),
@@ -62,18 +62,19 @@ Value KernelLowering::chunkAligned(Value tensorHandle, ValueRange offsets,
   // rows are whole chunks and the box starts on one.
   Value chunk = constantIndex(width);
   auto divides = [&](Value value) -> Value {
-    return arith::CmpIOp::create(
-        builder, loc, arith::CmpIPredicate::eq,
-        arith::RemUIOp::create(builder, loc, value, chunk), constantIndex(0));
+    Value none = constantIndex(0);
+    Value rest = arith::RemUIOp::create(builder, loc, value, chunk);
+    return arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq, rest,
+                                 none);
   };
   Value base = LLVM::PtrToIntOp::create(builder, loc, builder.getI64Type(),
                                         tensor.pointer);
+  Value none = arith::ConstantIntOp::create(builder, loc, 0, 64);
+  Value mask =
+      arith::ConstantIntOp::create(builder, loc, width * bytes - 1, 64);
+  Value misalignment = arith::AndIOp::create(builder, loc, base, mask);
   Value baseAligned = arith::CmpIOp::create(
-      builder, loc, arith::CmpIPredicate::eq,
-      arith::AndIOp::create(
-          builder, loc, base,
-          arith::ConstantIntOp::create(builder, loc, width * bytes - 1, 64)),
-      arith::ConstantIntOp::create(builder, loc, 0, 64));
+      builder, loc, arith::CmpIPredicate::eq, misalignment, none);
   // What the divisibility analysis knows is not tested again.
   Value rows =
       divisibility.getDimDivisor(tensor.type, tensor.type.getRank() - 1) %
@@ -270,9 +271,11 @@ LogicalResult KernelLowering::lowerCopy(CopyOp op) {
   for (auto [side, offsets, global] :
        {std::tuple{source, op.getSourceOffsets(), globalSource},
         std::tuple{dest, op.getDestOffsets(), globalDest}})
-    if (global)
-      whole = both(whole, both(sliceInside(offsets, box, globals[side]),
-                               chunkAligned(side, offsets, width, bytes)));
+    if (global) {
+      Value aligned = chunkAligned(side, offsets, width, bytes);
+      Value inside = sliceInside(offsets, box, globals[side]);
+      whole = both(whole, both(inside, aligned));
+    }
   fastOrChecked(whole, vectorPath, elementPath);
   return success();
 }
@@ -319,8 +322,8 @@ LogicalResult KernelLowering::lowerAsyncCopy(CopyOp op) {
         auto [global, inside] =
             sliceElement(offsets, box, tensor, chunk.coords, Value(),
                          /*checkBounds=*/false);
-        issue(destAddress(chunk.coords), globalAddress(tensor, global),
-              width * bytes, Value());
+        Value from = globalAddress(tensor, global);
+        issue(destAddress(chunk.coords), from, width * bytes, Value());
         return;
       }
       auto [global, inside] =
@@ -345,10 +348,10 @@ LogicalResult KernelLowering::lowerAsyncCopy(CopyOp op) {
       Value column = global.back();
       Value left =
           arith::SubIOp::create(builder, loc, tensor.dims.back(), column);
+      Value most = constantIndex(width);
+      Value none = constantIndex(0);
       Value count = arith::MinSIOp::create(
-          builder, loc,
-          arith::MaxSIOp::create(builder, loc, left, constantIndex(0)),
-          constantIndex(width));
+          builder, loc, arith::MaxSIOp::create(builder, loc, left, none), most);
       Value before = arith::CmpIOp::create(
           builder, loc, arith::CmpIPredicate::slt, column, constantIndex(0));
       count = arith::SelectOp::create(builder, loc, before, constantIndex(0),
@@ -359,8 +362,8 @@ LogicalResult KernelLowering::lowerAsyncCopy(CopyOp op) {
       Value sourceSize = arith::IndexCastOp::create(
           builder, loc, i32,
           arith::MulIOp::create(builder, loc, count, constantIndex(bytes)));
-      issue(destAddress(chunk.coords), globalAddress(tensor, global),
-            width * bytes, sourceSize);
+      Value from = globalAddress(tensor, global);
+      issue(destAddress(chunk.coords), from, width * bytes, sourceSize);
     });
   };
   // Not aligned: an element at a time, async where an element is a
@@ -372,14 +375,14 @@ LogicalResult KernelLowering::lowerAsyncCopy(CopyOp op) {
         auto [global, inside] = sliceElement(offsets, box, tensor, coords,
                                              Value(), /*checkBounds=*/true);
         if (bytes == 4) {
-          Value size =
-              inside ? arith::SelectOp::create(
-                           builder, loc, inside,
-                           arith::ConstantIntOp::create(builder, loc, 4, 32),
-                           arith::ConstantIntOp::create(builder, loc, 0, 32))
-                           .getResult()
-                     : Value();
-          issue(destAddress(coords), globalAddress(tensor, global), 4, size);
+          Value size;
+          if (inside) {
+            Value none = arith::ConstantIntOp::create(builder, loc, 0, 32);
+            Value four = arith::ConstantIntOp::create(builder, loc, 4, 32);
+            size = arith::SelectOp::create(builder, loc, inside, four, none);
+          }
+          Value from = globalAddress(tensor, global);
+          issue(destAddress(coords), from, 4, size);
           continue;
         }
         Value value = guarded(inside, element, zero(element), [&] {

@@ -70,12 +70,12 @@ static Value beats(OpBuilder &builder, Location loc, Value x, Value xIndex,
     Value xNaN = cmp(CmpFPredicate::UNO, x, x);
     Value yNaN = cmp(CmpFPredicate::UNO, y, y);
     Value xNumber = cmp(CmpFPredicate::ORD, x, x);
-    greater = arith::OrIOp::create(
-        builder, loc, cmp(CmpFPredicate::OGT, y, x),
-        arith::AndIOp::create(builder, loc, yNaN, xNumber));
-    equal =
-        arith::OrIOp::create(builder, loc, cmp(CmpFPredicate::OEQ, y, x),
-                             arith::AndIOp::create(builder, loc, yNaN, xNaN));
+    Value yNaNOverNumber = arith::AndIOp::create(builder, loc, yNaN, xNumber);
+    greater = arith::OrIOp::create(builder, loc, cmp(CmpFPredicate::OGT, y, x),
+                                   yNaNOverNumber);
+    Value bothNaN = arith::AndIOp::create(builder, loc, yNaN, xNaN);
+    equal = arith::OrIOp::create(builder, loc, cmp(CmpFPredicate::OEQ, y, x),
+                                 bothNaN);
   } else {
     greater =
         arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::sgt, y, x);
@@ -180,11 +180,11 @@ Value KernelLowering::reduceInPlace(ReductionKind kind, Value slots,
   // so every butterfly has all its lanes.
   LayoutAttrInterface parent = rows.getParent();
   ArrayRef<int64_t> shape = type.getShape();
-  Value firstOfSet =
-      arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq,
-                            arith::AndIOp::create(builder, loc, threadId,
-                                                  constantIndex(plan.laneMask)),
-                            constantIndex(0));
+  Value first = constantIndex(0);
+  Value laneInSet = arith::AndIOp::create(builder, loc, threadId,
+                                          constantIndex(plan.laneMask));
+  Value firstOfSet = arith::CmpIOp::create(
+      builder, loc, arith::CmpIPredicate::eq, laneInSet, first);
   SmallVector<Value> rowStarts, valids;
   for (auto [group, partial] : llvm::zip(plan.groups, partials)) {
     SmallVector<Value> coords = parent.emitSlotElement(
@@ -320,9 +320,13 @@ LogicalResult KernelLowering::lowerReduction(ReductionOpInterface op) {
   for (int64_t slot = 0, e = getSlots(resultType); slot < e; ++slot) {
     Value warpRows = arith::AddIOp::create(builder, loc, firstLane,
                                            constantIndex(slot * threads));
+    // One statement per op-creating argument: the order of the ops must
+    // not be the C++ compiler's order of evaluating arguments.
+    Value one = constantIndex(1);
+    Value warpSize = constantIndex(kWarpSize);
+    Value start = constantIndex(0);
     auto overRows =
-        scf::ForOp::create(builder, loc, constantIndex(0),
-                           constantIndex(kWarpSize), constantIndex(1), none);
+        scf::ForOp::create(builder, loc, start, warpSize, one, none);
     {
       OpBuilder::InsertionGuard guard(builder);
       builder.setInsertionPointToStart(overRows.getBody());
@@ -337,9 +341,10 @@ LogicalResult KernelLowering::lowerReduction(ReductionOpInterface op) {
         builder.setInsertionPointToStart(&ifRow.getThenRegion().front());
         Value rowStart =
             arith::MulIOp::create(builder, loc, row, constantIndex(columns));
+        Value columnStep = constantIndex(kWarpSize);
+        Value columnEnd = constantIndex(columns);
         auto overColumns = scf::ForOp::create(
-            builder, loc, lane, constantIndex(columns),
-            constantIndex(kWarpSize), none,
+            builder, loc, lane, columnEnd, columnStep, none,
             [&](OpBuilder &nested, Location nestedLoc, Value column,
                 ValueRange carried) {
               Value index =
@@ -436,11 +441,13 @@ LogicalResult KernelLowering::lowerColumnReduction(ReductionOpInterface op) {
   Type accumulator = getAccumulatorType(element);
   Value none = identity(builder, loc, kind, accumulator)[0];
   for (int64_t slot = 0, e = getSlots(resultType); slot < e; ++slot) {
-    Value column = safeIndex(elementIndex(slot),
-                             slotIsValid(resultType.getNumElements(), slot));
+    Value valid = slotIsValid(resultType.getNumElements(), slot);
+    Value column = safeIndex(elementIndex(slot), valid);
+    Value one = constantIndex(1);
+    Value end = constantIndex(rows);
+    Value start = constantIndex(0);
     auto overRows = scf::ForOp::create(
-        builder, loc, constantIndex(0), constantIndex(rows), constantIndex(1),
-        ValueRange{none},
+        builder, loc, start, end, one, ValueRange{none},
         [&](OpBuilder &nested, Location nestedLoc, Value row,
             ValueRange carried) {
           Value index = arith::AddIOp::create(
@@ -528,30 +535,31 @@ LogicalResult KernelLowering::lowerDotOnTensorCores(DotOp op,
       arith::RemUIOp::create(builder, loc, threadId, constantIndex(kLanes));
   Value warp =
       arith::DivUIOp::create(builder, loc, threadId, constantIndex(kLanes));
-  Value blockRow = arith::MulIOp::create(
-      builder, loc,
-      arith::DivUIOp::create(builder, loc, warp,
-                             constantIndex(layout.getWarpsN())),
-      constantIndex(blockM));
-  Value blockColumn = arith::MulIOp::create(
-      builder, loc,
-      arith::RemUIOp::create(builder, loc, warp,
-                             constantIndex(layout.getWarpsN())),
-      constantIndex(blockN));
+  // One statement per op-creating argument: the order of the ops must not
+  // be the C++ compiler's order of evaluating arguments.
+  Value rowsOfBlock = constantIndex(blockM);
+  Value warpRow = arith::DivUIOp::create(builder, loc, warp,
+                                         constantIndex(layout.getWarpsN()));
+  Value blockRow = arith::MulIOp::create(builder, loc, warpRow, rowsOfBlock);
+  Value columnsOfBlock = constantIndex(blockN);
+  Value warpColumn = arith::RemUIOp::create(builder, loc, warp,
+                                            constantIndex(layout.getWarpsN()));
+  Value blockColumn =
+      arith::MulIOp::create(builder, loc, warpColumn, columnsOfBlock);
   Value laneRow = arith::RemUIOp::create(builder, loc, lane, constantIndex(16));
-  Value laneColumn = arith::MulIOp::create(
-      builder, loc,
-      arith::DivUIOp::create(builder, loc, lane, constantIndex(16)),
-      constantIndex(8));
+  Value eight = constantIndex(8);
+  Value laneHalf =
+      arith::DivUIOp::create(builder, loc, lane, constantIndex(16));
+  Value laneColumn = arith::MulIOp::create(builder, loc, laneHalf, eight);
   // (row + rowOffset) * pitch + column + columnOffset, in elements.
   auto address = [&](Value row, int64_t rowOffset, int64_t pitch, Value column,
                      int64_t columnOffset) {
     Value r =
         arith::AddIOp::create(builder, loc, row, constantIndex(rowOffset));
     Value start = arith::MulIOp::create(builder, loc, r, constantIndex(pitch));
-    return arith::AddIOp::create(
-        builder, loc, arith::AddIOp::create(builder, loc, start, column),
-        constantIndex(columnOffset));
+    Value offset = constantIndex(columnOffset);
+    Value at = arith::AddIOp::create(builder, loc, start, column);
+    return arith::AddIOp::create(builder, loc, at, offset);
   };
   Value rowA = arith::AddIOp::create(builder, loc, blockRow, laneRow);
   Value columnB = arith::AddIOp::create(builder, loc, blockColumn, laneColumn);
@@ -561,10 +569,10 @@ LogicalResult KernelLowering::lowerDotOnTensorCores(DotOp op,
     Value laneInMatrix =
         arith::RemUIOp::create(builder, loc, lane, constantIndex(8));
     rowBtPair = arith::AddIOp::create(builder, loc, blockColumn, laneInMatrix);
-    Value upper = arith::MulIOp::create(
-        builder, loc,
-        arith::DivUIOp::create(builder, loc, lane, constantIndex(16)),
-        constantIndex(8));
+    Value eightRows = constantIndex(8);
+    Value laneHalf =
+        arith::DivUIOp::create(builder, loc, lane, constantIndex(16));
+    Value upper = arith::MulIOp::create(builder, loc, laneHalf, eightRows);
     rowBt = arith::AddIOp::create(builder, loc, rowBtPair, upper);
     Value second =
         arith::DivUIOp::create(builder, loc, laneRow, constantIndex(8));
@@ -657,12 +665,14 @@ LogicalResult KernelLowering::lowerDot(DotOp op) {
   bool allValid = type.getNumElements() % threads == 0;
   SmallVector<Value> lhsRows, rhsColumns;
   for (int64_t slot = 0; slot < numSlots; ++slot) {
-    SmallVector<Value> coords =
-        allValid
-            ? slotCoordinates(slot, type.getShape())
-            : delinearize(safeIndex(elementIndex(slot),
-                                    slotIsValid(type.getNumElements(), slot)),
-                          type.getShape());
+    SmallVector<Value> coords;
+    if (allValid) {
+      coords = slotCoordinates(slot, type.getShape());
+    } else {
+      Value valid = slotIsValid(type.getNumElements(), slot);
+      coords =
+          delinearize(safeIndex(elementIndex(slot), valid), type.getShape());
+    }
     lhsRows.push_back(
         arith::MulIOp::create(builder, loc, coords[0], constantIndex(inner)));
     rhsColumns.push_back(transposed
@@ -727,8 +737,10 @@ LogicalResult KernelLowering::lowerDot(DotOp op) {
     for (int64_t k = 0; k < inner; ++k)
       sums = step(builder, loc, constantIndex(k), sums);
   } else {
-    auto loop = scf::ForOp::create(builder, loc, constantIndex(0),
-                                   constantIndex(inner), constantIndex(1), sums,
+    Value one = constantIndex(1);
+    Value end = constantIndex(inner);
+    Value start = constantIndex(0);
+    auto loop = scf::ForOp::create(builder, loc, start, end, one, sums,
                                    [&](OpBuilder &nested, Location nestedLoc,
                                        Value k, ValueRange carried) {
                                      scf::YieldOp::create(
@@ -772,8 +784,9 @@ LogicalResult KernelLowering::lowerBroadcast(BroadcastOp op) {
     if (!isa<BlockedLayoutAttr>(layout)) {
       coords = slotCoordinates(slot, type.getShape(), layout);
     } else {
-      Value index = safeIndex(elementIndex(slot, getVector(op.getResult())),
-                              slotIsValid(type.getNumElements(), slot));
+      Value valid = slotIsValid(type.getNumElements(), slot);
+      Value index =
+          safeIndex(elementIndex(slot, getVector(op.getResult())), valid);
       coords = delinearize(index, type.getShape());
     }
     for (auto [dim, size] : llvm::enumerate(inputType.getShape()))
@@ -808,8 +821,9 @@ LogicalResult KernelLowering::lowerTranspose(TransposeOp op) {
   Value inputColumns = constantIndex(type.getDimSize(0));
   Value slots = zero(getSlotsType(type));
   for (int64_t slot = 0, e = getSlots(type); slot < e; ++slot) {
-    Value index = safeIndex(elementIndex(slot, getVector(op.getResult())),
-                            slotIsValid(type.getNumElements(), slot));
+    Value valid = slotIsValid(type.getNumElements(), slot);
+    Value index =
+        safeIndex(elementIndex(slot, getVector(op.getResult())), valid);
     SmallVector<Value> coords = delinearize(index, type.getShape());
     Value value = memref::LoadOp::create(
         builder, loc, *view,

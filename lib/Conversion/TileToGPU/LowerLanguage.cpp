@@ -148,14 +148,14 @@ LogicalResult KernelLowering::lowerInsertSlice(InsertSliceOp op) {
       int64_t offset = op.getOffsets()[dim];
       Value first = constantIndex(offset);
       Value end = constantIndex(offset + subType.getDimSize(dim));
-      inside =
-          both(inside,
-               arith::AndIOp::create(
-                   builder, loc,
-                   arith::CmpIOp::create(
-                       builder, loc, arith::CmpIPredicate::uge, coord, first),
-                   arith::CmpIOp::create(
-                       builder, loc, arith::CmpIPredicate::ult, coord, end)));
+      // One statement each: the order of the ops must not be the C++
+      // compiler's order of evaluating arguments.
+      Value beforeEnd = arith::CmpIOp::create(
+          builder, loc, arith::CmpIPredicate::ult, coord, end);
+      Value fromFirst = arith::CmpIOp::create(
+          builder, loc, arith::CmpIPredicate::uge, coord, first);
+      inside = both(inside,
+                    arith::AndIOp::create(builder, loc, fromFirst, beforeEnd));
       local.push_back(arith::SubIOp::create(builder, loc, coord, first));
     }
     Value index = safeIndex(linearize(local, subDims), inside);
