@@ -42,7 +42,74 @@ int64_t DivisibilityInfo::getDimDivisor(GlobalTensorType tensor,
   return powerOfTwoDividing(tensor.getShape()[dim]);
 }
 
+Value DivisibilityInfo::getRecurrence(Value value) {
+  if (auto arg = dyn_cast<BlockArgument>(value)) {
+    auto loop = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp());
+    return loop && arg != loop.getInductionVar() ? value : Value();
+  }
+  if (auto read = value.getDefiningOp<ReadOp>())
+    if (VarOp var = getVarOp(read.getVar());
+        var && var.getVarType().isScalar() && var.getInit())
+      return var.getResult();
+  return {};
+}
+
+int64_t DivisibilityInfo::computeSources(Value recurrence) {
+  if (auto arg = dyn_cast<BlockArgument>(recurrence)) {
+    auto loop = cast<scf::ForOp>(arg.getOwner()->getParentOp());
+    unsigned index = arg.getArgNumber() - 1;
+    return std::min(getDivisor(loop.getInitArgs()[index]),
+                    getDivisor(loop.getYieldedValues()[index]));
+  }
+  // A scalar var holds its initial value or one that a write gave it.
+  auto var = recurrence.getDefiningOp<VarOp>();
+  int64_t divisor = getDivisor(var.getInit());
+  for (Operation *user : var->getUsers())
+    if (auto write = dyn_cast<WriteOp>(user))
+      divisor = std::min(divisor, getDivisor(write.getValue()));
+    else if (!isa<ReadOp>(user))
+      return 1;
+  return divisor;
+}
+
+int64_t DivisibilityInfo::getRecurrenceDivisor(Value recurrence) {
+  if (auto it = solved.find(recurrence); it != solved.end())
+    return it->second;
+  for (auto [position, entry] : llvm::enumerate(assumed))
+    if (entry.first == recurrence) {
+      lowestAssumptionUsed = std::min(lowestAssumptionUsed, position);
+      return entry.second;
+    }
+  if (solvesLeft-- <= 0)
+    return 1;
+  size_t position = assumed.size(), outerLowest = lowestAssumptionUsed;
+  lowestAssumptionUsed = SIZE_MAX;
+  // What was computed under an assumption is forgotten after each try.
+  DenseMap<Value, int64_t> before = known;
+  int64_t divisor = kMaxDivisor;
+  assumed.push_back({recurrence, divisor});
+  while (true) {
+    assumed.back().second = divisor;
+    known = before;
+    int64_t holds = std::min(divisor, computeSources(recurrence));
+    if (holds == divisor)
+      break;
+    divisor = holds;
+  }
+  assumed.pop_back();
+  known = std::move(before);
+  // Solved for good unless an enclosing solve's assumption was used.
+  size_t used = lowestAssumptionUsed;
+  if (used >= position)
+    solved[recurrence] = divisor;
+  lowestAssumptionUsed =
+      std::min(outerLowest, used < position ? used : SIZE_MAX);
+  return divisor;
+}
+
 int64_t DivisibilityInfo::getDivisor(Value value) {
+  if (Value recurrence = getRecurrence(value))
+    return getRecurrenceDivisor(recurrence);
   auto [it, inserted] = known.try_emplace(value, 1);
   if (!inserted)
     return it->second; // known, or on a cycle being computed: 1 is safe
@@ -56,17 +123,13 @@ int64_t DivisibilityInfo::compute(Value value) {
   if (matchPattern(value, m_ConstantInt(&constant)))
     return powerOfTwoDividing(constant.getSExtValue());
   if (auto arg = dyn_cast<BlockArgument>(value)) {
-    // A loop's index takes lb + i * step; an iteration argument its init
-    // and what each iteration yields.
+    // A loop's index takes lb + i * step (its iteration arguments are
+    // recurrences).
     auto loop = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp());
     if (!loop)
       return 1;
-    if (arg == loop.getInductionVar())
-      return std::min(getDivisor(loop.getLowerBound()),
-                      getDivisor(loop.getStep()));
-    unsigned index = arg.getArgNumber() - 1;
-    return std::min(getDivisor(loop.getInitArgs()[index]),
-                    getDivisor(loop.getYieldedValues()[index]));
+    return std::min(getDivisor(loop.getLowerBound()),
+                    getDivisor(loop.getStep()));
   }
   Operation *op = value.getDefiningOp();
   if (auto mul = dyn_cast<arith::MulIOp>(op))
@@ -87,19 +150,6 @@ int64_t DivisibilityInfo::compute(Value value) {
   }
   if (auto dim = dyn_cast<DimOp>(op))
     return getDimDivisor(dim.getSource().getType(), dim.getIndex());
-  if (auto read = dyn_cast<ReadOp>(op)) {
-    // A scalar var holds its initial value or one that a write gave it.
-    VarOp var = getVarOp(read.getVar());
-    if (!var || !var.getVarType().isScalar() || !var.getInit())
-      return 1;
-    int64_t divisor = getDivisor(var.getInit());
-    for (Operation *user : var->getUsers())
-      if (auto write = dyn_cast<WriteOp>(user))
-        divisor = std::min(divisor, getDivisor(write.getValue()));
-      else if (!isa<ReadOp>(user))
-        return 1;
-    return divisor;
-  }
   return 1;
 }
 

@@ -111,6 +111,12 @@ struct CompileOptions {
       llvm::cl::desc("fuse float multiplies and adds into FMAs (default; "
                      "--fp-contract=false rounds every op on its own)"),
       llvm::cl::init(true)};
+  llvm::cl::opt<bool> variants{
+      "variants",
+      llvm::cl::desc("also compile the div16 variant of each kernel whose "
+                     "code divisibility by 16 changes (default; "
+                     "--variants=false: the general kernels only)"),
+      llvm::cl::init(true)};
 
   TileToPTXOptions get() const {
     TileToPTXOptions options;
@@ -119,6 +125,7 @@ struct CompileOptions {
     options.remarks = remarks;
     options.cudaPath = cudaPath;
     options.fpContract = fpContract;
+    options.variants = variants;
     return options;
   }
 };

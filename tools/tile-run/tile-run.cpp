@@ -112,6 +112,12 @@ llvm::cl::opt<bool> fpContract(
     llvm::cl::desc("fuse float multiplies and adds into FMAs (default; "
                    "--fp-contract=false rounds every op on its own)"),
     llvm::cl::init(true), llvm::cl::cat(tileRunCategory));
+llvm::cl::opt<bool> variants(
+    "variants",
+    llvm::cl::desc("also compile the div16 variant of each kernel whose code "
+                   "divisibility by 16 changes, and run it where the sizes "
+                   "allow (default; --variants=false: the general kernel)"),
+    llvm::cl::init(true), llvm::cl::cat(tileRunCategory));
 llvm::cl::opt<bool> ptxFigures(
     "ptx-figures",
     llvm::cl::desc("compile to PTX and report ptxas's figures even when the "
@@ -297,6 +303,7 @@ int run(int argc, char **argv) {
   options.chip = chip;
   options.remarks = remarks;
   options.fpContract = fpContract;
+  options.variants = variants;
   if (emit == Emit::MLIR) {
     module->print(llvm::outs());
     llvm::outs() << "\n";

@@ -61,9 +61,26 @@ public:
 
 private:
   int64_t compute(Value value);
+  /// A scalar var (for its reads) or a loop-carried argument: a value that
+  /// may depend on itself, whose divisor is a fixpoint.
+  static Value getRecurrence(Value value);
+  /// The largest divisor that its sources keep when it is assumed
+  /// (starting from kMaxDivisor and lowering it until it holds), so that
+  /// `col = 0; col += 64` is a multiple of 64.
+  int64_t getRecurrenceDivisor(Value recurrence);
+  /// The divisor of what `recurrence` may hold, from its sources.
+  int64_t computeSources(Value recurrence);
 
   llvm::StringMap<int64_t> symbols;
   DenseMap<Value, int64_t> known;
+  /// The recurrences being solved, innermost last, with their current
+  /// assumptions; the lowest position whose assumption the current solve
+  /// used; the recurrences solved independently of any other's assumption;
+  /// and how many solves are left (then a recurrence counts as 1).
+  SmallVector<std::pair<Value, int64_t>> assumed;
+  size_t lowestAssumptionUsed = SIZE_MAX;
+  DenseMap<Value, int64_t> solved;
+  int64_t solvesLeft = 10000;
 };
 
 /// Whether the kernel would be lowered differently were each of its

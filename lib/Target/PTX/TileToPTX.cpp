@@ -49,7 +49,8 @@ void mlir::tile::buildTilePlacementPipeline(OpPassManager &pm,
   kernels.addPass(createTileInsertBarriers(barriers));
   // After the whole plan, so a variant shares it and differs in its
   // lowering only.
-  pm.addPass(createTileSpecializeDivisibility());
+  if (options.variants)
+    pm.addPass(createTileSpecializeDivisibility());
 }
 
 std::string mlir::tile::findCUDAToolkit(const TileToPTXOptions &options) {
@@ -116,6 +117,10 @@ struct PipelineOptions : public PassPipelineOptions<PipelineOptions> {
       *this, "fp-contract",
       llvm::cl::desc("fuse float multiplies and adds into FMAs"),
       llvm::cl::init(true)};
+  Option<bool> variants{
+      *this, "variants",
+      llvm::cl::desc("also compile each kernel's div16 variant"),
+      llvm::cl::init(true)};
 };
 } // namespace
 
@@ -130,6 +135,7 @@ void mlir::tile::registerTileToPTXPipeline() {
         options.optLevel = cli.optLevel;
         options.remarks = cli.remarks;
         options.fpContract = cli.fpContract;
+        options.variants = cli.variants;
         buildTileToPTXPipeline(pm, options);
       });
 }

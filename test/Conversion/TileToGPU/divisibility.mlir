@@ -84,3 +84,60 @@ tile.kernel @unknown_offset(%X: !tile.tensor<[M, N], f32>, %Y: !tile.tensor<[M, 
   tile.store %x, %Y[%c0, %col] : tensor<16x128xf32> -> !tile.tensor<[M, N], f32>
   tile.return
 }
+
+// A scalar var's divisor is the largest its initial value and every value
+// written to it keep (a fixpoint: `col = 0; col += 64` is a multiple of 64),
+// so the column offset of this while loop is not tested; N is.
+// CHECK-LABEL: gpu.func @var_offset(
+// CHECK: scf.while
+// CHECK: arith.remsi %{{.*}}, %c4 : index
+// CHECK-NOT: arith.remsi
+// CHECK: gpu.return
+tile.kernel @var_offset(%X: !tile.tensor<[16, N], f32>, %Y: !tile.tensor<[16, N], f32>) attributes {threads = 128 : i64} {
+  %c0 = arith.constant 0 : index
+  %c64 = arith.constant 64 : index
+  %N = tile.dim %X[1] : !tile.tensor<[16, N], f32>
+  %col = tile.var "col" = %c0 : !tile.var<index>
+  scf.while : () -> () {
+    %c = tile.read %col : !tile.var<index>
+    %more = arith.cmpi slt, %c, %N : index
+    scf.condition(%more)
+  } do {
+    %c = tile.read %col : !tile.var<index>
+    %x = tile.load %X[%c0, %c] : !tile.tensor<[16, N], f32> -> tensor<16x64xf32>
+    tile.store %x, %Y[%c0, %c] : tensor<16x64xf32> -> !tile.tensor<[16, N], f32>
+    %next = arith.addi %c, %c64 : index
+    tile.write %next, %col : !tile.var<index>
+    scf.yield
+  }
+  tile.return
+}
+
+// A write of a value that is not a multiple of 4 makes every read of the
+// var unknown: its offset is tested, N (divisible by 16) is not.
+// CHECK-LABEL: gpu.func @var_offset_odd(
+// CHECK: scf.while
+// CHECK: arith.remsi %{{.*}}, %c4 : index
+// CHECK-NOT: arith.remsi
+// CHECK: gpu.return
+tile.kernel @var_offset_odd(%X: !tile.tensor<[16, N], f32>, %Y: !tile.tensor<[16, N], f32>) attributes {threads = 128 : i64, tile.divisibility = {N = 16 : i64}} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %N = tile.dim %X[1] : !tile.tensor<[16, N], f32>
+  %col = tile.var "col" = %c0 : !tile.var<index>
+  scf.while : () -> () {
+    %c = tile.read %col : !tile.var<index>
+    %more = arith.cmpi slt, %c, %N : index
+    scf.condition(%more)
+  } do {
+    %c = tile.read %col : !tile.var<index>
+    %x = tile.load %X[%c0, %c] : !tile.tensor<[16, N], f32> -> tensor<16x64xf32>
+    tile.store %x, %Y[%c0, %c] : tensor<16x64xf32> -> !tile.tensor<[16, N], f32>
+    %next = arith.addi %c, %c64 : index
+    %odd = arith.addi %next, %c1 : index
+    tile.write %odd, %col : !tile.var<index>
+    scf.yield
+  }
+  tile.return
+}

@@ -19,6 +19,10 @@ struct TileToPTXOptions {
   /// Fuse float multiplies and adds into FMAs (tile-to-gpu's fp-contract);
   /// false keeps every op's own IEEE rounding, bit for bit.
   bool fpContract = true;
+  /// Compile the div16 variant of each kernel that has one
+  /// (tile-specialize-divisibility); false compiles the general kernels
+  /// only.
+  bool variants = true;
   /// The CUDA toolkit whose libdevice provides math functions (exp, log,
   /// ...); empty: CUDA_ROOT, CUDA_HOME, CUDA_PATH, then /usr/local/cuda.
   std::string cudaPath;
