@@ -8,6 +8,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <string>
 
 using namespace mlir;
 using namespace mlir::tile;
@@ -218,17 +219,32 @@ public:
 
   const Groups &get(LayoutAttrInterface layout, ArrayRef<int64_t> shape,
                     int64_t threads) {
-    Key key{layout.getAsOpaquePointer(),
-            std::vector<int64_t>(shape.begin(), shape.end()), threads};
+    // By the layout's text, not its address: a context's attributes die
+    // with it, and a later context's may take the same address (the
+    // Python package compiles each kernel in a context of its own).
+    std::string text;
+    llvm::raw_string_ostream(text) << Attribute(layout);
+    Key key{std::move(text), std::vector<int64_t>(shape.begin(), shape.end()),
+            threads};
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      auto found = groups.find(key);
+      if (found != groups.end())
+        return *found->second;
+    }
+    // Computed without the lock, which is not recursive: the groups of a
+    // #tile.rows layout (a row statistic of a row statistic) ask for its
+    // parent's, and this deadlocked (utils/fuzz.py seeds 104 and 105).
+    auto computed = std::make_unique<Groups>(compute(layout, shape, threads));
     std::lock_guard<std::mutex> lock(mutex);
     std::unique_ptr<Groups> &entry = groups[key];
     if (!entry)
-      entry = std::make_unique<Groups>(compute(layout, shape, threads));
+      entry = std::move(computed);
     return *entry;
   }
 
 private:
-  using Key = std::tuple<const void *, std::vector<int64_t>, int64_t>;
+  using Key = std::tuple<std::string, std::vector<int64_t>, int64_t>;
 
   static Groups compute(LayoutAttrInterface layout, ArrayRef<int64_t> shape,
                         int64_t threads) {
