@@ -63,6 +63,15 @@ double reference::roundToType(double value, Type type) {
   return value;
 }
 
+unsigned reference::cancellationOf(double magnitudes, double sum) {
+  if (!std::isfinite(magnitudes) || magnitudes == 0 || std::isnan(sum))
+    return 0;
+  if (sum == 0)
+    return ::tile::runtime::ElementMark::kMaxCancellation;
+  double ratio = magnitudes / std::fabs(sum);
+  return ratio <= 1 ? 0 : static_cast<unsigned>(std::ceil(std::log2(ratio)));
+}
+
 Accuracy reference::accuracyOfType(Type type) {
   if (type.isF16())
     return Accuracy::F16;

@@ -349,23 +349,32 @@ Interpreter::executeElementwise(Operation &op,
   SmallVector<size_t, 3> indices(operands.size());
   // Of an element nothing wrote the result is one too (a select's, of its
   // condition or the operand it picks).
+  // So is its cancellation the largest of theirs.
   bool anyUndefined = llvm::any_of(
       operands, [](const Val *operand) { return operand->anyUndefined(); });
+  bool anyCancellation = llvm::any_of(operands, [](const Val *operand) {
+    return !operand->cancellation.empty();
+  });
   bool isSelect = isa<arith::SelectOp>(op);
   for (size_t i = 0, e = result.size(); i < e; ++i) {
     for (auto [index, operand] : llvm::zip(indices, operands))
       index = operand->indexFor(i, tile, threads);
     bool undefined = false;
-    if (anyUndefined) {
+    if (anyUndefined || anyCancellation) {
+      unsigned cancellation = 0;
       for (auto [k, operand] : llvm::enumerate(operands)) {
         bool picked = !isSelect || k == 0 ||
                       (k == 1) == (operands[0]->ints[indices[0]] != 0);
-        if (picked && operand->isUndefined(indices[k])) {
+        if (!picked)
+          continue;
+        if (!undefined && operand->isUndefined(indices[k])) {
           result.setUndefined(i, true, operand->origin);
           undefined = true;
-          break;
         }
+        cancellation =
+            std::max(cancellation, operand->cancellationAt(indices[k]));
       }
+      result.setCancellation(i, cancellation);
     }
     if (elementwise.apply(result, i, operands, indices))
       continue;
@@ -668,10 +677,11 @@ LogicalResult Interpreter::executeSlice(
   if (atomic == AtomicKind::add && stored && stored->isFloat)
     storedAccuracy =
         rt::loosest(storedAccuracy, accuracyOfType(stored->elementType));
+  bool storedThresholded =
+      stored && (stored->thresholded || offsetsThresholded ||
+                 controlThresholded || (mask && mask->thresholded));
   if (stored)
-    mark = rt::ElementMark::written(
-        storedAccuracy, stored->thresholded || offsetsThresholded ||
-                            controlThresholded || (mask && mask->thresholded));
+    mark = rt::ElementMark::written(storedAccuracy, storedThresholded);
   Val loaded = Val::zeros(tileType);
   loaded.thresholded = offsetsThresholded;
   if (other) {
@@ -761,13 +771,19 @@ LogicalResult Interpreter::executeSlice(
       }
       tensor->set(linear, value);
       if (marks)
-        (*marks)[linear] = mark;
+        (*marks)[linear] =
+            stored->cancellation.empty()
+                ? mark
+                : rt::ElementMark::written(storedAccuracy, storedThresholded,
+                                           stored->cancellationAt(e));
     } else if (loaded.isFloat) {
       loaded.floats[e] = tensor->get(linear);
       loaded.setUndefined(e, false, nullptr);
+      loaded.setCancellation(e, 0);
     } else {
       loaded.setInt(e, static_cast<int64_t>(tensor->get(linear)));
       loaded.setUndefined(e, false, nullptr);
+      loaded.setCancellation(e, 0);
     }
   }
   if (loadedOut)
@@ -1116,12 +1132,17 @@ LogicalResult Interpreter::executeTileOp(Operation &op) {
         };
         ReductionKind kind = reduce.getKind();
         bool inputUndefined = input.anyUndefined();
+        bool inputCancels = !input.cancellation.empty();
         for (int64_t o = 0; o < outer; ++o) {
           for (int64_t i = 0; inputUndefined && i < inner; ++i)
             if (input.isUndefined(at(o, i))) {
               result.setUndefined(o, true, input.origin);
               break;
             }
+          unsigned cancellation = 0;
+          for (int64_t i = 0; inputCancels && i < inner; ++i)
+            cancellation =
+                std::max(cancellation, input.cancellationAt(at(o, i)));
           if (kind == ReductionKind::argmax) {
             // The first index of the maximum; a NaN is above every number.
             int64_t best = 0;
@@ -1143,13 +1164,20 @@ LogicalResult Interpreter::executeTileOp(Operation &op) {
             double acc = kind == ReductionKind::sum   ? 0.0
                          : kind == ReductionKind::max ? -INFINITY
                                                       : INFINITY;
+            double magnitudes = 0;
             for (int64_t i = 0; i < inner; ++i) {
               double x = input.floats[at(o, i)];
               acc = kind == ReductionKind::sum   ? acc + x
                     : kind == ReductionKind::max ? maximumf(acc, x)
                                                  : minimumf(acc, x);
+              magnitudes += std::fabs(x);
             }
             result.setFloat(o, acc);
+            // A sum whose terms cancel is known only to their rounding.
+            if (kind == ReductionKind::sum)
+              cancellation =
+                  std::max(cancellation, cancellationOf(magnitudes, acc));
+            result.setCancellation(o, cancellation);
           } else {
             int64_t acc = kind == ReductionKind::sum   ? 0
                           : kind == ReductionKind::max ? INT64_MIN
@@ -1186,27 +1214,45 @@ LogicalResult Interpreter::executeTileOp(Operation &op) {
         bool transposed = dot.getRhsTransposed();
         bool anyUndefined = lhs.anyUndefined() || rhs.anyUndefined() ||
                             (acc && acc->anyUndefined());
+        bool operandsCancel =
+            !lhs.cancellation.empty() || !rhs.cancellation.empty();
         int64_t m = lhs.shape[0], k = lhs.shape[1],
                 n = rhs.shape[transposed ? 0 : 1];
         for (int64_t i = 0; i < m; ++i) {
           for (int64_t j = 0; j < n; ++j) {
             // The accumulator, then the products, rounded once.
             double floatAcc = acc && acc->isFloat ? acc->floats[i * n + j] : 0;
+            double magnitudes = std::fabs(floatAcc);
             uint64_t intAcc = acc && !acc->isFloat
                                   ? static_cast<uint64_t>(acc->ints[i * n + j])
                                   : 0;
             for (int64_t p = 0; p < k; ++p) {
               int64_t b = transposed ? j * k + p : p * n + j;
-              if (lhs.isFloat)
-                floatAcc += lhs.floats[i * k + p] * rhs.floats[b];
-              else
+              if (lhs.isFloat) {
+                double product = lhs.floats[i * k + p] * rhs.floats[b];
+                floatAcc += product;
+                magnitudes += std::fabs(product);
+              } else {
                 intAcc += static_cast<uint64_t>(lhs.ints[i * k + p]) *
                           static_cast<uint64_t>(rhs.ints[b]);
+              }
             }
             if (result.isFloat)
               result.setFloat(i * n + j, floatAcc);
             else
               result.setInt(i * n + j, intAcc);
+            // Products that cancel, as in a sum; and what the operands'
+            // own sums cancelled.
+            unsigned cancellation =
+                result.isFloat ? cancellationOf(magnitudes, floatAcc) : 0;
+            if (acc)
+              cancellation =
+                  std::max(cancellation, acc->cancellationAt(i * n + j));
+            for (int64_t p = 0; operandsCancel && p < k; ++p)
+              cancellation = std::max(
+                  {cancellation, lhs.cancellationAt(i * k + p),
+                   rhs.cancellationAt(transposed ? j * k + p : p * n + j)});
+            result.setCancellation(i * n + j, cancellation);
             if (!anyUndefined)
               continue;
             // Of a row of `lhs` or a column of `rhs` nothing wrote.

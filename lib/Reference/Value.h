@@ -41,6 +41,10 @@ uint64_t zeroExtend(int64_t value, unsigned width);
 double roundToType(double value, Type type);
 /// The accuracy of a value of float type `type` that an inexact op made.
 Accuracy accuracyOfType(Type type);
+/// The cancellation of a float sum whose terms add up to `magnitudes` in
+/// absolute value and to `sum`: the bits by which the terms outweigh the
+/// result (0 where they do not cancel, the most where the sum is 0).
+unsigned cancellationOf(double magnitudes, double sum);
 /// arith.maximumf/minimumf: NaN propagates and -0 orders below +0.
 double maximumf(double a, double b);
 double minimumf(double a, double b);
@@ -75,6 +79,9 @@ struct Val {
   /// tensor, branching or indexing on it) is a kernel fault.
   std::vector<uint8_t> undefined;
   std::shared_ptr<const UndefinedOrigin> origin;
+  /// Per element, the cancellation (ElementMark::getCancellation) of the
+  /// float sums it was computed from; empty when none cancel.
+  std::vector<uint8_t> cancellation;
 
   size_t size() const { return isFloat ? floats.size() : ints.size(); }
   bool isUndefined(size_t i) const {
@@ -96,6 +103,17 @@ struct Val {
     undefined[i] = 1;
     if (!origin)
       origin = from;
+  }
+  unsigned cancellationAt(size_t i) const {
+    return cancellation.empty() ? 0 : cancellation[i];
+  }
+  void setCancellation(size_t i, unsigned bits) {
+    if (!bits && cancellation.empty())
+      return;
+    if (cancellation.empty())
+      cancellation.assign(size(), 0);
+    cancellation[i] =
+        std::min(bits, ::tile::runtime::ElementMark::kMaxCancellation);
   }
   bool isUniform() const { return !isTile && !perThread; }
   /// A uniform scalar's value (element 0).
@@ -127,6 +145,7 @@ struct Val {
     else
       ints[to] = from.ints[index];
     setUndefined(to, from.isUndefined(index), from.origin);
+    setCancellation(to, from.cancellationAt(index));
   }
 };
 

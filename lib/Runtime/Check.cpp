@@ -179,6 +179,7 @@ tile::runtime::findMismatches(const OutputComparison &check) {
       continue;
     }
     Tolerance tolerance = toleranceFor(want.dtype, mark.getAccuracy(), largest);
+    tolerance.relative = std::ldexp(tolerance.relative, mark.getCancellation());
     tolerance.relative = check.relative.value_or(tolerance.relative);
     tolerance.absolute = check.absolute.value_or(tolerance.absolute);
     if (!withinTolerance(got.get(i), want.get(i), tolerance))

@@ -608,6 +608,48 @@ TEST_F(InterpreterTest, UsingWhatNothingWroteIsAFault) {
   EXPECT_EQ(elements(out)[1], 3);
 }
 
+// A float sum whose terms cancel marks what is computed from it with the
+// bits by which its terms outweigh it; one whose terms do not, with none.
+TEST_F(InterpreterTest, SumsWhoseTermsCancelMarkTheirCancellation) {
+  // Row 0: 1 - (1 - 2^-10) = 2^-10 of terms of 2: 11 bits; row 1: 1 + 2.
+  HostTensor x =
+      makeTensor(DType::F32, {2, 2}, {1, -(1 - std::ldexp(1.0, -10)), 1, 2});
+  HostTensor o = HostTensor::zeros(DType::F32, {2, 2});
+  EXPECT_EQ(run(R"mlir(
+    tile.kernel @k(%X: !tile.tensor<[2, 2], f32>, %O: !tile.tensor<[2, 2], f32>) attributes {threads = 32 : i64} {
+      %c0 = arith.constant 0 : index
+      %x = tile.load %X[%c0, %c0] : !tile.tensor<[2, 2], f32> -> tensor<2x2xf32>
+      %s = tile.rowsum %x : tensor<2x2xf32> -> tensor<2x1xf32>
+      %b = tile.broadcast %s : tensor<2x1xf32> -> tensor<2x2xf32>
+      %d = arith.divf %x, %b : tensor<2x2xf32>
+      tile.store %d, %O[%c0, %c0] : tensor<2x2xf32> -> !tile.tensor<[2, 2], f32>
+      tile.return
+    })mlir",
+                {&x, &o}),
+            "");
+  EXPECT_EQ(report.marks[1][0].getCancellation(), 11u);
+  EXPECT_EQ(report.marks[1][1].getCancellation(), 11u);
+  EXPECT_EQ(report.marks[1][2].getCancellation(), 0u);
+  EXPECT_EQ(report.marks[1][3].getCancellation(), 0u);
+  // A dot's products cancel as a sum's terms do: [1, 1] . [1, -1] = 0.
+  HostTensor a = makeTensor(DType::F32, {1, 2}, {1, 1});
+  HostTensor b = makeTensor(DType::F32, {2, 1}, {1, -1});
+  HostTensor d = HostTensor::zeros(DType::F32, {1, 1});
+  EXPECT_EQ(run(R"mlir(
+    tile.kernel @k(%A: !tile.tensor<[1, 2], f32>, %B: !tile.tensor<[2, 1], f32>, %D: !tile.tensor<[1, 1], f32>) attributes {threads = 32 : i64} {
+      %c0 = arith.constant 0 : index
+      %a = tile.load %A[%c0, %c0] : !tile.tensor<[1, 2], f32> -> tensor<1x2xf32>
+      %b = tile.load %B[%c0, %c0] : !tile.tensor<[2, 1], f32> -> tensor<2x1xf32>
+      %d = tile.dot %a, %b : tensor<1x2xf32>, tensor<2x1xf32> -> tensor<1x1xf32>
+      tile.store %d, %D[%c0, %c0] : tensor<1x1xf32> -> !tile.tensor<[1, 1], f32>
+      tile.return
+    })mlir",
+                {&a, &b, &d}),
+            "");
+  EXPECT_EQ(report.marks[2][0].getCancellation(),
+            ::tile::runtime::ElementMark::kMaxCancellation);
+}
+
 TEST_F(InterpreterTest, UnsupportedOpsAreNamed) {
   HostTensor o = HostTensor::zeros(DType::F32, {1, 1});
   EXPECT_EQ(run(R"mlir(

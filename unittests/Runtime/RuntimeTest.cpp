@@ -468,6 +468,37 @@ TEST(CheckTest, ToleranceFollowsTheAccuracy) {
   EXPECT_TRUE(problems(comparison).empty());
 }
 
+// An element computed from a sum whose terms cancel is known only to their
+// rounding: 2^c times the f32 tolerance, relative, and not more.
+TEST(CheckTest, CancellationWidensTheRelativeTolerance) {
+  HostTensor want = HostTensor::zeros(DType::F32, {3});
+  for (size_t i = 0; i < 3; ++i)
+    want.set(i, 1.0);
+  HostTensor got = want;
+  got.set(0, 1.0 + 4e-5);
+  got.set(1, 1.0 + 4e-5);
+  got.set(2, 1.0 + 2e-4);
+  std::vector<ElementMark> marks = {
+      ElementMark::written(Accuracy::F32, false),
+      ElementMark::written(Accuracy::F32, false, 3),
+      ElementMark::written(Accuracy::F32, false, 3)};
+  EXPECT_EQ(marks[1].getCancellation(), 3u);
+  EXPECT_EQ(ElementMark::fromByte(marks[1].toByte())->getCancellation(), 3u);
+  OutputComparison comparison;
+  comparison.got = &got;
+  comparison.want = &want;
+  comparison.wantMarks = &marks;
+  // 4e-5 is over f32's 1e-5 (plus 1e-5 of the largest), within 8 times it;
+  // 2e-4 is over 8 times it.
+  Expected<std::vector<Mismatch>> found = findMismatches(comparison);
+  ASSERT_TRUE(found);
+  ASSERT_EQ(found->size(), 1u);
+  EXPECT_EQ((*found)[0].index, 0u);
+  EXPECT_EQ((*found)[0].count, 2u);
+  // A byte with an accuracy but not written is no mark.
+  EXPECT_FALSE(ElementMark::fromByte(0x40));
+}
+
 TEST(CheckTest, TheWrittenElementsMustAgree) {
   HostTensor want = HostTensor::poisoned(DType::F32, {4});
   want.set(0, 1.0);

@@ -13,6 +13,8 @@
 
 #include "tile/Runtime/Tensor.h"
 
+#include <algorithm>
+
 namespace tile::runtime {
 
 /// How closely a backend must reproduce an element of the reference.
@@ -37,10 +39,12 @@ class ElementMark {
 public:
   /// Not written.
   ElementMark() = default;
-  static ElementMark written(Accuracy accuracy, bool thresholded) {
+  static ElementMark written(Accuracy accuracy, bool thresholded,
+                             unsigned cancellation = 0) {
     return ElementMark(
         static_cast<uint8_t>(kWritten | static_cast<unsigned>(accuracy) << 1 |
-                             (thresholded ? kThresholded : 0)));
+                             (thresholded ? kThresholded : 0) |
+                             std::min(cancellation, kMaxCancellation) << 4));
   }
   bool isWritten() const { return bits & kWritten; }
   Accuracy getAccuracy() const {
@@ -50,13 +54,21 @@ public:
   /// conversion to an integer: near the threshold, a correct kernel may land
   /// on the other side.
   bool isThresholded() const { return bits & kThresholded; }
+  /// The element was computed from a float sum (a reduction or a dot) whose
+  /// terms cancel: its terms are up to 2^cancellation times its result in
+  /// magnitude, and so are, relative to it, the rounding errors every
+  /// correct order of adding them makes. Its relative tolerance is that
+  /// much wider.
+  unsigned getCancellation() const { return bits >> 4; }
+  static constexpr unsigned kMaxCancellation = 15;
 
   /// One byte, as the `.marks` files of docs/abi.md hold it: bit 0 written,
-  /// bits 1-2 the Accuracy, bit 3 thresholded. None for a byte with other
-  /// bits set.
+  /// bits 1-2 the Accuracy, bit 3 thresholded, bits 4-7 the cancellation.
+  /// None for a byte with bits set but not bit 0 (an element not written
+  /// has no accuracy).
   uint8_t toByte() const { return bits; }
   static std::optional<ElementMark> fromByte(uint8_t byte) {
-    if (byte & ~(kWritten | 6u | kThresholded))
+    if (byte && !(byte & kWritten))
       return std::nullopt;
     return ElementMark(byte);
   }
