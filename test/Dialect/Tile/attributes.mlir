@@ -219,6 +219,18 @@ tile.kernel @other_threads(%X: !tile.tensor<[16, K], f32>) attributes {threads =
 
 // -----
 
+// A variant without `threads`: an error, not a crash (its attribute's
+// verifier runs before the kernel's; utils/fuzz.py seed 104).
+tile.kernel @base(%X: !tile.tensor<[16, K], f32>) attributes {threads = 32 : i64} {
+  tile.return
+}
+// expected-error @+1 {{attribute 'tile.variant_of' names @base, whose parameters, threads or grid differ: a variant is launched in its place}}
+tile.kernel @no_threads(%X: !tile.tensor<[16, K], f32>) attributes {thread = 32 : i64, tile.variant_of = @base} {
+  tile.return
+}
+
+// -----
+
 tile.kernel @first(%X: !tile.tensor<[16, K], f32>) attributes {threads = 32 : i64} {
   tile.return
 }

@@ -176,10 +176,20 @@ public:
         if (base->hasAttr(kVariantOfAttr))
           return error() << "names " << general
                          << ", which is a variant itself";
-        if (base.getBodyBlock().getArgumentTypes() !=
+        // Compared as attributes: the kernels' own verifiers run after
+        // this one, and a kernel without `threads` crashed getThreads()
+        // (utils/fuzz.py seed 104, iteration 19985).
+        auto threadsOf = [](KernelOp of) {
+          return of->getAttr(of.getThreadsAttrName());
+        };
+        auto gridOf = [](KernelOp of) {
+          return of->getAttr(of.getGridAttrName());
+        };
+        if (base.getBody().empty() || kernel.getBody().empty() ||
+            base.getBodyBlock().getArgumentTypes() !=
                 kernel.getBodyBlock().getArgumentTypes() ||
-            base.getThreads() != kernel.getThreads() ||
-            base.getGrid() != kernel.getGrid())
+            threadsOf(base) != threadsOf(kernel) ||
+            gridOf(base) != gridOf(kernel))
           return error() << "names " << general
                          << ", whose parameters, threads or grid differ: a "
                             "variant is launched in its place";

@@ -547,7 +547,12 @@ bool mlir::tile::isSeedLayout(Attribute layout) {
 int64_t mlir::tile::getKernelThreads(Operation *op) {
   auto kernel =
       isa<KernelOp>(op) ? cast<KernelOp>(op) : op->getParentOfType<KernelOp>();
-  return kernel ? kernel.getThreads() : 0;
+  // 0 for a kernel without `threads`, which its verifier reports (an
+  // attribute's verifier may run before it).
+  auto threads =
+      kernel ? kernel->getAttrOfType<IntegerAttr>(kernel.getThreadsAttrName())
+             : IntegerAttr();
+  return threads ? threads.getInt() : 0;
 }
 
 bool mlir::tile::isSameShapeElementwise(Operation *op) {
