@@ -158,12 +158,33 @@ def load_bytes(instr):
     return 4
 
 
+def loaded_bytes(code):
+    """Global bytes a thread loads in one pass over `code`: loads under a
+    predicate and under its negation are alternatives (ptxas if-converts
+    two paths into `@P` and `@!P` instructions that both issue, one of
+    which loads), so each predicate register counts the larger of its two
+    sides. Where the register is rewritten between them this counts too
+    few bytes, so too few source iterations: never a smaller figure."""
+    plain, sides = 0, {}
+    for instr in code:
+        if instr.base not in GLOBAL_LOADS:
+            continue
+        if not instr.predicated:
+            plain += load_bytes(instr)
+            continue
+        register = instr.predicate.lstrip("@!")
+        side = sides.setdefault(register, [0, 0])
+        side[instr.predicate.startswith("@!")] += load_bytes(instr)
+    return plain + sum(max(side) for side in sides.values())
+
+
 def arithmetic(code):
     """Global bytes loaded a thread, the widest load, and the share of the
     float arithmetic that is fused multiply-add, of `code`."""
     loads = [load_bytes(i) for i in code if i.base in GLOBAL_LOADS]
     floats = [i.base for i in code if i.base in FLOAT_ARITHMETIC]
-    return {"load_bytes": sum(loads), "max_load_bytes": max(loads, default=0),
+    return {"load_bytes": loaded_bytes(code),
+            "max_load_bytes": max(loads, default=0),
             "fma_share": round(sum(op in FMAS for op in floats) /
                                len(floats), 2) if floats else 0}
 

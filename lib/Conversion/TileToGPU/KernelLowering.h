@@ -251,9 +251,10 @@ private:
                     RunAlignment &alignment);
   /// A slice access of a tile whose layout has runs of `run` elements: by
   /// `runs(false)` (vectorAccess) where the slice is inside its tensor
-  /// (`whole`) and its runs aligned, else by `perElement` (as `versioned`);
-  /// where the runs are known aligned, by `runs(true)` instead, each run
-  /// checked once.
+  /// (`whole`) and its runs aligned, by `perElement(false)` where it is
+  /// inside and they are not, else by `perElement(true)`; where the runs
+  /// are known aligned, by `runs(true)` outside instead, each run checked
+  /// once.
   Value withRuns(ValueRange offsets, RankedTensorType type,
                  const GlobalTensor &tensor, int64_t run, Value whole,
                  Type result, function_ref<Value(bool checkBounds)> perElement,

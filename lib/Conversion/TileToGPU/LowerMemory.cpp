@@ -306,23 +306,23 @@ Value KernelLowering::withRuns(ValueRange offsets, RankedTensorType type,
   if (alignment == RunAlignment::Always &&
       divisibility.getDimDivisor(tensor.type, rank - 1) % run == 0)
     return versioned(whole, result, runs);
-  Value fast = both(whole, aligned);
-  auto ifOp = scf::IfOp::create(builder, loc,
-                                result ? TypeRange{result} : TypeRange{}, fast,
-                                /*withElseRegion=*/true);
-  OpBuilder::InsertionGuard guard(builder);
-  for (auto [region, checked] : {std::pair{&ifOp.getThenRegion(), false},
-                                 std::pair{&ifOp.getElseRegion(), true}}) {
-    Block &block = region->front();
-    if (!block.empty())
-      block.back().erase();
-    builder.setInsertionPointToStart(&block);
-    Value value = checked ? perElement(/*checkBounds=*/true)
-                          : runs(/*checkBounds=*/false);
-    scf::YieldOp::create(builder, loc,
-                         result ? ValueRange{value} : ValueRange{});
-  }
-  return result ? ifOp.getResult(0) : Value();
+  // Inside the tensor the runs are taken whole where they are aligned and
+  // element by element, unchecked, where not: a row pitch the compiler
+  // cannot see is a multiple of the run still skips every bounds check on
+  // every slice but the last. Outside, each element is checked.
+  auto inside = [&] {
+    if (!aligned) // known aligned, but the tensor may end inside a run
+      return runs(/*checkBounds=*/false);
+    return versioned(aligned, result, [&](bool unaligned) {
+      return unaligned ? perElement(/*checkBounds=*/false)
+                       : runs(/*checkBounds=*/false);
+    });
+  };
+  if (!whole)
+    return inside();
+  return versioned(whole, result, [&](bool checkBounds) {
+    return checkBounds ? perElement(/*checkBounds=*/true) : inside();
+  });
 }
 
 Value KernelLowering::vectorAccess(ValueRange offsets, RankedTensorType type,
