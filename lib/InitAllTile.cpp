@@ -16,6 +16,7 @@
 #include "mlir/Conversion/VectorToLLVM/ConvertVectorToLLVM.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
+#include "mlir/Dialect/DLTI/DLTI.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
@@ -39,7 +40,7 @@ void mlir::tile::registerAllTileDialects(DialectRegistry &registry) {
                   scf::SCFDialect, func::FuncDialect, gpu::GPUDialect,
                   NVVM::NVVMDialect, nvgpu::NVGPUDialect, LLVM::LLVMDialect,
                   memref::MemRefDialect, vector::VectorDialect,
-                  cf::ControlFlowDialect>();
+                  cf::ControlFlowDialect, DLTIDialect>();
   // convert-gpu-to-nvvm converts the ops of every dialect that offers it.
   arith::registerConvertArithToLLVMInterface(registry);
   cf::registerConvertControlFlowToLLVMInterface(registry);

@@ -10,8 +10,11 @@
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Interfaces/DataLayoutInterfaces.h"
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/FormatVariadic.h"
+
+#include <limits>
 
 using namespace mlir;
 using namespace mlir::tile::emulator;
@@ -64,6 +67,8 @@ FailureOr<Program> Program::prepare(gpu::GPUFuncOp func,
                                     const EmulatorOptions &options) {
   Program program;
   program.func = func;
+  program.indexBits = DataLayout::closest(func).getTypeSizeInBits(
+      IndexType::get(func.getContext()));
   if (func.getBody().empty())
     return func.emitError("emulate: the kernel has no body");
   std::optional<ArrayRef<int32_t>> block = func.getKnownBlockSize();
@@ -247,10 +252,41 @@ LogicalResult Interpreter::run(Thread &t) {
   return success();
 }
 
+/// Whether `value` is a value of a 32-bit index.
+static bool fitsIndex32(int64_t value) {
+  return value >= std::numeric_limits<int32_t>::min() &&
+         value <= std::numeric_limits<int32_t>::max();
+}
+
+static constexpr llvm::StringLiteral kIndexWidthHint =
+    " (the kernel computes indices in 32 bits, where the GPU wraps it; "
+    "compile it with --index-bits=64)";
+
+LogicalResult Interpreter::checkIndexWidth(Operation *op) {
+  if (launch.program.indexBits != 32)
+    return success();
+  for (Value result : op->getResults()) {
+    if (!getElementTypeOrSelf(result.getType()).isIndex())
+      continue;
+    for (uint64_t slot : get(result))
+      if (!fitsIndex32(static_cast<int64_t>(slot)))
+        return fail(op, "index value " + Twine(static_cast<int64_t>(slot)) +
+                            " does not fit in 32 bits" + kIndexWidthHint);
+  }
+  return success();
+}
+
+LogicalResult Interpreter::checkIndexWidth(Operation *op, int64_t next) {
+  if (launch.program.indexBits != 32 || fitsIndex32(next))
+    return success();
+  return fail(op, "the loop's next index " + Twine(next) +
+                      " does not fit in 32 bits" + kIndexWidthHint);
+}
+
 LogicalResult Interpreter::execute(Operation *op) {
   Dialect *dialect = op->getDialect();
   if (isa_and_nonnull<arith::ArithDialect>(dialect))
-    return executeArith(op);
+    return failure(failed(executeArith(op)) || failed(checkIndexWidth(op)));
   if (isa_and_nonnull<scf::SCFDialect>(dialect))
     return executeSCF(op);
   if (isa_and_nonnull<memref::MemRefDialect>(dialect))
@@ -305,6 +341,12 @@ LogicalResult Interpreter::yield(Operation *op, ValueRange yielded) {
   };
   if (auto loop = dyn_cast<scf::ForOp>(owner)) {
     unsigned bits = classify(loop.getInductionVar().getType()).bits;
+    if (loop.getInductionVar().getType().isIndex() &&
+        failed(checkIndexWidth(
+            loop,
+            static_cast<int64_t>(static_cast<uint64_t>(frame.inductionVar) +
+                                 static_cast<uint64_t>(frame.step)))))
+      return failure();
     frame.inductionVar =
         signExtend(truncateBits(static_cast<uint64_t>(frame.inductionVar) +
                                     static_cast<uint64_t>(frame.step),

@@ -48,6 +48,11 @@ struct Program {
   /// The kernel's parameters (pointers and scalars) and symbols (i64),
   /// which follow them: how many of each the buffers of a launch say.
   unsigned numArguments = 0;
+  /// The width of `index` in the code the GPU runs (the gpu.module's data
+  /// layout: 32 where tile-to-gpu narrowed it, else 64). Values are kept in
+  /// 64 bits, and an index result outside 32 bits is an error where the GPU
+  /// would wrap.
+  unsigned indexBits = 64;
   /// The ops that access global memory, numbered for CrossCTAAccesses.
   DenseMap<Operation *, uint32_t> globalAccessIds;
   SmallVector<Operation *> globalAccessOps;
@@ -281,6 +286,10 @@ private:
   /// An error at `op` for something the emulator does not support: not a
   /// fault of the kernel.
   LogicalResult unsupported(Operation *op, const Twine &what = {});
+  /// Fails where an index value of `op` (a result, or a loop's next
+  /// induction value `next`) leaves the kernel's 32-bit index.
+  LogicalResult checkIndexWidth(Operation *op);
+  LogicalResult checkIndexWidth(Operation *op, int64_t next);
   LogicalResult fail(Operation *op, const Twine &message) {
     (void)report(op, *thread, message);
     return failure();

@@ -221,6 +221,8 @@ Expected<LaunchReport> tile::runtime::launchKernel(
   std::vector<const HostTensor *> constBuffers(buffers.begin(), buffers.end());
   if (Error error = bindArguments(manifest.params, constBuffers, symbols))
     return error;
+  if (Error error = checkIndexRange(manifest, symbols, constBuffers))
+    return error;
   LaunchReport report;
   Expected<std::array<int64_t, 3>> grid = evaluateGrid(manifest, symbols);
   if (!grid)

@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <unistd.h>
 
 using namespace tile::runtime;
@@ -360,6 +361,48 @@ Error tile::runtime::reserveTensorBytes(const ParamSpec &param,
                         param.name.c_str(), formatShape(shape).c_str(),
                         dtypeName(param.dtype), limitName.c_str());
   total += bytes;
+  return Error::success();
+}
+
+Error tile::runtime::checkIndexRange(
+    const KernelManifest &manifest, const SymbolBindings &symbols,
+    const std::vector<const HostTensor *> &buffers) {
+  if (manifest.indexBits != 32)
+    return Error::success();
+  constexpr int64_t kMax = INT32_MAX;
+  std::string over = "over the 2^31 - 1 that kernel '" + manifest.kernel +
+                     "' reaches with 32-bit index arithmetic; compile it "
+                     "with --index-bits=64";
+  for (const std::string &symbol : manifest.symbols) {
+    auto value = symbols.find(symbol);
+    if (value != symbols.end() && value->second > kMax)
+      return Error::input("symbol %s = %lld is %s", symbol.c_str(),
+                          static_cast<long long>(value->second), over.c_str());
+  }
+  for (size_t i = 0; i < manifest.params.size(); ++i) {
+    const ParamSpec &param = manifest.params[i];
+    if (param.isScalar()) {
+      const HostTensor *scalar = i < buffers.size() ? buffers[i] : nullptr;
+      if (param.dtype != DType::Index || !scalar || scalar->bytes.size() != 8)
+        continue;
+      int64_t value;
+      std::memcpy(&value, scalar->bytes.data(), sizeof(value));
+      if (value > kMax || value < -kMax - 1)
+        return Error::input("parameter '%s': the index %lld is %s",
+                            param.name.c_str(), static_cast<long long>(value),
+                            over.c_str());
+      continue;
+    }
+    Expected<std::vector<int64_t>> shape = resolveShape(param, symbols);
+    if (!shape)
+      continue; // unbound symbols are reported where they are bound
+    int64_t elements = *countElements(*shape);
+    if (elements > kMax)
+      return Error::input("parameter '%s': %s of %s is %lld elements, %s",
+                          param.name.c_str(), formatShape(*shape).c_str(),
+                          dtypeName(param.dtype),
+                          static_cast<long long>(elements), over.c_str());
+  }
   return Error::success();
 }
 
@@ -718,8 +761,11 @@ static Expected<KernelManifest> readManifest(const JsonValue &json,
       (error = reader.readInt("threads", manifest.threads, 1, 1024)) ||
       (error = reader.readInt("shared_bytes", manifest.sharedBytes, 0,
                               INT32_MAX, false)) ||
-      (error = reader.readBool("dynamic_shared", manifest.dynamicShared)))
+      (error = reader.readBool("dynamic_shared", manifest.dynamicShared)) ||
+      (error = reader.readInt("index_bits", manifest.indexBits, 32, 64, false)))
     return error;
+  if (manifest.indexBits != 32 && manifest.indexBits != 64)
+    return reader.fail("index_bits", "must be 32 or 64");
   if (manifest.entry.empty())
     return reader.fail("entry", "must not be empty");
 

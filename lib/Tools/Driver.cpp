@@ -117,6 +117,11 @@ struct CompileOptions {
                      "code divisibility by 16 changes (default; "
                      "--variants=false: the general kernels only)"),
       llvm::cl::init(true)};
+  llvm::cl::opt<unsigned> indexBits{
+      "index-bits",
+      llvm::cl::desc("width of index arithmetic in the GPU code: 32 "
+                     "(default; launches check that sizes fit) or 64"),
+      llvm::cl::init(32)};
 
   TileToPTXOptions get() const {
     TileToPTXOptions options;
@@ -126,6 +131,7 @@ struct CompileOptions {
     options.cudaPath = cudaPath;
     options.fpContract = fpContract;
     options.variants = variants;
+    options.indexBits = indexBits;
     return options;
   }
 };
@@ -179,8 +185,9 @@ void mlir::tile::registerCompileTranslations() {
         buildTilePlacementPipeline(pm, options);
         if (failed(pm.run(module)))
           return failure();
-        output << llvm::formatv("{0:2}", llvm::json::Value(buildManifests(
-                                             module, options.chip)))
+        output << llvm::formatv("{0:2}",
+                                llvm::json::Value(buildManifests(
+                                    module, options.chip, options.indexBits)))
                << "\n";
         return success();
       }));

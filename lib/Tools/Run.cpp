@@ -62,7 +62,8 @@ mlir::tile::placeKernel(ModuleOp module, StringRef name,
   buildTilePlacementPipeline(pm, options);
   if (failed(pm.run(*placed)))
     return failure();
-  for (llvm::json::Value &manifest : buildManifests(*placed, options.chip)) {
+  for (llvm::json::Value &manifest :
+       buildManifests(*placed, options.chip, options.indexBits)) {
     if (manifest.getAsObject()->getString("kernel") != name)
       continue;
     std::string json = llvm::formatv("{0:2}", manifest).str();
@@ -213,11 +214,12 @@ pointersTo(std::vector<rt::HostTensor> &buffers) {
 
 FailureOr<OwningOpRef<ModuleOp>>
 mlir::tile::lowerForEmulation(ModuleOp placed, StringRef chip,
-                              StringRef plantedBugs) {
+                              unsigned indexBits, StringRef plantedBugs) {
   OwningOpRef<ModuleOp> lowered = placed.clone();
   PassManager pm(placed.getContext());
   ConvertTileToGPUOptions toGPU;
   toGPU.chip = chip.str();
+  toGPU.indexBits = indexBits;
   pm.addPass(createConvertTileToGPU(toGPU));
   OpPassManager &gpu = pm.nest<gpu::GPUModuleOp>();
   gpu.addPass(createCanonicalizerPass());
@@ -261,8 +263,9 @@ static RunStatus runOnEmulator(const RunRequest &request,
   OwningOpRef<ModuleOp> ownLowered;
   ModuleOp lowered = request.lowered;
   if (!lowered) {
-    FailureOr<OwningOpRef<ModuleOp>> result = lowerForEmulation(
-        request.placed, request.manifest.chip, request.plantedBugs);
+    FailureOr<OwningOpRef<ModuleOp>> result =
+        lowerForEmulation(request.placed, request.manifest.chip,
+                          request.manifest.indexBits, request.plantedBugs);
     if (failed(result))
       return RunStatus::BadInput;
     ownLowered = std::move(*result);
@@ -280,6 +283,16 @@ static RunStatus runOnEmulator(const RunRequest &request,
       rt::evaluateGrid(request.manifest, request.symbols);
   if (!grid) {
     request.placed.emitError(grid.getError().message());
+    return RunStatus::BadInput;
+  }
+  // The emulator runs the GPU's code, so it checks what the GPU's launch
+  // does (launchKernel).
+  std::vector<const rt::HostTensor *> arguments(buffers.size());
+  for (auto [argument, buffer] : llvm::zip(arguments, buffers))
+    argument = &buffer;
+  if (rt::Error error =
+          rt::checkIndexRange(request.manifest, request.symbols, arguments)) {
+    request.placed.emitError(error.message());
     return RunStatus::BadInput;
   }
   // The variant a launch with these sizes would run, as on the GPU.

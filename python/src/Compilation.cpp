@@ -297,8 +297,8 @@ Compilation::run(std::vector<rt::HostTensor> &buffers,
   request.plantedBugs = plantedBugs;
   if (backend == Backend::Emulate && plantedBugs.empty()) {
     if (!lowered) {
-      FailureOr<OwningOpRef<ModuleOp>> code =
-          lowerForEmulation(*placed->placed, options.chip);
+      FailureOr<OwningOpRef<ModuleOp>> code = lowerForEmulation(
+          *placed->placed, options.chip, placed->manifest.indexBits);
       if (failed(code))
         return compileFailure();
       lowered = std::move(*code);

@@ -260,6 +260,10 @@ Expected<std::vector<HostTensor>>
 readInputs(const Options &options, const KernelManifest &manifest,
            const SymbolBindings &symbols, const ScalarValues &scalars,
            std::vector<bool> &poisoned, int64_t &totalBytes) {
+  // Sizes the kernel's index arithmetic cannot reach, before any buffer is
+  // read (launchKernel checks the index scalars as well).
+  if (Error error = checkIndexRange(manifest, symbols))
+    return error;
   std::vector<HostTensor> tensors;
   for (const ParamSpec &param : manifest.params) {
     if (param.isScalar()) {

@@ -118,6 +118,11 @@ llvm::cl::opt<bool> variants(
                    "divisibility by 16 changes, and run it where the sizes "
                    "allow (default; --variants=false: the general kernel)"),
     llvm::cl::init(true), llvm::cl::cat(tileRunCategory));
+llvm::cl::opt<unsigned> indexBits(
+    "index-bits",
+    llvm::cl::desc("width of index arithmetic in the GPU code: 32 (default; "
+                   "the launch checks that sizes fit) or 64"),
+    llvm::cl::init(32), llvm::cl::cat(tileRunCategory));
 llvm::cl::opt<bool> ptxFigures(
     "ptx-figures",
     llvm::cl::desc("compile to PTX and report ptxas's figures even when the "
@@ -304,6 +309,7 @@ int run(int argc, char **argv) {
   options.remarks = remarks;
   options.fpContract = fpContract;
   options.variants = variants;
+  options.indexBits = indexBits;
   if (emit == Emit::MLIR) {
     module->print(llvm::outs());
     llvm::outs() << "\n";
@@ -347,6 +353,11 @@ int run(int argc, char **argv) {
       return fail(rt::Error::input("kernel '%s' has no symbol '%s'",
                                    name.c_str(), symbol.c_str()),
                   kBadInput);
+  // Sizes the compiled kernel's index arithmetic cannot reach, before any
+  // buffer is allocated (interp, the reference, computes in 64 bits).
+  if (backend != Backend::Interp)
+    if (rt::Error error = rt::checkIndexRange(manifest, symbols))
+      return fail(error, kBadInput);
   InputGenerator generator(seed);
   std::vector<rt::HostTensor> inputs;
   int64_t totalBytes = 0;

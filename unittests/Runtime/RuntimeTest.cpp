@@ -141,8 +141,8 @@ TEST(ManifestTest, MissingAndWrongFieldsAreNamed) {
             "manifest: threads: missing");
   EXPECT_EQ(manifestError(squaresWith("\"threads\": 256", "\"threads\": 0")),
             "manifest: threads: must be an integer in [1, 1024]");
-  EXPECT_EQ(manifestError(squaresWith("\"version\": 1", "\"version\": 4")),
-            "manifest: version: must be an integer in [1, 3]");
+  EXPECT_EQ(manifestError(squaresWith("\"version\": 1", "\"version\": 5")),
+            "manifest: version: must be an integer in [1, 4]");
   EXPECT_EQ(
       manifestError(squaresWith("\"entry\": \"squares\"", "\"entry\": 3")),
       "manifest: entry: must be a string");
@@ -272,6 +272,54 @@ TEST(GridTest, GridSizesMustBePositive) {
   ASSERT_FALSE(grid);
   EXPECT_EQ(grid.getError().message(),
             "grid size in y is 0; it must be in [1, 2^31 - 1]");
+}
+
+TEST(IndexRangeTest, ThirtyTwoBitKernelsTakeSizesBelow2To31) {
+  // A manifest without index_bits is a 64-bit kernel: any size.
+  Expected<KernelManifest> wide = parseManifest(kSquares);
+  ASSERT_TRUE(wide);
+  EXPECT_EQ(wide->indexBits, 64);
+  EXPECT_FALSE(checkIndexRange(*wide, {{"K", int64_t(1) << 40}}));
+  EXPECT_EQ(manifestError(squaresWith("\"threads\": 256",
+                                      "\"threads\": 256, \"index_bits\": 48")),
+            "manifest: index_bits: must be 32 or 64");
+
+  Expected<KernelManifest> narrow = parseManifest(
+      squaresWith("\"threads\": 256", "\"threads\": 256, \"index_bits\": 32"));
+  ASSERT_TRUE(narrow) << narrow.getError().message();
+  EXPECT_EQ(narrow->indexBits, 32);
+  // X is [16, K]: 16 K elements must stay below 2^31, and K itself.
+  EXPECT_FALSE(checkIndexRange(*narrow, {{"K", 134217727}}));
+  Error elements = checkIndexRange(*narrow, {{"K", 134217728}});
+  ASSERT_TRUE(elements);
+  EXPECT_EQ(elements.message(),
+            "parameter 'X': [16, 134217728] of f32 is 2147483648 elements, "
+            "over the 2^31 - 1 that kernel 'squares' reaches with 32-bit "
+            "index arithmetic; compile it with --index-bits=64");
+  Error symbol = checkIndexRange(*narrow, {{"K", int64_t(1) << 31}});
+  ASSERT_TRUE(symbol);
+  EXPECT_EQ(symbol.message().rfind("symbol K = 2147483648 is over the 2^31 "
+                                   "- 1",
+                                   0),
+            0u);
+
+  // An index scalar is checked where its value is given.
+  narrow->params.insert(narrow->params.begin(),
+                        ParamSpec{"start", DType::Index, {}, Access::Read});
+  Expected<HostTensor> start =
+      parseScalarValue(narrow->params[0], "-2147483649");
+  ASSERT_TRUE(start);
+  std::vector<const HostTensor *> buffers = {&*start, nullptr, nullptr,
+                                             nullptr};
+  Error scalar = checkIndexRange(*narrow, {{"K", 64}}, buffers);
+  ASSERT_TRUE(scalar);
+  EXPECT_EQ(scalar.message().rfind(
+                "parameter 'start': the index -2147483649 is over the", 0),
+            0u);
+  Expected<HostTensor> inside =
+      parseScalarValue(narrow->params[0], "-2147483648");
+  buffers[0] = &*inside;
+  EXPECT_FALSE(checkIndexRange(*narrow, {{"K", 64}}, buffers));
 }
 
 TEST(SymbolTest, ParsesAssignments) {

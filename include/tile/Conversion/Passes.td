@@ -32,9 +32,14 @@ def ConvertTileToGPU : Pass<"tile-to-gpu", "::mlir::ModuleOp"> {
     Float ops carry fastmath `contract` unless `fp-contract=false`, so a
     multiply feeding an add becomes one fused multiply-add (rounded once),
     as nvcc and Triton compile them by default.
+
+    With `index-bits=32` the `gpu.module` gets the data layout
+    `#dlti.dl_spec<index = 32 : i64>`, from which `convert-gpu-to-nvvm`
+    lowers every index value to i32 (sizes and index scalars still arrive
+    as i64 and are truncated; the launch checks they fit, docs/abi.md).
   }];
   let dependentDialects = [
-    "::mlir::arith::ArithDialect", "::mlir::gpu::GPUDialect",
+    "::mlir::DLTIDialect", "::mlir::arith::ArithDialect", "::mlir::gpu::GPUDialect",
     "::mlir::LLVM::LLVMDialect", "::mlir::math::MathDialect",
     "::mlir::memref::MemRefDialect", "::mlir::NVVM::NVVMDialect",
     "::mlir::nvgpu::NVGPUDialect", "::mlir::scf::SCFDialect",
@@ -48,6 +53,11 @@ def ConvertTileToGPU : Pass<"tile-to-gpu", "::mlir::ModuleOp"> {
     Option<"fpContract", "fp-contract", "bool", /*default=*/"true",
            "let a float multiply and add fuse into one FMA (fastmath "
            "contract); false keeps each op's own IEEE rounding">,
+    Option<"indexBits", "index-bits", "unsigned", /*default=*/"64",
+           "the width of index arithmetic in the GPU code, 32 or 64: with "
+           "32, the gpu.module's data layout makes index 32 bits wide "
+           "unless a kernel names a number beyond 32 bits (chooseIndexBits), "
+           "and the manifest asks the launcher to check the sizes">,
   ];
 }
 

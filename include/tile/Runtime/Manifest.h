@@ -38,8 +38,10 @@ struct ParamSpec {
 };
 
 /// The manifest format this runtime writes and the newest it reads:
-/// version 2 added scalar parameters (shape []), version 3 variants.
-constexpr int64_t kManifestVersion = 3;
+/// version 2 added scalar parameters (shape []), version 3 variants,
+/// version 4 `index_bits` (a reader that ignored it would launch a 32-bit
+/// kernel on sizes it cannot reach).
+constexpr int64_t kManifestVersion = 4;
 
 /// The alignment in bytes of every tensor's base address that the ABI
 /// requires and every runtime's allocations have (docs/abi.md).
@@ -69,6 +71,8 @@ struct KernelManifest {
   /// Most specialized first; the last is the general kernel (`entry`).
   /// Before version 3, that one alone.
   std::vector<Variant> variants;
+  /// The width of the kernel's index arithmetic: 32 or 64 (absent: 64).
+  int64_t indexBits = 64;
 };
 
 /// Parses and checks a manifest; every problem is an Input error naming
@@ -126,6 +130,14 @@ Expected<const Variant *> chooseVariant(const KernelManifest &manifest,
 /// "NAME_div16 (K % 16 == 0)", or "NAME (general)" for a variant without
 /// divisors: what a report says ran.
 std::string describeVariant(const Variant &variant);
+/// For a kernel whose index arithmetic is 32 bits wide (`index_bits`):
+/// fails, naming it, unless every symbol, every tensor's element count and
+/// every index scalar among `buffers` (in parameter order; may be empty)
+/// is at most 2^31 - 1 in magnitude, since the kernel would wrap it.
+/// Needs no buffer, so launchers check sizes before they allocate.
+Error checkIndexRange(const KernelManifest &manifest,
+                      const SymbolBindings &symbols,
+                      const std::vector<const HostTensor *> &buffers = {});
 
 /// The integer operators of the grid grammar, with affine semantics:
 /// floordiv and ceildiv round toward -inf and +inf, mod is

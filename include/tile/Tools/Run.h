@@ -114,8 +114,10 @@ RunStatus runOnBackend(Backend backend, const RunRequest &request,
 /// The per-thread code the GPU would run, as the emulator runs it:
 /// tile-to-gpu on the placed module, then the cleanups the PTX pipeline
 /// runs before leaving the gpu dialect.
-FailureOr<OwningOpRef<ModuleOp>>
-lowerForEmulation(ModuleOp placed, StringRef chip, StringRef plantedBugs = "");
+FailureOr<OwningOpRef<ModuleOp>> lowerForEmulation(ModuleOp placed,
+                                                   StringRef chip,
+                                                   unsigned indexBits,
+                                                   StringRef plantedBugs = "");
 
 } // namespace mlir::tile
 

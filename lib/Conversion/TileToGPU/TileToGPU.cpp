@@ -5,6 +5,7 @@
 #include "tile/Conversion/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/DLTI/DLTI.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -142,6 +143,52 @@ LogicalResult mlir::tile::lowerKernelToGPU(KernelOp kernel,
   return success();
 }
 
+/// Whether `kernel` needs 64-bit index arithmetic: it names a number that
+/// 32 bits cannot hold, or it runs a dot on tensor cores, whose nvgpu ops
+/// convert-nvgpu-to-nvvm lowers with a 64-bit index whatever the data
+/// layout says.
+static bool needsWideIndex(KernelOp kernel) {
+  bool tensorCores = kernel
+                         .walk([](DotOp dot) {
+                           return getMmaLayout(dot) ? WalkResult::interrupt()
+                                                    : WalkResult::advance();
+                         })
+                         .wasInterrupted();
+  if (tensorCores)
+    return true;
+  for (Type type : kernel.getArgumentTypes()) {
+    auto tensor = dyn_cast<GlobalTensorType>(type);
+    if (!tensor)
+      continue;
+    // The static sizes alone (the launch checks the whole count).
+    int64_t elements = 1;
+    for (int64_t size : tensor.getShape())
+      if (!ShapedType::isDynamic(size) &&
+          (size > kMaxIndex32 || (elements *= size) > kMaxIndex32))
+        return true;
+  }
+  return kernel
+      .walk([](arith::ConstantOp constant) {
+        auto value = dyn_cast<IntegerAttr>(constant.getValue());
+        if (!value || !value.getType().isIndex())
+          return WalkResult::advance();
+        int64_t number = value.getInt();
+        return number < -kMaxIndex32 - 1 || number > kMaxIndex32
+                   ? WalkResult::interrupt()
+                   : WalkResult::advance();
+      })
+      .wasInterrupted();
+}
+
+unsigned mlir::tile::chooseIndexBits(ModuleOp module, unsigned requested) {
+  if (requested != 32)
+    return 64;
+  for (KernelOp kernel : module.getOps<KernelOp>())
+    if (needsWideIndex(kernel))
+      return 64;
+  return 32;
+}
+
 namespace {
 struct ConvertTileToGPU : tile::impl::ConvertTileToGPUBase<ConvertTileToGPU> {
   using ConvertTileToGPUBase::ConvertTileToGPUBase;
@@ -156,7 +203,25 @@ struct ConvertTileToGPU : tile::impl::ConvertTileToGPUBase<ConvertTileToGPU> {
     SmallVector<KernelOp> kernels(module.getOps<KernelOp>());
     if (kernels.empty())
       return;
+    if (indexBits != 32 && indexBits != 64) {
+      module.emitError("index-bits must be 32 or 64, not ")
+          << indexBits.getValue();
+      return signalPassFailure();
+    }
+    unsigned bits = chooseIndexBits(module, indexBits);
     gpu::GPUModuleOp gpuModule = getOrCreateGPUModule(module, chip, optLevel);
+    if (bits == 32) {
+      // convert-gpu-to-nvvm and the later conversions read index's width
+      // from the data layout; so does the emulator.
+      MLIRContext *context = module.getContext();
+      gpuModule->setAttr(
+          DLTIDialect::kDataLayoutAttrName,
+          DataLayoutSpecAttr::get(
+              context,
+              {DataLayoutEntryAttr::get(
+                  IndexType::get(context),
+                  IntegerAttr::get(IntegerType::get(context, 64), bits))}));
+    }
     for (KernelOp kernel : kernels) {
       if (failed(lowerKernelToGPU(kernel, gpuModule, fpContract)))
         return signalPassFailure();

@@ -97,7 +97,8 @@ static llvm::json::Value toJSON(Attribute attr) {
   return text;
 }
 
-static llvm::json::Object buildManifest(KernelOp kernel, StringRef chip) {
+static llvm::json::Object buildManifest(KernelOp kernel, StringRef chip,
+                                        unsigned indexBits) {
   SmallVector<StringAttr> symbols = kernel.getSymbols();
   llvm::json::Array grid;
   if (std::optional<AffineMap> map = kernel.getGrid())
@@ -210,11 +211,12 @@ static llvm::json::Object buildManifest(KernelOp kernel, StringRef chip) {
   variant(kernel);
 
   llvm::json::Object manifest{
-      {"version", 3},
+      {"version", 4},
       {"kernel", kernel.getSymName().str()},
       {"entry", kernel.getSymName().str()},
       {"chip", chip.str()},
       {"threads", kernel.getThreads()},
+      {"index_bits", indexBits},
       {"grid", std::move(grid)},
       {"symbols", std::move(symbolNames)},
       {"params", std::move(params)},
@@ -236,11 +238,13 @@ static llvm::json::Object buildManifest(KernelOp kernel, StringRef chip) {
   return manifest;
 }
 
-llvm::json::Array mlir::tile::buildManifests(ModuleOp module, StringRef chip) {
+llvm::json::Array mlir::tile::buildManifests(ModuleOp module, StringRef chip,
+                                             unsigned indexBits) {
   llvm::json::Array manifests;
   // A variant is in its general kernel's manifest, not one of its own.
+  unsigned bits = chooseIndexBits(module, indexBits);
   for (KernelOp kernel : module.getOps<KernelOp>())
     if (!kernel->hasAttr(kVariantOfAttr))
-      manifests.push_back(buildManifest(kernel, chip));
+      manifests.push_back(buildManifest(kernel, chip, bits));
   return manifests;
 }

@@ -76,6 +76,7 @@ void mlir::tile::buildTileToPTXPipeline(OpPassManager &pm,
   toGPU.chip = options.chip;
   toGPU.optLevel = options.optLevel;
   toGPU.fpContract = options.fpContract;
+  toGPU.indexBits = options.indexBits;
   pm.addPass(createConvertTileToGPU(toGPU));
 
   OpPassManager &gpu = pm.nest<gpu::GPUModuleOp>();
@@ -87,8 +88,10 @@ void mlir::tile::buildTileToPTXPipeline(OpPassManager &pm,
   // which the upstream pass does not lower, first).
   gpu.addPass(createTileBF16MmaToNVVM());
   gpu.addPass(createConvertNVGPUToNVVMPass());
+  // Index is as wide as the gpu.module's data layout says (tile-to-gpu's
+  // index-bits: 32, or 64 by default).
   ConvertGpuOpsToNVVMOpsOptions toNVVM;
-  toNVVM.indexBitwidth = 64;
+  toNVVM.indexBitwidth = 0;
   gpu.addPass(createConvertGpuOpsToNVVMOps(toNVVM));
   gpu.addPass(createCanonicalizerPass());
   pm.addPass(createConvertVectorToLLVMPass());
@@ -121,6 +124,10 @@ struct PipelineOptions : public PassPipelineOptions<PipelineOptions> {
       *this, "variants",
       llvm::cl::desc("also compile each kernel's div16 variant"),
       llvm::cl::init(true)};
+  Option<unsigned> indexBits{
+      *this, "index-bits",
+      llvm::cl::desc("width of index arithmetic in the GPU code, 32 or 64"),
+      llvm::cl::init(32)};
 };
 } // namespace
 
@@ -136,6 +143,7 @@ void mlir::tile::registerTileToPTXPipeline() {
         options.remarks = cli.remarks;
         options.fpContract = cli.fpContract;
         options.variants = cli.variants;
+        options.indexBits = cli.indexBits;
         buildTileToPTXPipeline(pm, options);
       });
 }

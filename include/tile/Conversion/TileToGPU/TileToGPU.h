@@ -25,6 +25,17 @@ std::string getPTXFeatures(int chip);
 LogicalResult lowerKernelToGPU(KernelOp kernel, gpu::GPUModuleOp gpuModule,
                                bool fpContract = true);
 
+/// The largest size, tensor element count and index scalar a kernel with
+/// 32-bit index arithmetic takes: 2^31 - 1.
+constexpr int64_t kMaxIndex32 = 2147483647;
+/// The width of index arithmetic the kernels of `module` are compiled with
+/// when `requested` (32 or 64) is asked for: 64 if asked, or if some kernel
+/// names a number that 32 bits cannot hold (an index constant outside
+/// [-2^31, 2^31), a static tensor of more than kMaxIndex32 elements),
+/// whose arithmetic would wrap; else 32. Sizes and scalars given at launch
+/// are checked there, against the manifest's `index_bits`.
+unsigned chooseIndexBits(ModuleOp module, unsigned requested);
+
 } // namespace mlir::tile
 
 #endif // TILE_CONVERSION_TILETOGPU_TILETOGPU_H

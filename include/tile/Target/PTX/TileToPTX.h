@@ -23,6 +23,10 @@ struct TileToPTXOptions {
   /// (tile-specialize-divisibility); false compiles the general kernels
   /// only.
   bool variants = true;
+  /// The width of index arithmetic in the GPU code: 32 (tile-to-gpu's
+  /// chooseIndexBits may still keep 64; the manifest says which, and the
+  /// launch checks the sizes against it) or 64.
+  unsigned indexBits = 32;
   /// The CUDA toolkit whose libdevice provides math functions (exp, log,
   /// ...); empty: CUDA_ROOT, CUDA_HOME, CUDA_PATH, then /usr/local/cuda.
   std::string cudaPath;
@@ -75,7 +79,8 @@ compileToPTX(ModuleOp module, const TileToPTXOptions &options,
 
 /// The manifests (docs/abi.md) of the kernels of `module` after
 /// buildTilePlacementPipeline, one object per kernel.
-llvm::json::Array buildManifests(ModuleOp module, StringRef chip);
+llvm::json::Array buildManifests(ModuleOp module, StringRef chip,
+                                 unsigned indexBits);
 
 /// Registers the tile-translate translations --tile-to-ptx and
 /// --tile-to-manifest.
