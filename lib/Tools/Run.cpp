@@ -154,16 +154,54 @@ std::string mlir::tile::formatCompileReport(const std::string &ptx,
     return text;
   }
   const llvm::json::Object *object = json->getAsObject();
+  // Seed 000's counts (its table's columns) come first, then what the code
+  // does where a later decision changed it: a spill store elided, a
+  // reduction done where the tile lives.
+  const llvm::json::Array *elided = object->getArray("elided_spills");
   if (const llvm::json::Array *registers = object->getArray("registers")) {
     for (const llvm::json::Value &var : *registers) {
       const llvm::json::Object *entry = var.getAsObject();
-      os << llvm::formatv(
-          "registers: '{0}' {1} elements per thread, {2} spill(s), {3} "
-          "reduction(s) folded with shuffles\n",
-          entry->getString("name").value_or("?"),
-          entry->getInteger("slots").value_or(0),
-          entry->getInteger("spills").value_or(0),
-          entry->getInteger("shuffles").value_or(0));
+      StringRef name = entry->getString("name").value_or("?");
+      int64_t spills = entry->getInteger("spills").value_or(0);
+      os << llvm::formatv("registers: '{0}' {1} elements per thread; by seed "
+                          "000's rules {2} spill(s), {3} reduction(s) folded "
+                          "with shuffles",
+                          name, entry->getInteger("slots").value_or(0), spills,
+                          entry->getInteger("shuffles").value_or(0));
+      auto named = [&](const llvm::json::Array *list, auto nameOf) {
+        return list && llvm::any_of(*list, [&](const llvm::json::Value &item) {
+                 return nameOf(item) == name;
+               });
+      };
+      bool elidedStore = named(elided, [](const llvm::json::Value &spill) {
+        return spill.getAsString();
+      });
+      bool sharedTile =
+          named(object->getArray("shared_buffers"),
+                [](const llvm::json::Value &buffer) {
+                  return buffer.getAsObject()->getString("spill_of");
+                });
+      if (spills > 0 && sharedTile)
+        os << "; spilled to shared tile '" << name << "'"
+           << (elidedStore ? " (another of its spill stores is elided)" : "");
+      else if (spills > 0 && elidedStore)
+        os << "; the spill's store is elided (no use reads another thread's "
+              "elements: no shared tile, no stores)";
+      else if (spills > 0)
+        os << "; the spill takes no shared memory";
+      os << "\n";
+    }
+  }
+  if (const llvm::json::Array *layouts = object->getArray("layouts")) {
+    for (const llvm::json::Value &layout : *layouts) {
+      const llvm::json::Object *entry = layout.getAsObject();
+      std::optional<StringRef> through = entry->getString("through");
+      if (!through)
+        continue; // not a reduction
+      os << llvm::formatv("reduction: {0} at {1} through {2}, result {3}\n",
+                          entry->getString("op").value_or("?"),
+                          entry->getString("at").value_or("?"), *through,
+                          entry->getString("layout").value_or("?"));
     }
   }
   if (const llvm::json::Array *loops = object->getArray("pipelined")) {

@@ -45,9 +45,14 @@ def test_report_prints_like_tile_run(rng):
     text = str(result)
     assert text.startswith("emulate: 'squares' on the CPU, 1 CTA(s) x 256 "
                            "threads = 256 threads")
-    assert "registers: 'acc' 4 elements per thread, 1 spill(s)" in text
-    # acc's spill is read by no other thread: its store is elided; its rows
-    # lie in one warp (runs of 4): the rowsum needs no shared memory.
+    # Seed 000's counts, then what the code does: acc's spill is read by no
+    # other thread, so its store is elided; its rows lie in one warp (runs
+    # of 4), so the rowsum is shuffles and needs no shared memory.
+    assert ("registers: 'acc' 4 elements per thread; by seed 000's rules 1 "
+            "spill(s), 0 reduction(s) folded with shuffles; the spill's store "
+            "is elided") in text
+    assert "reduction: tile.rowsum at" in text
+    assert "through shuffles" in text
     assert "shared: 0 B in 0 buffer(s)" in text
     assert "O matches interp (1024 elements)" in text
     assert "S matches interp (16 elements)" in text

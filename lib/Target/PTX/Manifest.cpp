@@ -97,6 +97,23 @@ static llvm::json::Value toJSON(Attribute attr) {
   return text;
 }
 
+/// What a reduction's lowering goes through: "shuffles" (butterflies
+/// where the input lives), "shuffles and shared memory" (and its warps'
+/// partials through a scratch var), "registers" (each column in one
+/// thread), "shared memory" (its input read from a shared var).
+static StringRef getReductionMedium(ReductionOpInterface reduction) {
+  switch (getReductionStrategy(reduction)) {
+  case ReductionStrategy::InWarp:
+  case ReductionStrategy::WarpSegmented:
+    return reduction.getScratch() ? "shuffles and shared memory" : "shuffles";
+  case ReductionStrategy::InThread:
+    return "registers";
+  case ReductionStrategy::ThroughShared:
+    return "shared memory";
+  }
+  llvm_unreachable("unknown reduction strategy");
+}
+
 static llvm::json::Object buildManifest(KernelOp kernel, StringRef chip,
                                         unsigned indexBits) {
   SmallVector<StringAttr> symbols = kernel.getSymbols();
@@ -172,7 +189,8 @@ static llvm::json::Object buildManifest(KernelOp kernel, StringRef chip,
           {"op", op->getName().getStringRef()},
           {"at", std::move(where)},
           {"input", toJSON(getLayout(reduction.getInput()))},
-          {"layout", toJSON(getLayout(reduction.getResult()))}});
+          {"layout", toJSON(getLayout(reduction.getResult()))},
+          {"through", getReductionMedium(reduction)}});
     else if (auto convert = dyn_cast<ConvertLayoutOp>(op))
       conversions.push_back(llvm::json::Object{
           {"at", std::move(where)},
