@@ -19,7 +19,13 @@ def matmul_inputs(rng, K):
 
 def test_dot_is_mma_sync():
     compiled = matmul.compile(chip="sm_90", remarks=True)
-    assert compiled.ptx.count("mma.sync.aligned.m16n8k16.row.col.f32.f16") == 4
+    # Two entries, the general kernel and its div16 variant: 4 mma.sync
+    # each.
+    entries = compiled.ptx.split(".visible .entry ")[1:]
+    assert sorted(entry.split("(")[0] for entry in entries) == [
+        "matmul", "matmul_div16"]
+    for entry in entries:
+        assert entry.count("mma.sync.aligned.m16n8k16.row.col.f32.f16") == 4
     assert "ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16" in compiled.ptx
     assert any("dot on tensor cores" in str(remark)
                for remark in compiled.remarks)

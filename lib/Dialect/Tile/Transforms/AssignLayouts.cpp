@@ -41,6 +41,17 @@ VarOp getLocalVar(Value var) {
   return op && op->hasAttr(kLocalAttr) ? op : VarOp();
 }
 
+/// The shared tile var (not a ring, not the spill of a register tile)
+/// that `var` is, or null: its writes address each element by its
+/// coordinates, whatever the layout of the value written.
+VarOp getSharedTileVar(Value var) {
+  auto op = var.getDefiningOp<VarOp>();
+  return op && isSharedTile(op) && !op.isRing() && op->hasAttr(kOffsetAttr) &&
+                 !op->hasAttr(kSpillOfAttr)
+             ? op
+             : VarOp();
+}
+
 /// The reduction whose row result `broadcast` spreads back over the rows
 /// it was reduced from, where every lane of a row already holds it; null
 /// for any other broadcast.
@@ -89,10 +100,13 @@ bool isFreeUse(OpOperand &use) {
   // A masked store reads its mask slot by slot with the value's.
   if (auto store = dyn_cast<StoreOp>(user))
     return use.get() == store.getValue() && !store.getMask();
+  // A var in registers holds the tile in its layout; a shared one is
+  // written element by element at each element's coordinates (a dot's
+  // operands: 16-byte loads where the runs allow).
   if (auto write = dyn_cast<WriteOp>(user))
-    return getLocalVar(write.getVar()) != nullptr;
+    return getLocalVar(write.getVar()) || getSharedTileVar(write.getVar());
   if (auto var = dyn_cast<VarOp>(user))
-    return var->hasAttr(kLocalAttr);
+    return var->hasAttr(kLocalAttr) || getSharedTileVar(var.getResult());
   if (auto reduction = dyn_cast<ReductionOpInterface>(user))
     return classifyTileUse(use) == TileUseKind::InPlaceReduction;
   // A loop's init and its body's yield are in the group of the carried

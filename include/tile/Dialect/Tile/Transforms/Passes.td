@@ -223,8 +223,10 @@ def TileAssignLayouts
     that defines it. It does so for the tiles whose layout no one can
     observe: a set of tiles joined by same-shape elementwise ops, made by
     slices (`tile.load`), splats, constants and broadcasts read from shared
-    memory, and used only by those ops and by stores to tensors (no
-    reduction, `dot`, var, loop-carried value or `ctx.thread`-dependent
+    memory, and used only by those ops, by stores to tensors and by writes
+    of shared tile vars, which address elements by coordinates (no
+    reduction, `dot`, register var other than a `tile.local` one, spill,
+    loop-carried value or `ctx.thread`-dependent
     value: those keep the seed's distribution, which is the contract of
     register tiles). Such a set gets runs of `vector` consecutive elements
     a thread, the most that make one access of at most 16 bytes, divide
