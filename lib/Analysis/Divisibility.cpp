@@ -174,9 +174,9 @@ RunAlignment DivisibilityInfo::getRunAlignment(Value lastOffset,
 
 /// The alignment verdict of every vector access of the kernel and every
 /// copy's chunk test, under `info`.
-static SmallVector<std::pair<bool, bool>>
+static SmallVector<std::tuple<bool, bool, bool>>
 alignmentFacts(KernelOp kernel, DivisibilityInfo &info) {
-  SmallVector<std::pair<bool, bool>> facts;
+  SmallVector<std::tuple<bool, bool, bool>> facts;
   auto access = [&](Value tile, Value tensor, ValueRange offsets) {
     int64_t run = getLayoutRun(tile);
     auto type = dyn_cast<GlobalTensorType>(tensor.getType());
@@ -185,7 +185,7 @@ alignmentFacts(KernelOp kernel, DivisibilityInfo &info) {
     bool offsetKnown, rowsKnown;
     info.getRunAlignment(offsets.back(), type, offsets.size(), run, offsetKnown,
                          rowsKnown);
-    facts.push_back({offsetKnown, rowsKnown});
+    facts.push_back({offsetKnown, rowsKnown, info.hasWholeRuns(type, run)});
   };
   kernel.walk([&](Operation *op) {
     if (auto load = dyn_cast<LoadOp>(op))
@@ -202,9 +202,8 @@ alignmentFacts(KernelOp kernel, DivisibilityInfo &info) {
         if (!type || offsets.empty())
           continue;
         int64_t width = copy.getWidth();
-        facts.push_back(
-            {info.getDivisor(offsets.back()) % width == 0,
-             info.getDimDivisor(type, type.getRank() - 1) % width == 0});
+        facts.push_back({info.getDivisor(offsets.back()) % width == 0,
+                         info.hasWholeRuns(type, width), false});
       }
     }
   });

@@ -47,6 +47,12 @@ public:
   /// The same for dimension `dim` of `tensor`: its static size's, or its
   /// symbol's divisor.
   int64_t getDimDivisor(GlobalTensorType tensor, unsigned dim) const;
+  /// Whether the last dimension of `tensor` is whole runs of `run`
+  /// elements, so that an aligned run lies wholly inside it or wholly
+  /// outside (what checking a run at a time needs).
+  bool hasWholeRuns(GlobalTensorType tensor, int64_t run) const {
+    return getDimDivisor(tensor, tensor.getRank() - 1) % run == 0;
+  }
   /// The divisor the kernel's launches guarantee of `symbol`.
   int64_t getSymbolDivisor(StringRef symbol) const;
 

@@ -76,12 +76,9 @@ Value KernelLowering::chunkAligned(Value tensorHandle, ValueRange offsets,
   Value baseAligned = arith::CmpIOp::create(
       builder, loc, arith::CmpIPredicate::eq, misalignment, none);
   // What the divisibility analysis knows is not tested again.
-  Value rows =
-      divisibility.getDimDivisor(tensor.type, tensor.type.getRank() - 1) %
-                  width ==
-              0
-          ? Value()
-          : divides(tensor.dims.back());
+  Value rows = divisibility.hasWholeRuns(tensor.type, width)
+                   ? Value()
+                   : divides(tensor.dims.back());
   Value start = divisibility.getDivisor(offsets.back()) % width == 0
                     ? Value()
                     : divides(lookupScalar(offsets.back()));

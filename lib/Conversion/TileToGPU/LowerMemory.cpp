@@ -302,9 +302,8 @@ Value KernelLowering::withRuns(ValueRange offsets, RankedTensorType type,
   // version tests a run, not each element. (Without the second, a 1-D
   // tensor of 130 elements ended inside the run [128, 132) and its vector
   // load read past the end: utils/fuzz.py seed 105, iteration 15816.)
-  int64_t rank = tensor.type.getRank();
   if (alignment == RunAlignment::Always &&
-      divisibility.getDimDivisor(tensor.type, rank - 1) % run == 0)
+      divisibility.hasWholeRuns(tensor.type, run))
     return versioned(whole, result, runs);
   // Inside the tensor the runs are taken whole where they are aligned and
   // element by element, unchecked, where not: a row pitch the compiler

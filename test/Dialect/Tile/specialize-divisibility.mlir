@@ -64,3 +64,15 @@ tile.kernel @copy(%X: !tile.tensor<[16, N], f32>, %Y: !tile.tensor<[16, N], f32>
 tile.kernel @copy_div16(%X: !tile.tensor<[16], f32>) attributes {threads = 32 : i64} {
   tile.return
 }
+
+// A 1-D slice's runs are aligned whatever N, but the slice that crosses the
+// end is checked a run at a time only where N is whole runs: a variant.
+// CHECK-LABEL: tile.kernel @flat(
+// CHECK: tile.kernel @flat_div16(
+// CHECK-SAME: tile.divisibility = {N = 16 : i64}
+tile.kernel @flat(%X: !tile.tensor<[N], f32>, %Y: !tile.tensor<[N], f32>) attributes {threads = 128 : i64} {
+  %c0 = arith.constant 0 : index
+  %x = tile.load %X[%c0] : !tile.tensor<[N], f32> -> tensor<512xf32>
+  tile.store %x, %Y[%c0] : tensor<512xf32> -> !tile.tensor<[N], f32>
+  tile.return
+}
