@@ -241,3 +241,20 @@ tile.kernel @second(%X: !tile.tensor<[16, K], f32>) attributes {threads = 32 : i
 tile.kernel @third(%X: !tile.tensor<[16, K], f32>) attributes {threads = 32 : i64, tile.variant_of = @second} {
   tile.return
 }
+
+// -----
+
+// A kernel without its type: the kernel's verifier says so; the
+// divisibility's does not crash reading its parameters.
+// expected-error @+1 {{'tile.kernel' op requires attribute 'function_type'}}
+"tile.kernel"() ({
+}) {sym_name = "untyped", tile.divisibility = {K = 16 : i64}} : () -> ()
+
+// -----
+
+// expected-error @+1 {{attribute 'tile.variant_of' names @typed, whose parameters, threads or grid differ: a variant is launched in its place}}
+"tile.kernel"() ({
+}) {sym_name = "untyped_variant", tile.variant_of = @typed} : () -> ()
+tile.kernel @typed(%X: !tile.tensor<[16, K], f32>) attributes {threads = 32 : i64} {
+  tile.return
+}
