@@ -219,13 +219,11 @@ public:
 
   const Groups &get(LayoutAttrInterface layout, ArrayRef<int64_t> shape,
                     int64_t threads) {
-    // By the layout's text, not its address: a context's attributes die
-    // with it, and a later context's may take the same address (the
+    // By the layout's parameters, not its address: a context's attributes
+    // die with it, and a later context's may take the same address (the
     // Python package compiles each kernel in a context of its own).
-    std::string text;
-    llvm::raw_string_ostream(text) << Attribute(layout);
-    Key key{std::move(text), std::vector<int64_t>(shape.begin(), shape.end()),
-            threads};
+    Key key{{}, {}, std::vector<int64_t>(shape.begin(), shape.end()), threads};
+    describe(layout, std::get<0>(key), std::get<1>(key));
     {
       std::lock_guard<std::mutex> lock(mutex);
       auto found = groups.find(key);
@@ -244,7 +242,25 @@ public:
   }
 
 private:
-  using Key = std::tuple<std::string, std::vector<int64_t>, int64_t>;
+  /// The layout's parameters (the known kinds, without printing: this is
+  /// asked at every slot), the text of any other, the shape, the threads.
+  using Key = std::tuple<std::vector<int64_t>, std::string,
+                         std::vector<int64_t>, int64_t>;
+
+  static void describe(LayoutAttrInterface layout,
+                       std::vector<int64_t> &parameters, std::string &text) {
+    if (auto blocked = dyn_cast<BlockedLayoutAttr>(layout)) {
+      parameters.insert(parameters.end(), {1, blocked.getVector()});
+    } else if (auto mma = dyn_cast<MmaLayoutAttr>(layout)) {
+      parameters.insert(parameters.end(),
+                        {2, mma.getWarpsM(), mma.getWarpsN()});
+    } else if (auto rows = dyn_cast<RowsLayoutAttr>(layout)) {
+      parameters.insert(parameters.end(), {3, rows.getColumns()});
+      describe(rows.getParent(), parameters, text);
+    } else {
+      llvm::raw_string_ostream(text) << Attribute(layout);
+    }
+  }
 
   static Groups compute(LayoutAttrInterface layout, ArrayRef<int64_t> shape,
                         int64_t threads) {
