@@ -936,7 +936,8 @@ FailureOr<Operand> Emitter::emitCall(const CallExpr &call) {
   StringRef knownName = builtin == Builtin::Load ? "other"
                         : builtin == Builtin::Store || isAtomic(builtin)
                             ? "mask"
-                            : "";
+                        : builtin == Builtin::Dot ? "precision"
+                                                  : "";
   for (const NamedArg &arg : call.named) {
     if (arg.name != knownName) {
       InFlightDiagnostic diag = error(arg.loc) << "'" << call.callee
@@ -1044,6 +1045,24 @@ FailureOr<Operand> Emitter::emitCall(const CallExpr &call) {
                         << " (the columns of the first must equal the rows "
                            "of the second)";
     Type element = lhs->getElementType();
+    // `precision = ieee | tf32`: a name, not a value.
+    DotPrecision precision = DotPrecision::ieee;
+    if (!call.named.empty()) {
+      const NamedArg &arg = call.named.front();
+      auto *name = dyn_cast<NameExpr>(arg.value.get());
+      std::optional<DotPrecision> named =
+          name ? symbolizeDotPrecision(name->name) : std::nullopt;
+      if (!named)
+        return error(arg.value->getLoc())
+               << "unknown precision for 'dot': it is 'ieee' (exact, the "
+                  "default) or 'tf32' (f32 operands rounded to tf32, on "
+                  "tensor cores)";
+      if (*named == DotPrecision::tf32 && !element.isF32())
+        return error(arg.value->getLoc())
+               << "'precision = tf32' rounds f32 operands to tf32; these are "
+               << describe(*lhs);
+      precision = *named;
+    }
     if (element.isF16() || element.isBF16())
       element = builder.getF32Type();
     auto type = RankedTensorType::get({lhs->getDimSize(0), rhs->getDimSize(1)},
@@ -1052,10 +1071,11 @@ FailureOr<Operand> Emitter::emitCall(const CallExpr &call) {
     // does): no transposed copy is made.
     Value rhsValue = operands[1].value;
     auto transpose = rhsValue.getDefiningOp<TransposeOp>();
-    auto dot = DotOp::create(builder, location, type, operands[0].value,
-                             transpose ? transpose.getInput() : rhsValue,
-                             /*acc=*/Value(),
-                             /*rhs_transposed=*/transpose != nullptr);
+    auto dot =
+        DotOp::create(builder, location, type, operands[0].value,
+                      transpose ? transpose.getInput() : rhsValue,
+                      /*acc=*/Value(),
+                      /*rhs_transposed=*/transpose != nullptr, precision);
     if (transpose && transpose->use_empty())
       transpose->erase();
     return result(dot);

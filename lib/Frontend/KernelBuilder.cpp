@@ -331,6 +331,9 @@ KernelBuilder::call(StringRef callee, ArrayRef<CallArg> args, Pos pos,
       expr = std::make_unique<ListExpr>(at, std::move(elements));
       break;
     }
+    case CallArg::Kind::Name:
+      expr = std::make_unique<NameExpr>(at, s.save(arg.word));
+      break;
     case CallArg::Kind::Slice:
       expr = std::make_unique<SliceExpr>(
           at, s.save(arg.tensor), s.loc(arg.tensorPos), s.ranges(arg.ranges));

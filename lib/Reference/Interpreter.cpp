@@ -59,6 +59,20 @@ static bool isInterpretable(Type type) {
          type.isF64();
 }
 
+/// `x` (an f32) rounded to tf32, as a dot of precision tf32 takes its
+/// operands: 11 significant bits (10 stored), to nearest with ties away
+/// from zero (cvt.rna.tf32.f32); f32's exponent range, so below 2^-126 the
+/// step is that of the smallest tf32, 2^-136. Computed on the value, not
+/// on its bits, apart from the lowering's rounding.
+static double roundToTF32(double x) {
+  if (!std::isfinite(x) || x == 0)
+    return x;
+  int exponent;
+  std::frexp(x, &exponent); // |x| = m 2^exponent, m in [0.5, 1)
+  double step = std::ldexp(1.0, std::max(exponent - 11, -136));
+  return std::round(x / step) * step;
+}
+
 static bool anyOf(const ThreadMask &mask) {
   return llvm::any_of(mask, [](uint8_t t) { return t; });
 }
@@ -1216,6 +1230,7 @@ LogicalResult Interpreter::executeTileOp(Operation &op) {
                             (acc && acc->anyUndefined());
         bool operandsCancel =
             !lhs.cancellation.empty() || !rhs.cancellation.empty();
+        bool tf32 = dot.getPrecision() == DotPrecision::tf32;
         int64_t m = lhs.shape[0], k = lhs.shape[1],
                 n = rhs.shape[transposed ? 0 : 1];
         for (int64_t i = 0; i < m; ++i) {
@@ -1229,7 +1244,9 @@ LogicalResult Interpreter::executeTileOp(Operation &op) {
             for (int64_t p = 0; p < k; ++p) {
               int64_t b = transposed ? j * k + p : p * n + j;
               if (lhs.isFloat) {
-                double product = lhs.floats[i * k + p] * rhs.floats[b];
+                double product = tf32 ? roundToTF32(lhs.floats[i * k + p]) *
+                                            roundToTF32(rhs.floats[b])
+                                      : lhs.floats[i * k + p] * rhs.floats[b];
                 floatAcc += product;
                 magnitudes += std::fabs(product);
               } else {

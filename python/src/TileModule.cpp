@@ -383,6 +383,9 @@ NB_MODULE(_tile, m) {
                } else if (kind == "int") {
                  arg.kind = KernelBuilder::CallArg::Kind::Int;
                  arg.ints = {nb::cast<int64_t>(payload)};
+               } else if (kind == "name") {
+                 arg.kind = KernelBuilder::CallArg::Kind::Name;
+                 arg.word = nb::cast<std::string>(payload);
                } else if (kind == "ints") {
                  arg.kind = KernelBuilder::CallArg::Kind::IntList;
                  arg.ints = nb::cast<std::vector<int64_t>>(payload);

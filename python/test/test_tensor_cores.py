@@ -49,3 +49,72 @@ def test_planted_wrong_fragment_is_caught(rng, bug):
         matmul.compile().run(A, B, C, backend="emulate", _planted_bugs=bug)
     assert raised.value.name == "C"
     assert raised.value.count > 0
+
+
+@tile.kernel(threads=256, registers=["acc"])
+def matmul_tf32(A: tile.tensor(tile.f32, [32, "K"]),
+                B: tile.tensor(tile.f32, ["K", 64]),
+                C: tile.tensor(tile.f32, [32, 64])):
+    acc = tile.zeros((32, 64), tile.f32)
+    for k in tile.range(0, A.shape[1], 32):
+        acc += tile.dot(A[0:32, k:k + 32], B[k:k + 32, 0:64],
+                        precision="tf32")
+    C[0:32, 0:64] = acc
+
+
+def to_tf32(x):
+    """f32 rounded to tf32 as cvt.rna.tf32.f32 does (ties away from 0)."""
+    bits = x.astype(np.float32).view(np.uint32).astype(np.uint64)
+    bits = ((bits + 0x1000) & 0xffffe000).astype(np.uint32)
+    return bits.view(np.float32)
+
+
+def test_tf32_dot_is_mma_sync_m16n8k8():
+    compiled = matmul_tf32.compile(chip="sm_90", remarks=True)
+    # [32, 64] over 2 x 4 warps: 1 x 2 mma tiles a warp, 4 steps of 8 of K.
+    assert compiled.ptx.count(
+        "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32") == 8
+    assert "ldmatrix" not in compiled.ptx
+    assert any("mma.sync.m16n8k8 of tf32" in str(remark)
+               for remark in compiled.remarks)
+
+
+def test_tf32_matmul_against_numpy(rng):
+    A = rng.uniform(-1, 1, (32, 80)).astype(np.float32)
+    B = rng.uniform(-1, 1, (80, 64)).astype(np.float32)
+    C = np.zeros((32, 64), np.float32)
+    result = matmul_tf32(A, B, C, backend="emulate")
+    assert result.matched is True
+    want = to_tf32(A).astype(np.float64) @ to_tf32(B).astype(np.float64)
+    np.testing.assert_allclose(C, want, rtol=1e-5, atol=1e-5)
+    # Rounded, not exact: the exact product is further away than that.
+    exact = A.astype(np.float64) @ B.astype(np.float64)
+    assert np.abs(C - exact).max() > 1e-4
+
+
+def test_tf32_planted_wrong_fragment_is_caught(rng):
+    A = rng.uniform(-1, 1, (32, 64)).astype(np.float32)
+    B = rng.uniform(-1, 1, (64, 64)).astype(np.float32)
+    C = np.zeros((32, 64), np.float32)
+    with pytest.raises(tile.MismatchError) as raised:
+        matmul_tf32.compile().run(A, B, C, backend="emulate",
+                                  _planted_bugs="tile-test-swap-mma-halves")
+    assert raised.value.name == "C"
+
+
+def test_precision_errors():
+    with pytest.raises(tile.CompileError, match="unknown precision for 'dot'"):
+        @tile.kernel(threads=32)
+        def bad(A: tile.tensor(tile.f32, [16, 16]),
+                C: tile.tensor(tile.f32, [16, 16])):
+            C[0:16, 0:16] = tile.dot(A[0:16, 0:16], A[0:16, 0:16],
+                                     precision="fp8")
+        bad.compile()
+    with pytest.raises(tile.CompileError,
+                       match="'precision = tf32' rounds f32 operands"):
+        @tile.kernel(threads=32)
+        def half(A: tile.tensor(tile.f16, [16, 16]),
+                 C: tile.tensor(tile.f32, [16, 16])):
+            C[0:16, 0:16] = tile.dot(A[0:16, 0:16], A[0:16, 0:16],
+                                     precision="tf32")
+        half.compile()

@@ -39,7 +39,7 @@ _tile.set_errors(Error, CompileError, BackendUnavailable, KernelFault)
 
 from .dtypes import (DType, TensorSpec, TileType, bf16, f16, f32, i1, i32,  # noqa: E402
                      index, tensor, tile_type)
-from .api import (BUILTINS, SPECIAL, atomic_add, atomic_max,  # noqa: E402
+from .api import (BUILTINS, SPECIAL, atomic_add, atomic_max, dot,  # noqa: E402
                   atomic_min, block_id, cdiv, ctx, fma, for_range, full, inf,
                   iota, lanes, load, maximum, minimum, num_blocks, ones,
                   range, range_constexpr, reshape, static_range, store,

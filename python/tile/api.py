@@ -222,10 +222,28 @@ the slice may be a scatter's (``tile.atomic_add(H[bins], 1)``). Atomic
 updates never race with each other, in one CTA or across CTAs.""")
     for kind in ("add", "max", "min"))
 
+
+
+def dot(a, b, precision=None):
+    """The matrix product of two rank-2 tiles (``a @ b``); ``precision``
+    (``"ieee"``, the default, or ``"tf32"``) says how f32 tiles multiply:
+    ``"tf32"`` rounds each operand element to tf32 (to nearest, ties away
+    from zero) and runs on tensor cores (mma.sync.m16n8k8, sm_80 and
+    newer): ``tile.dot(x, y, precision="tf32")``."""
+    fe = current_frontend("tile.dot")
+    args = [("value", "", a), ("value", "", b)]
+    if precision is not None:
+        if not isinstance(precision, str):
+            raise TypeError(f"tile.dot's precision is a string, 'ieee' or "
+                            f"'tf32'; got {precision!r}")
+        args.append(("name", "precision", precision))
+    return fe.call_with("dot", args)
+
+
 # Builtins written here rather than from the C++ list: those whose
 # arguments are more than values.
 SPECIAL = ("where", "cdiv", "iota", "load", "store", "reshape",
-           "atomic_add", "atomic_max", "atomic_min")
+           "atomic_add", "atomic_max", "atomic_min", "dot")
 
 load.__tile_slice_arg__ = True
 

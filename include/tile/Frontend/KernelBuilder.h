@@ -97,11 +97,12 @@ public:
     std::optional<ValueId> extent;
   };
   /// An argument of a builtin that takes more than values: the slice of
-  /// `load` and `store`, the shape of `iota`; `name` for a named one
-  /// (`other`, `mask`).
+  /// `load` and `store`, the shape of `iota`, a word (`dot`'s precision,
+  /// `tf32`); `name` for a named one (`other`, `mask`, `precision`).
   struct CallArg {
-    enum class Kind { Value, Int, IntList, Slice } kind = Kind::Value;
+    enum class Kind { Value, Int, IntList, Slice, Name } kind = Kind::Value;
     std::string name;
+    std::string word; // Name
     Pos pos;
     ValueId value = 0;
     std::vector<int64_t> ints; // Int: one

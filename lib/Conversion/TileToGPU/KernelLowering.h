@@ -160,6 +160,23 @@ private:
   /// A dot on tensor cores (#tile.mma): ldmatrix of its shared operands,
   /// mma.sync into its accumulator's fragments.
   LogicalResult lowerDotOnTensorCores(DotOp op, MmaLayoutAttr layout);
+  /// What a warp of a tensor-core dot works on: its lane, its block's
+  /// first row and column, the mma tiles of its block, the operands' shared
+  /// views and their row pitches (in elements).
+  struct MmaWarpBlock {
+    Value lane, blockRow, blockColumn;
+    int64_t tilesM, tilesN;
+    Value lhs, rhs;
+    int64_t pitchA, pitchB;
+  };
+  /// The mma.syncs of a tensor-core dot over its K, on `fragments` (C, D
+  /// of each mma tile of the warp's block, updated): m16n8k16 of f16 or
+  /// bf16 operands read by ldmatrix, or m16n8k8 of tf32 operands loaded a
+  /// word at a time.
+  void lowerHalfMmaSteps(DotOp op, const MmaWarpBlock &block,
+                         MutableArrayRef<Value> fragments);
+  void lowerTF32MmaSteps(DotOp op, const MmaWarpBlock &block,
+                         MutableArrayRef<Value> fragments);
   LogicalResult lowerBroadcast(BroadcastOp op);
   LogicalResult lowerSplat(SplatOp op);
   LogicalResult lowerReshape(ReshapeOp op);

@@ -37,6 +37,32 @@ static Value convert(OpBuilder &builder, Location loc, Value value, Type to) {
   return arith::TruncFOp::create(builder, loc, to, value);
 }
 
+/// The f32 `value` rounded to tf32 (to nearest, ties away from zero, as
+/// cvt.rna.tf32.f32): half a tf32 ulp added to the magnitude's bits, the 13
+/// lower mantissa bits cleared; a NaN becomes the canonical one (adding to
+/// its bits could carry into the sign). In integer ops, so that it runs on
+/// every chip (cvt.rna.tf32 is sm_80's) and the emulator needs no model.
+static Value roundToTF32(OpBuilder &builder, Location loc, Value value) {
+  Type i32 = builder.getI32Type();
+  auto constant = [&](uint32_t bits) {
+    return arith::ConstantIntOp::create(builder, loc, i32,
+                                        static_cast<int32_t>(bits));
+  };
+  // One statement per op-creating argument (the order of the ops must not
+  // be the C++ compiler's order of evaluating arguments).
+  Value bits = arith::BitcastOp::create(builder, loc, i32, value);
+  Value half = constant(0x1000);
+  Value up = arith::AddIOp::create(builder, loc, bits, half);
+  Value mask = constant(0xffffe000u);
+  Value rounded = arith::AndIOp::create(builder, loc, up, mask);
+  Value isNaN = arith::CmpFOp::create(builder, loc, arith::CmpFPredicate::UNO,
+                                      value, value);
+  return arith::BitcastOp::create(builder, loc, value.getType(),
+                                  arith::SelectOp::create(builder, loc, isNaN,
+                                                          constant(0x7fffffff),
+                                                          rounded));
+}
+
 static Value combine(OpBuilder &builder, Location loc, ReductionKind kind,
                      Value a, Value b) {
   bool isFloat = isa<FloatType>(a.getType());
@@ -478,7 +504,6 @@ LogicalResult KernelLowering::lowerDotOnTensorCores(DotOp op,
   if (failed(lhs) || failed(rhs))
     return failure();
   RankedTensorType type = op.getType();
-  Type element = op.getLhs().getType().getElementType();
   int64_t m = type.getDimSize(0), n = type.getDimSize(1),
           k = op.getLhs().getType().getDimSize(1);
   int64_t blockM = m / layout.getWarpsM(), blockN = n / layout.getWarpsN();
@@ -522,15 +547,6 @@ LogicalResult KernelLowering::lowerDotOnTensorCores(DotOp op,
     fragments.push_back(
         vector::FromElementsOp::create(builder, loc, fragmentType, elements));
   }
-  // ldmatrix's row addresses: lane 8 i + r gives row r of matrix i. For A
-  // (x4, per 16 rows of the block) the matrices are rows 0-7 and 8-15 of K
-  // 0-7, then of K 8-15: the lane's row is lane % 16 and its column
-  // 8 (lane / 16). For B (x4.trans, per 16 columns) they are K 0-7 and
-  // 8-15 of columns 0-7, then of columns 8-15: the same row and column, in
-  // K and N. An odd last mma tile of B takes an x2.trans of its 16 rows.
-  // A transposed B ([N, K]) is read without .trans, its matrices in the
-  // same order: lane 8 i + r addresses row (N) 8 (i / 2) + r at K 8 (i % 2),
-  // and an x2's lanes 0-15 row r at K 8 i.
   Value lane =
       arith::RemUIOp::create(builder, loc, threadId, constantIndex(kLanes));
   Value warp =
@@ -546,6 +562,111 @@ LogicalResult KernelLowering::lowerDotOnTensorCores(DotOp op,
                                             constantIndex(layout.getWarpsN()));
   Value blockColumn =
       arith::MulIOp::create(builder, loc, warpColumn, columnsOfBlock);
+  MmaWarpBlock block{lane, blockRow, blockColumn, tilesM, tilesN,
+                     *lhs, *rhs,     pitchA,      pitchB};
+  if (op.getPrecision() == DotPrecision::tf32)
+    lowerTF32MmaSteps(op, block, fragments);
+  else
+    lowerHalfMmaSteps(op, block, fragments);
+  Value slots = zero(getSlotsType(type));
+  for (auto [tile, fragment] : llvm::enumerate(fragments))
+    for (int64_t c = 0; c < 4; ++c)
+      slots = vector::InsertOp::create(
+          builder, loc,
+          vector::ExtractOp::create(builder, loc, fragment,
+                                    ArrayRef<int64_t>{c / 2, c % 2}),
+          slots, 4 * tile + c);
+  mapTile(op.getResult(), slots);
+  return success();
+}
+
+void KernelLowering::lowerTF32MmaSteps(DotOp op, const MmaWarpBlock &block,
+                                       MutableArrayRef<Value> fragments) {
+  Value lane = block.lane, blockRow = block.blockRow,
+        blockColumn = block.blockColumn, lhs = block.lhs, rhs = block.rhs;
+  int64_t tilesM = block.tilesM, tilesN = block.tilesN, pitchA = block.pitchA,
+          pitchB = block.pitchB;
+  // mma.sync.m16n8k8.tf32 has no ldmatrix form for B: each thread loads its
+  // fragments' words itself, as the PTX ISA's tf32 tables place them, with
+  // groupID g = lane / 4 and threadID_in_group t = lane % 4: a_e at row
+  // g + 8 (e % 2), column t + 4 (e / 2) of the 16 x 8 tile of A; b_e at row
+  // (K) t + 4 e, column (N) g of the 8 x 8 tile of B. Each is rounded to
+  // tf32 (the tensor core reads only a tf32's bits). A thread's addresses
+  // are a base plus constants: (blockRow + g) pitchA + t for A, and for B
+  // t pitchB + blockColumn + g, or (blockColumn + g) pitchB + t when B is
+  // given transposed ([N, K]).
+  bool transposed = op.getRhsTransposed();
+  int64_t k = op.getLhs().getType().getDimSize(1);
+  Value group = arith::DivUIOp::create(builder, loc, lane, constantIndex(4));
+  Value inGroup = arith::RemUIOp::create(builder, loc, lane, constantIndex(4));
+  auto plus = [&](Value a, Value b) {
+    return arith::AddIOp::create(builder, loc, a, b).getResult();
+  };
+  auto times = [&](Value a, int64_t b) {
+    return arith::MulIOp::create(builder, loc, a, constantIndex(b)).getResult();
+  };
+  Value baseA = plus(times(plus(blockRow, group), pitchA), inGroup);
+  Value baseB = transposed
+                    ? plus(times(plus(blockColumn, group), pitchB), inGroup)
+                    : plus(plus(times(inGroup, pitchB), blockColumn), group);
+  Type f32 = builder.getF32Type();
+  auto fragment = [&](Value view, Value base, ArrayRef<int64_t> offsets) {
+    SmallVector<Value> words;
+    for (int64_t offset : offsets)
+      words.push_back(
+          roundToTF32(builder, loc,
+                      memref::LoadOp::create(
+                          builder, loc, view,
+                          ValueRange{plus(base, constantIndex(offset))})));
+    return vector::FromElementsOp::create(
+               builder, loc,
+               VectorType::get({static_cast<int64_t>(offsets.size()), 1}, f32),
+               words)
+        .getResult();
+  };
+  auto fragmentType = VectorType::get({2, 2}, f32);
+  auto mmaType = builder.getI64ArrayAttr({kMmaM, kMmaN, kMmaKTF32});
+  for (int64_t k0 = 0; k0 < k; k0 += kMmaKTF32) {
+    SmallVector<Value> a, b;
+    for (int64_t i = 0; i < tilesM; ++i) {
+      int64_t row = kMmaM * i * pitchA + k0;
+      a.push_back(fragment(
+          lhs, baseA, {row, row + 8 * pitchA, row + 4, row + 8 * pitchA + 4}));
+    }
+    for (int64_t j = 0; j < tilesN; ++j) {
+      int64_t start =
+          transposed ? kMmaN * j * pitchB + k0 : k0 * pitchB + kMmaN * j;
+      int64_t step = transposed ? 4 : 4 * pitchB;
+      b.push_back(fragment(rhs, baseB, {start, start + step}));
+    }
+    for (int64_t i = 0; i < tilesM; ++i)
+      for (int64_t j = 0; j < tilesN; ++j) {
+        Value &c = fragments[i * tilesN + j];
+        c = nvgpu::MmaSyncOp::create(builder, loc, fragmentType, a[i], b[j], c,
+                                     mmaType, builder.getUnitAttr());
+      }
+  }
+}
+
+void KernelLowering::lowerHalfMmaSteps(DotOp op, const MmaWarpBlock &block,
+                                       MutableArrayRef<Value> fragments) {
+  Value lane = block.lane, blockRow = block.blockRow,
+        blockColumn = block.blockColumn, lhs = block.lhs, rhs = block.rhs;
+  int64_t tilesM = block.tilesM, tilesN = block.tilesN, pitchA = block.pitchA,
+          pitchB = block.pitchB;
+  bool transposed = op.getRhsTransposed();
+  Type element = op.getLhs().getType().getElementType();
+  int64_t k = op.getLhs().getType().getDimSize(1);
+  auto fragmentType = VectorType::get({2, 2}, builder.getF32Type());
+  // ldmatrix's row addresses: lane 8 i + r gives row r of matrix i. For A
+  // (x4, per 16 rows of the block) the matrices are rows 0-7 and 8-15 of K
+  // 0-7, then of K 8-15: the lane's row is lane % 16 and its column
+  // 8 (lane / 16). For B (x4.trans, per 16 columns) they are K 0-7 and
+  // 8-15 of columns 0-7, then of columns 8-15: the same row and column, in
+  // K and N. An odd last mma tile of B takes an x2.trans of its 16 rows.
+  // A transposed B ([N, K]) is read without .trans, its matrices in the
+  // same order: lane 8 i + r addresses row (N) 8 (i / 2) + r at K 8 (i % 2),
+  // and an x2's lanes 0-15 row r at K 8 i.
   Value laneRow = arith::RemUIOp::create(builder, loc, lane, constantIndex(16));
   Value eight = constantIndex(8);
   Value laneHalf =
@@ -598,14 +719,14 @@ LogicalResult KernelLowering::lowerDotOnTensorCores(DotOp op,
     SmallVector<Value> a, b;
     for (int64_t i = 0; i < tilesM; ++i)
       a.push_back(nvgpu::LdMatrixOp::create(
-          builder, loc, operandType(4), *lhs,
+          builder, loc, operandType(4), lhs,
           ValueRange{address(rowA, kMmaM * i, pitchA, laneColumn, k0)},
           /*transpose=*/false, /*numTiles=*/4));
     for (int64_t j = 0; j + 1 < tilesN; j += 2) {
       Value start = transposed
                         ? address(rowBt, kMmaN * j, pitchB, columnBt, k0)
                         : address(laneRow, k0, pitchB, columnB, kMmaN * j);
-      Value pair = nvgpu::LdMatrixOp::create(builder, loc, operandType(4), *rhs,
+      Value pair = nvgpu::LdMatrixOp::create(builder, loc, operandType(4), rhs,
                                              ValueRange{start},
                                              /*transpose=*/!transposed,
                                              /*numTiles=*/4);
@@ -617,7 +738,7 @@ LogicalResult KernelLowering::lowerDotOnTensorCores(DotOp op,
       Value start = transposed
                         ? address(rowBtPair, last, pitchB, columnBt, k0)
                         : address(laneRow, k0, pitchB, blockColumn, last);
-      b.push_back(nvgpu::LdMatrixOp::create(builder, loc, operandType(2), *rhs,
+      b.push_back(nvgpu::LdMatrixOp::create(builder, loc, operandType(2), rhs,
                                             ValueRange{start},
                                             /*transpose=*/!transposed,
                                             /*numTiles=*/2));
@@ -630,16 +751,6 @@ LogicalResult KernelLowering::lowerDotOnTensorCores(DotOp op,
                                             /*tf32Enabled=*/nullptr);
       }
   }
-  Value slots = zero(getSlotsType(type));
-  for (auto [tile, fragment] : llvm::enumerate(fragments))
-    for (int64_t c = 0; c < 4; ++c)
-      slots = vector::InsertOp::create(
-          builder, loc,
-          vector::ExtractOp::create(builder, loc, fragment,
-                                    ArrayRef<int64_t>{c / 2, c % 2}),
-          slots, 4 * tile + c);
-  mapTile(op.getResult(), slots);
-  return success();
 }
 
 LogicalResult KernelLowering::lowerDot(DotOp op) {
@@ -658,6 +769,9 @@ LogicalResult KernelLowering::lowerDot(DotOp op) {
   // Element (k, n) of the right operand: k * N + n, or n * K + k when it
   // is given transposed.
   bool transposed = op.getRhsTransposed();
+  // tf32 (on a chip without tensor cores, or a shape they do not take):
+  // the same products of operands rounded to tf32, exact in f32.
+  bool tf32 = op.getPrecision() == DotPrecision::tf32;
   int64_t numSlots = getSlots(type);
   // Each slot's row and column. When every slot holds an element, the
   // slots of a thread share their column (or their row) as one value, and
@@ -695,10 +809,13 @@ LogicalResult KernelLowering::lowerDot(DotOp op) {
     auto operand = [&](DenseMap<Value, Value> &cache, Value key, Value view,
                        Value index) {
       Value &value = cache[key];
-      if (!value)
-        value = convert(nested, nestedLoc,
-                        memref::LoadOp::create(nested, nestedLoc, view, index),
-                        accumulator);
+      if (value)
+        return value;
+      value = convert(nested, nestedLoc,
+                      memref::LoadOp::create(nested, nestedLoc, view, index),
+                      accumulator);
+      if (tf32)
+        value = roundToTF32(nested, nestedLoc, value);
       return value;
     };
     SmallVector<Value> next;

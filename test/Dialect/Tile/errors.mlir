@@ -217,6 +217,25 @@ tile.kernel @dot_narrowing(%A: !tile.tensor<[16, 16], f32>) attributes {threads 
 
 // -----
 
+tile.kernel @dot_tf32_of_f16() attributes {threads = 32 : i64} {
+  %a = arith.constant dense<1.0> : tensor<16x16xf16>
+  // expected-error @+1 {{precision tf32 rounds f32 operands to tf32; the operands are 'f16'}}
+  %d = tile.dot %a, %a precision = tf32 : tensor<16x16xf16>, tensor<16x16xf16> -> tensor<16x16xf32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @dot_unknown_precision() attributes {threads = 32 : i64} {
+  %a = arith.constant dense<1.0> : tensor<16x16xf32>
+  // expected-error @+2 {{expected ::mlir::tile::DotPrecision to be one of: ieee, tf32}}
+  // expected-error @+1 {{failed to parse Tile_DotPrecisionAttr parameter 'value'}}
+  %d = tile.dot %a, %a precision = tf16 : tensor<16x16xf32>, tensor<16x16xf32> -> tensor<16x16xf32>
+  tile.return
+}
+
+// -----
+
 tile.kernel @broadcast_non_unit(%X: !tile.tensor<[16, 2], f32>) attributes {threads = 32 : i64} {
   %c0 = arith.constant 0 : index
   %x = tile.load %X[%c0, %c0] : !tile.tensor<[16, 2], f32> -> tensor<16x2xf32>

@@ -120,7 +120,7 @@ tile.kernel @simt(%A: !tile.tensor<[16, 16], f32>, %H: !tile.tensor<[16, 16], f1
                   %Q: !tile.tensor<[16, 24], f32>, %R: !tile.tensor<[8, 16], f32>) attributes {threads = 256 : i64} {
   %c0 = arith.constant 0 : index
   %a = tile.load %A[%c0, %c0] : !tile.tensor<[16, 16], f32> -> tensor<16x16xf32>
-  // expected-remark @below {{dot stays SIMT: f32 operands: exact SIMT products (tensor cores would round them to tf32)}}
+  // expected-remark @below {{dot stays SIMT: f32 operands: exact SIMT products (tensor cores would round them to tf32; `precision = tf32` asks for that)}}
   %d = tile.dot %a, %a : tensor<16x16xf32>, tensor<16x16xf32> -> tensor<16x16xf32>
   tile.store %d, %O[%c0, %c0] : tensor<16x16xf32> -> !tile.tensor<[16, 16], f32>
   %h = tile.load %H[%c0, %c0] : !tile.tensor<[16, 16], f16> -> tensor<16x16xf16>
@@ -178,5 +178,38 @@ tile.kernel @rhs_transposed(%Q: !tile.tensor<[16, 32], f16>, %K: !tile.tensor<[6
   // expected-remark @below {{dot on tensor cores: mma.sync.m16n8k16 of f16, 1 x 4 warps each computing a [16, 16] block: 4 mma.sync and 4 ldmatrix a warp; its result in the mma accumulator layout #tile.mma<warps = [1, 4]>}}
   %s = tile.dot %q, %k rhs_transposed : tensor<16x32xf16>, tensor<64x32xf16> -> tensor<16x64xf32>
   tile.store %s, %S[%c0, %c0] : tensor<16x64xf32> -> !tile.tensor<[16, 64], f32>
+  tile.return
+}
+
+// -----
+
+// precision = tf32: f32 operands on mma.sync.m16n8k8, the same warp grid
+// and accumulator layout as f16's m16n8k16; K = 32 is 4 steps of 8. A tf32
+// dot whose K is not a multiple of 8 stays SIMT (with the same rounding).
+// CHECK-LABEL: tile.kernel @tf32
+// CHECK:         tile.dot %{{.*}}, %{{.*}} acc %{{.*}} precision = tf32 {tile.layout = #tile.mma<warps = [2, 4]>}
+// CHECK:         tile.dot %{{.*}}, %{{.*}} precision = tf32 :
+// SM75-REMARK: remark: dot stays SIMT: sm_75 has no mma.sync.m16n8k8 of tf32 (sm_80 and newer); the products are exact f32 products of the operands rounded to tf32
+tile.kernel @tf32(%A: !tile.tensor<[32, K], f32>, %B: !tile.tensor<[K, 64], f32>,
+                  %E: !tile.tensor<[16, 12], f32>, %F: !tile.tensor<[12, 8], f32>,
+                  %C: !tile.tensor<[32, 64], f32>, %G: !tile.tensor<[16, 8], f32>) attributes {threads = 256 : i64} {
+  %c0 = arith.constant 0 : index
+  %c32 = arith.constant 32 : index
+  %K = tile.dim %A[1] : !tile.tensor<[32, K], f32>
+  %zero = arith.constant dense<0.0> : tensor<32x64xf32>
+  %r = scf.for %k = %c0 to %K step %c32 iter_args(%acc = %zero) -> (tensor<32x64xf32>) {
+    %a = tile.load %A[%c0, %k] : !tile.tensor<[32, K], f32> -> tensor<32x32xf32>
+    %b = tile.load %B[%k, %c0] : !tile.tensor<[K, 64], f32> -> tensor<32x64xf32>
+    // expected-remark @below {{dot on tensor cores: mma.sync.m16n8k8 of tf32, 2 x 4 warps each computing a [16, 16] block: 8 mma.sync a warp and 32 shared loads a thread; accumulating in place in the mma accumulator layout #tile.mma<warps = [2, 4]>}}
+    %d = tile.dot %a, %b precision = tf32 : tensor<32x32xf32>, tensor<32x64xf32> -> tensor<32x64xf32>
+    %s = arith.addf %acc, %d : tensor<32x64xf32>
+    scf.yield %s : tensor<32x64xf32>
+  }
+  tile.store %r, %C[%c0, %c0] : tensor<32x64xf32> -> !tile.tensor<[32, 64], f32>
+  %e = tile.load %E[%c0, %c0] : !tile.tensor<[16, 12], f32> -> tensor<16x12xf32>
+  %f = tile.load %F[%c0, %c0] : !tile.tensor<[12, 8], f32> -> tensor<12x8xf32>
+  // expected-remark @below {{dot stays SIMT: its shape [16, 12] x [12, 8] is not made of whole mma tiles (M a multiple of 16, N of 8, K of 8)}}
+  %g = tile.dot %e, %f precision = tf32 : tensor<16x12xf32>, tensor<12x8xf32> -> tensor<16x8xf32>
+  tile.store %g, %G[%c0, %c0] : tensor<16x8xf32> -> !tile.tensor<[16, 8], f32>
   tile.return
 }

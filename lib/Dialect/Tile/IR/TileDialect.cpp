@@ -225,14 +225,17 @@ public:
                        << "', which has a layout of its own";
       if (auto dot = dyn_cast<DotOp>(op)) {
         Type in = dot.getLhs().getType().getElementType();
-        if (!isa<MmaLayoutAttr>(layout) || !(in.isF16() || in.isBF16()) ||
+        bool tf32 = dot.getPrecision() == DotPrecision::tf32;
+        if (!isa<MmaLayoutAttr>(layout) ||
+            !(in.isF16() || in.isBF16() || tf32) ||
             !tile.getElementType().isF32())
           return error() << "on a dot must be #tile.mma, for f16 or bf16 "
-                            "operands accumulating in f32 (mma.sync)";
-        if (dot.getLhs().getType().getDimSize(1) % kMmaK != 0)
+                            "operands (or f32 of precision tf32) "
+                            "accumulating in f32 (mma.sync)";
+        if (dot.getLhs().getType().getDimSize(1) % getMmaK(dot) != 0)
           return error() << "#tile.mma needs a dot whose inner dimension is "
                             "a multiple of "
-                         << kMmaK;
+                         << getMmaK(dot);
       }
       // Outside a kernel (a test of the attribute alone), one warp.
       int64_t threads = getKernelThreads(op);

@@ -826,6 +826,10 @@ LogicalResult DotOp::verify() {
     return emitOpError("result element type must be ")
            << in << (in.isF16() || in.isBF16() ? " or f32" : "") << ", got "
            << out;
+  if (getPrecision() == DotPrecision::tf32 && !in.isF32())
+    return emitOpError("precision tf32 rounds f32 operands to tf32; the "
+                       "operands are ")
+           << in;
   return success();
 }
 

@@ -452,12 +452,19 @@ private:
   /// (reads and writes by owners, copies), so that the eight 16-byte rows
   /// of each ldmatrix fall in distinct banks: a row pitch of an odd number
   /// of 16-byte units spreads eight rows over the 128 bytes of the banks.
+  /// That pitch also keeps a tf32 dot's loads of A (and of a B given
+  /// transposed) apart: lane (g, t) reads word g pitch + t, 32 distinct
+  /// banks. A tf32 dot's B as [K, N] is read at word t pitch + g (t < 4,
+  /// g < 8): its pitch must be an odd number of 32-byte units instead.
   void padTensorCoreOperands(KernelOp kernel) {
     kernel.walk([&](VarOp var) {
       var->removeAttr(kPaddingAttr);
       if (!isSharedTile(var) || var.getVarType().getShape().size() != 2)
         return;
       bool operand = false, addressable = true;
+      // The unit whose odd multiples the pitch must be: 16 bytes, or 32
+      // for a tf32 B ([K, N]) when every dot reading the var wants that.
+      int64_t unit = 0;
       auto visit = [&](Operation *user) {
         if (isa<WriteOp, CopyOp>(user))
           return;
@@ -470,10 +477,17 @@ private:
           if (!readsAcrossThreads(use))
             continue;
           auto dot = dyn_cast<DotOp>(use.getOwner());
-          if (dot && getMmaLayout(dot) && use.getOperandNumber() < 2)
+          if (dot && getMmaLayout(dot) && use.getOperandNumber() < 2) {
             operand = true;
-          else
+            int64_t wants = dot.getPrecision() == DotPrecision::tf32 &&
+                                    use.getOperandNumber() == 1 &&
+                                    !dot.getRhsTransposed()
+                                ? 32
+                                : 16;
+            unit = unit && unit != wants ? 16 : wants;
+          } else {
             addressable = false;
+          }
         }
       };
       for (Operation *user : var->getUsers()) {
@@ -485,18 +499,20 @@ private:
       int64_t rowBytes =
           var.getVarType().getShape().back() *
           var.getVarType().getElementType().getIntOrFloatBitWidth() / 8;
-      if (!operand || !addressable || rowBytes % 16 != 0 ||
-          (rowBytes / 16) % 2 != 0)
+      if (!operand || !addressable || rowBytes % unit != 0 ||
+          (rowBytes / unit) % 2 != 0)
         return;
       int64_t padding =
-          16 * 8 / var.getVarType().getElementType().getIntOrFloatBitWidth();
+          unit * 8 / var.getVarType().getElementType().getIntOrFloatBitWidth();
       var->setAttr(kPaddingAttr, Builder(var).getI64IntegerAttr(padding));
       if (report)
         emitRemark(var.getLoc())
             << "'" << var.getName() << "' rows padded by " << padding
-            << " elements (" << rowBytes + 16
-            << "-byte pitch): the ldmatrix rows of a tensor-core dot's "
-               "operand fall in distinct banks";
+            << " elements (" << rowBytes + unit << "-byte pitch): the "
+            << (var.getVarType().getElementType().isF32()
+                    ? "tf32 fragment loads"
+                    : "ldmatrix rows")
+            << " of a tensor-core dot's operand fall in distinct banks";
     });
   }
 

@@ -44,12 +44,15 @@ FailureOr<MmaLayoutAttr> chooseWarps(DotOp dot, int64_t threads,
   RankedTensorType type = dot.getType();
   int64_t m = type.getDimSize(0), n = type.getDimSize(1),
           k = dot.getLhs().getType().getDimSize(1);
-  if (m % kMmaM || n % kMmaN || k % kMmaK) {
+  if (m % kMmaM || n % kMmaN || k % getMmaK(dot)) {
     why = llvm::formatv("its shape [{0}, {1}] x [{1}, {2}] is not made of "
-                        "whole mma tiles (M a multiple of 16, N of 8, K of 16)",
-                        m, k, n);
+                        "whole mma tiles (M a multiple of 16, N of 8, K of "
+                        "{3})",
+                        m, k, n, getMmaK(dot));
     return failure();
   }
+  // (A tf32 dot's operands are loaded a word a thread, 4 of A per 16 rows
+  // and 2 of B per 8 columns per 8 of K: the same order of grids.)
   int64_t warps = threads / kLanes, best = -1, bestCost = 0;
   for (int64_t warpsM = warps; warpsM >= 1; --warpsM) {
     if (warps % warpsM || (m / kMmaM) % warpsM ||
@@ -75,10 +78,17 @@ FailureOr<MmaLayoutAttr> chooseWarps(DotOp dot, int64_t threads,
 std::string whyNotTensorCores(DotOp dot, int chip) {
   Type in = dot.getLhs().getType().getElementType();
   Type out = dot.getType().getElementType();
-  if (!(in.isF16() || in.isBF16()))
+  bool tf32 = dot.getPrecision() == DotPrecision::tf32;
+  if (!(in.isF16() || in.isBF16() || tf32))
     return in.isF32() ? "f32 operands: exact SIMT products (tensor cores "
-                        "would round them to tf32)"
+                        "would round them to tf32; `precision = tf32` asks "
+                        "for that)"
                       : "";
+  if (tf32 && chip < kMinMmaChip)
+    return llvm::formatv("sm_{0} has no mma.sync.m16n8k8 of tf32 (sm_80 and "
+                         "newer); the products are exact f32 products of the "
+                         "operands rounded to tf32",
+                         chip);
   if (!out.isF32())
     return llvm::formatv("it accumulates in {0}; mma.sync accumulates {1} "
                          "in f32",
@@ -446,6 +456,13 @@ struct TileTensorCores : tile::impl::TileTensorCoresBase<TileTensorCores> {
     int64_t blockM = type.getDimSize(0) / layout.getWarpsM(),
             blockN = type.getDimSize(1) / layout.getWarpsN();
     int64_t k = dot.getLhs().getType().getDimSize(1);
+    if (dot.getPrecision() == DotPrecision::tf32)
+      return llvm::formatv(
+          "mma.sync.m16n8k8 of tf32, {0} x {1} warps each computing a [{2}, "
+          "{3}] block: {4} mma.sync a warp and {5} shared loads a thread",
+          layout.getWarpsM(), layout.getWarpsN(), blockM, blockN,
+          (blockM / kMmaM) * (blockN / kMmaN) * (k / kMmaKTF32),
+          (4 * (blockM / kMmaM) + 2 * (blockN / kMmaN)) * (k / kMmaKTF32));
     return llvm::formatv(
         "mma.sync.m16n8k16 of {0}, {1} x {2} warps each computing a [{3}, "
         "{4}] block: {5} mma.sync and {6} ldmatrix a warp",

@@ -82,6 +82,21 @@ def Tile_BlockedLayoutAttr : Tile_LayoutAttr<"BlockedLayout", "blocked"> {
   let assemblyFormat = "`<` `vector` `=` $vector `>`";
 }
 
+// How a dot of f32 tiles multiplies: `ieee` (the default) exactly, each
+// product rounded to f32 as IEEE says; `tf32` on tensor cores, each operand
+// first rounded to tf32 (10 bits of mantissa, to nearest, ties away from
+// zero: cvt.rna.tf32.f32), its products exact, summed in f32.
+def Tile_PrecisionIEEE : I32EnumAttrCase<"ieee", 0>;
+def Tile_PrecisionTF32 : I32EnumAttrCase<"tf32", 1>;
+def Tile_DotPrecision
+    : I32EnumAttr<"DotPrecision", "how a dot of f32 tiles multiplies",
+                  [Tile_PrecisionIEEE, Tile_PrecisionTF32]> {
+  let cppNamespace = "::mlir::tile";
+  let genSpecializedAttr = 0;
+}
+def Tile_DotPrecisionAttr
+    : EnumAttr<Tile_Dialect, Tile_DotPrecision, "precision">;
+
 def Tile_AtomicAdd : I32EnumAttrCase<"add", 0>;
 def Tile_AtomicMax : I32EnumAttrCase<"max", 1>;
 def Tile_AtomicMin : I32EnumAttrCase<"min", 2>;

@@ -138,8 +138,12 @@ constexpr int kMinChip = 70, kMaxChip = 100;
 /// The number of `sm_NN` (or `sm_NNa`), if tile supports it.
 FailureOr<int> parseChip(StringRef chip);
 /// The shape of one mma.sync tile tensor cores multiply: [16, 16] x
-/// [16, 8], the m16n8k16 of f16 and bf16.
-constexpr int64_t kMmaM = 16, kMmaN = 8, kMmaK = 16;
+/// [16, 8], the m16n8k16 of f16 and bf16; tf32's is m16n8k8.
+constexpr int64_t kMmaM = 16, kMmaN = 8, kMmaK = 16, kMmaKTF32 = 8;
+/// The K of one mma.sync of `dot`: 8 for a dot of precision tf32, else 16.
+inline int64_t getMmaK(DotOp dot) {
+  return dot.getPrecision() == DotPrecision::tf32 ? kMmaKTF32 : kMmaK;
+}
 /// The first chip with mma.sync.m16n8k16: sm_80.
 constexpr int kMinMmaChip = 80;
 /// The warp grid of a dot on tensor cores (tile-tensor-cores), or null for

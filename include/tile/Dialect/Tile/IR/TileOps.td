@@ -650,17 +650,27 @@ def Tile_DotOp : Tile_Op<"dot", [Pure,
     transposed: `dot(a, transpose(b))` folds to this, so no transposed
     copy of `b` is made (the lowering reads `b`'s staging copy by columns).
 
+    `precision` says how a dot of f32 tiles multiplies: `ieee` (the
+    default) is exact SIMT, each product and sum rounded to f32; `tf32`
+    rounds each operand element to tf32 first (to nearest, ties away from
+    zero, as `cvt.rna.tf32.f32`), so that tile-tensor-cores may run it on
+    `mma.sync.m16n8k8.tf32`. Only f32 dots take `tf32`.
+
     ```mlir
     %c = tile.dot %a, %b : tensor<16x32xf16>, tensor<32x64xf16> -> tensor<16x64xf32>
     %d = tile.dot %a, %b acc %c : tensor<16x32xf16>, tensor<32x64xf16> -> tensor<16x64xf32>
     %s = tile.dot %q, %k rhs_transposed : tensor<16x32xf16>, tensor<64x32xf16> -> tensor<16x64xf32>
+    %t = tile.dot %x, %y precision = tf32 : tensor<16x32xf32>, tensor<32x64xf32> -> tensor<16x64xf32>
     ```
   }];
   let arguments = (ins Tile_Matrix:$lhs, Tile_Matrix:$rhs,
-                       Optional<Tile_Matrix>:$acc, UnitAttr:$rhs_transposed);
+                       Optional<Tile_Matrix>:$acc, UnitAttr:$rhs_transposed,
+                       DefaultValuedAttr<Tile_DotPrecisionAttr,
+                                         "::mlir::tile::DotPrecision::ieee">:$precision);
   let results = (outs Tile_Matrix:$result);
   let assemblyFormat = [{
-    $lhs `,` $rhs (`rhs_transposed` $rhs_transposed^)? (`acc` $acc^)? attr-dict
+    $lhs `,` $rhs (`rhs_transposed` $rhs_transposed^)? (`acc` $acc^)?
+    (`precision` `=` $precision^)? attr-dict
     `:` type($lhs) `,` type($rhs) `->` type($result)
   }];
   let hasVerifier = 1;
