@@ -33,6 +33,7 @@ void mlir::tile::buildTilePlacementPipeline(OpPassManager &pm,
   kernels.addPass(createTileHoistInvariants());
   TilePipelineLoadsOptions pipeline;
   pipeline.remarks = options.remarks;
+  pipeline.chip = options.chip;
   kernels.addPass(createTilePipelineLoads(pipeline));
   TileTensorCoresOptions tensorCores;
   tensorCores.chip = options.chip;

@@ -164,6 +164,8 @@ struct TilePipelineLoads
 
   /// `shared = false` keeps every tile in flight in registers.
   bool sharedStages = true;
+  /// The chip's number (90 for sm_90).
+  int chipVersion = 0;
 
   void runOnOperation() override {
     KernelOp kernel = getOperation();
@@ -185,6 +187,12 @@ struct TilePipelineLoads
       collect(kernel, cast<StringAttr>(name).getValue(), work);
     if (work.empty())
       return;
+    FailureOr<int> chipNumber = parseChip(chip);
+    if (failed(chipNumber)) {
+      kernel.emitError("unsupported chip '") << chip << "'";
+      return signalPassFailure();
+    }
+    chipVersion = *chipNumber;
     // The kernel's verifier checked the options.
     auto sharedAttr = pipeline.getAs<BoolAttr>("shared");
     sharedStages = !sharedAttr || sharedAttr.getValue();
@@ -283,6 +291,9 @@ struct TilePipelineLoads
       pipelineLoop(copy, cast<scf::ForOp>(mapping.lookup(loop)), copies, stages,
                    /*remark=*/false);
     }
+    // Which dots run on tensor cores decides which operands the plan pads
+    // (and which results convert through shared memory).
+    assignTensorCores(copy, chipVersion);
     return planSharedMemory(copy);
   }
 

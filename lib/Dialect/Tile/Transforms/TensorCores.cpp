@@ -110,25 +110,17 @@ bool isCertainlyShared(VarOp var) {
          });
 }
 
-struct TileTensorCores : tile::impl::TileTensorCoresBase<TileTensorCores> {
-  using Base::Base;
+/// The decisions of tile-tensor-cores on one kernel (see the file's
+/// comment); run once per kernel.
+class TensorCoreAssignment {
+public:
+  TensorCoreAssignment(int chip, bool remarks)
+      : chip(chip), remarks(remarks) {}
 
-  void runOnOperation() override {
-    KernelOp kernel = getOperation();
-    // One instance of the pass runs on each kernel in turn: nothing of the
-    // last kernel's (its values may be gone) carries over.
-    groups = {};
-    decided.clear();
-    threadRead = nullptr;
-    sharedVars.clear();
-    FailureOr<int> chipNumber = parseChip(chip);
-    if (failed(chipNumber)) {
-      kernel.emitError("unsupported chip '") << chip << "'";
-      return signalPassFailure();
-    }
+  void run(KernelOp kernel) {
     SmallVector<DotOp> dots;
     kernel.walk([&](DotOp dot) {
-      std::string why = whyNotTensorCores(dot, *chipNumber);
+      std::string why = whyNotTensorCores(dot, chip);
       FailureOr<MmaLayoutAttr> layout = failure();
       if (why.empty())
         layout = chooseWarps(dot, kernel.getThreads(), why);
@@ -507,6 +499,8 @@ struct TileTensorCores : tile::impl::TileTensorCoresBase<TileTensorCores> {
 
   Group &groupOf(Value value) { return decided[groups.getLeaderValue(value)]; }
 
+  int chip;
+  bool remarks;
   llvm::EquivalenceClasses<Value> groups;
   DenseMap<Value, Group> decided;
   /// The kernel's first read of ctx.thread, if any.
@@ -515,4 +509,22 @@ struct TileTensorCores : tile::impl::TileTensorCoresBase<TileTensorCores> {
   SmallVector<std::pair<Value, Value>> sharedVars;
 };
 
+struct TileTensorCores : tile::impl::TileTensorCoresBase<TileTensorCores> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    KernelOp kernel = getOperation();
+    FailureOr<int> chipNumber = parseChip(chip);
+    if (failed(chipNumber)) {
+      kernel.emitError("unsupported chip '") << chip << "'";
+      return signalPassFailure();
+    }
+    TensorCoreAssignment(*chipNumber, remarks).run(kernel);
+  }
+};
+
 } // namespace
+
+void mlir::tile::assignTensorCores(KernelOp kernel, int chip) {
+  TensorCoreAssignment(chip, /*remarks=*/false).run(kernel);
+}

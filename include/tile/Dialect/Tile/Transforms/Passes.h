@@ -12,6 +12,9 @@ class KernelOp;
 /// temporaries, offsets), without its report or its limit: the bytes of
 /// shared memory the kernel needs, or failure with an error at an op.
 FailureOr<int64_t> planSharedMemory(KernelOp kernel);
+/// What tile-tensor-cores does to `kernel` for sm_`chip`, without its
+/// remarks: which dots run on tensor cores, in which layouts.
+void assignTensorCores(KernelOp kernel, int chip);
 
 #define GEN_PASS_DECL
 #include "tile/Dialect/Tile/Transforms/Passes.h.inc"

@@ -116,7 +116,9 @@ def TilePipelineLoads
 
     `stages` is 2 to 8. Without it, the pass takes the most stages, up to
     4, with which the kernel's shared memory fits `max-shared-bytes` (it
-    pipelines a copy of the kernel and plans its shared memory) and its
+    pipelines a copy of the kernel, decides its tensor-core dots for `chip`
+    as tile-tensor-cores does, and plans its shared memory: the bytes
+    counted are the plan's, the padding of tensor-core operands included) and its
     tiles (register tiles, tiles staged in registers) the registers a
     thread has; else 2. A pipeline whose tiles would not fit the registers
     is a warning. The kernel records each pipelined loop in
@@ -132,6 +134,9 @@ def TilePipelineLoads
            /*default=*/"232448",
            "shared memory a CTA may use, for choosing the stages (227 KiB "
            "on sm_90, as tile-plan-shared's max-bytes)">,
+    Option<"chip", "chip", "std::string", /*default=*/"\"sm_90\"",
+           "the target, as tile-tensor-cores's chip: which dots run on "
+           "tensor cores, whose shared operands the plan pads">,
   ];
 }
 
