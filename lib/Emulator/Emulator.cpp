@@ -28,6 +28,8 @@ class CTARunner {
 public:
   explicit CTARunner(const Launch &launch)
       : launch(launch), program(launch.program), interpreter(launch, cta) {
+    if (launch.options.countBankConflicts)
+      cta.bankConflicts.emplace();
     threads.resize(program.threadsPerBlock());
     const std::array<int64_t, 3> &size = program.blockSize;
     for (auto [linear, thread] : llvm::enumerate(threads)) {
@@ -46,6 +48,9 @@ public:
   LogicalResult run(std::array<int64_t, 3> blockId);
   uint64_t steps = 0;
   unsigned racesFound() const { return cta.racesFound; }
+  const std::optional<BankConflictCounter> &bankConflicts() const {
+    return cta.bankConflicts;
+  }
   bool faulted() const { return cta.faulted; }
 
 private:
@@ -121,6 +126,8 @@ LogicalResult CTARunner::run(std::array<int64_t, 3> blockId) {
   }
   for (const Thread &thread : threads)
     steps += thread.steps;
+  if (cta.bankConflicts)
+    cta.bankConflicts->flush();
   return status;
 }
 
@@ -377,6 +384,8 @@ LogicalResult mlir::tile::emulator::emulateKernel(
   LogicalResult status = runGrid();
   report.fault = runner.faulted();
   report.steps = runner.steps;
+  if (runner.bankConflicts())
+    runner.bankConflicts()->fill(report);
   report.seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
           .count();

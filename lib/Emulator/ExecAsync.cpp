@@ -151,6 +151,7 @@ LogicalResult Interpreter::executeNVVM(Operation *op) {
             (launch.options.checkRaces &&
              !access(op, dest, size, AccessKind::Write)))
           return failure();
+        countSharedAccess(op, SharedAccessKind::AsyncCopy, dest, size);
         auto index = static_cast<uint32_t>(cta.asyncCopies.size());
         cta.asyncCopies.push_back(
             {op, thread->linearId, dest, source, size, sourceSize});

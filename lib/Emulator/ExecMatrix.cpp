@@ -46,6 +46,7 @@
 #include "Interpreter.h"
 
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "llvm/ADT/SmallVectorExtras.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
@@ -133,6 +134,12 @@ LogicalResult Interpreter::completeLdMatrix(Operation *op,
                           Twine(index) + " to " + Twine(index + 7) + " of " +
                           Twine(memref.getShape().back()) + ",");
     rows.push_back(*address);
+  }
+  if (cta.bankConflicts) {
+    Thread &first = *lanes.front();
+    cta.bankConflicts->recordLdMatrix(
+        op, first.linearId / kWarpSize, first.sharedInstances[op]++,
+        llvm::map_to_vector(rows, [](Address row) { return row.offset; }));
   }
   // Each lane reads the two elements it receives: the race check sees the
   // lane that gets a value, whichever lane gave its row's address.

@@ -86,6 +86,20 @@ uint8_t *Interpreter::checkBounds(Operation *op, Address address, int64_t size,
   return nullptr;
 }
 
+const char *mlir::tile::emulator::sharedAccessName(SharedAccessKind kind) {
+  switch (kind) {
+  case SharedAccessKind::Load:
+    return "ld.shared";
+  case SharedAccessKind::Store:
+    return "st.shared";
+  case SharedAccessKind::LdMatrix:
+    return "ldmatrix";
+  case SharedAccessKind::AsyncCopy:
+    return "cp.async";
+  }
+  return "";
+}
+
 const char *mlir::tile::emulator::accessName(AccessKind kind) {
   switch (kind) {
   case AccessKind::Read:
@@ -343,6 +357,15 @@ LogicalResult Interpreter::checkAlignment(Operation *op, Address address,
                       Twine(*alignment) + " bytes");
 }
 
+void Interpreter::countSharedAccess(Operation *op, SharedAccessKind kind,
+                                    Address address, int64_t size) {
+  if (!cta.bankConflicts || address.space != MemorySpace::Shared)
+    return;
+  cta.bankConflicts->record(
+      op, kind, thread->linearId / kWarpSize, thread->linearId % kWarpSize,
+      thread->sharedInstances[op]++, address.offset, size);
+}
+
 LogicalResult Interpreter::loadValue(Operation *op,
                                      std::optional<Address> address,
                                      Value result,
@@ -354,6 +377,7 @@ LogicalResult Interpreter::loadValue(Operation *op,
       access(op, *address, storageBytes(type), AccessKind::Read);
   if (!bytes)
     return failure();
+  countSharedAccess(op, SharedAccessKind::Load, *address, storageBytes(type));
   readSlots(bytes, type, set(result));
   return success();
 }
@@ -368,6 +392,7 @@ LogicalResult Interpreter::storeValue(Operation *op,
   uint8_t *bytes = access(op, *address, storageBytes(type), AccessKind::Write);
   if (!bytes)
     return failure();
+  countSharedAccess(op, SharedAccessKind::Store, *address, storageBytes(type));
   writeSlots(bytes, type, get(value));
   return success();
 }

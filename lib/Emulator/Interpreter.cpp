@@ -207,6 +207,7 @@ void Interpreter::start(Thread &t) {
   t.steps = 0;
   t.scatterNumber = t.scatterSlot = -1;
   t.scatterWrites.clear();
+  t.sharedInstances.clear();
 
   gpu::GPUFuncOp func = program.func;
   Block &entry = func.getBody().front();

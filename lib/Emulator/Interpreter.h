@@ -16,6 +16,7 @@
 #ifndef TILE_LIB_EMULATOR_INTERPRETER_H
 #define TILE_LIB_EMULATOR_INTERPRETER_H
 
+#include "BankConflicts.h"
 #include "Values.h"
 #include "tile/Emulator/Emulator.h"
 
@@ -100,6 +101,9 @@ struct Thread {
   /// and the tensor elements they wrote, with the store of each.
   int64_t scatterNumber = -1, scatterSlot = -1;
   SmallVector<std::pair<Address, Operation *>> scatterWrites;
+  /// How many times the thread has run each op that accesses shared
+  /// memory: the k-th of every lane of a warp is one warp-wide request.
+  DenseMap<Operation *, uint32_t> sharedInstances;
 };
 
 /// How a thread touches memory. Two accesses from different threads (with
@@ -174,6 +178,8 @@ struct CTA {
   /// A check of the kernel failed (as opposed to an op the emulator does
   /// not support).
   bool faulted = false;
+  /// With EmulatorOptions::countBankConflicts.
+  std::optional<BankConflictCounter> bankConflicts;
 };
 
 /// Everything a launch runs on.
@@ -257,6 +263,10 @@ private:
   LogicalResult storeValue(Operation *op, std::optional<Address> address,
                            Value value,
                            std::optional<uint64_t> alignment = std::nullopt);
+  /// Records for the bank-conflict count this thread's `size`-byte access
+  /// of `kind` at `address`, when it is in shared memory.
+  void countSharedAccess(Operation *op, SharedAccessKind kind, Address address,
+                         int64_t size);
   /// The same without recording an access; `what` names it in the error.
   uint8_t *checkBounds(Operation *op, Address address, int64_t size,
                        StringRef what);

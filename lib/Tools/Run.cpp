@@ -342,6 +342,7 @@ static RunStatus runOnEmulator(const RunRequest &request,
   }
   emulator::EmulatorOptions options;
   options.dynamicSharedBytes = request.manifest.sharedBytes;
+  options.countBankConflicts = request.countBankConflicts;
   emulator::EmulatorReport report;
   if (failed(emulator::emulateKernel(lowered, (*variant)->entry, emulated,
                                      symbols, *grid, options, report)))
@@ -352,6 +353,8 @@ static RunStatus runOnEmulator(const RunRequest &request,
       request.kernel, report.ctas, request.manifest.threads, report.threads,
       report.steps, report.seconds, rt::describeVariant(**variant),
       request.manifest.variants.size());
+  if (request.countBankConflicts)
+    figures.report += emulator::describeBankConflicts(report);
   figures.seconds = report.seconds;
   figures.emulation = report;
   return RunStatus::Ran;

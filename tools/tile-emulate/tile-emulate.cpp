@@ -75,6 +75,10 @@ cl::opt<uint64_t>
              cl::init(emulator::EmulatorOptions().maxStepsPerThread));
 cl::opt<bool> noRaceCheck("no-race-check",
                           cl::desc("do not track shared-memory races"));
+cl::opt<bool> bankConflicts(
+    "bank-conflicts",
+    cl::desc("count and report the shared-memory wavefronts and bank "
+             "conflicts of every warp (ld/st.shared, ldmatrix, cp.async)"));
 
 int badInput(const Twine &message) {
   llvm::errs() << "tile-emulate: error: " << message << "\n";
@@ -273,6 +277,7 @@ int main(int argc, char **argv) {
   options.dynamicSharedBytes = sharedBytes;
   options.maxStepsPerThread = maxSteps;
   options.checkRaces = !noRaceCheck;
+  options.countBankConflicts = bankConflicts;
   emulator::EmulatorReport report;
   LogicalResult status = emulator::emulateKernel(
       *module, kernel, buffers, symbols, grid, options, report);
@@ -281,6 +286,8 @@ int main(int argc, char **argv) {
                << llvm::format("%.3f", report.seconds) << " s\n";
   if (failed(status))
     return report.fault ? kKernelFault : kBadInput;
+  if (bankConflicts)
+    llvm::outs() << emulator::describeBankConflicts(report);
   for (auto [param, tensor] : llvm::zip_equal(params, tensors))
     if (outputs.empty() || llvm::is_contained(outputs, param.name))
       printTensor(param, tensor);

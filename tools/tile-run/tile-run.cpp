@@ -128,6 +128,12 @@ llvm::cl::opt<bool> ptxFigures(
     llvm::cl::desc("compile to PTX and report ptxas's figures even when the "
                    "backend does not need the PTX (default on)"),
     llvm::cl::init(true), llvm::cl::cat(tileRunCategory));
+llvm::cl::opt<bool> bankConflicts(
+    "bank-conflicts",
+    llvm::cl::desc("emulate: count the shared-memory wavefronts and bank "
+                   "conflicts of every warp's accesses (ld/st.shared, "
+                   "ldmatrix, cp.async) and report them, in all and per op"),
+    llvm::cl::init(false), llvm::cl::cat(tileRunCategory));
 llvm::cl::opt<bool> remarks(
     "tile-remarks",
     llvm::cl::desc("report register promotion and the shared-memory plan"),
@@ -421,6 +427,7 @@ int run(int argc, char **argv) {
   RunRequest request{*module, *placed->placed, name, manifest, ptx, symbols};
   request.warmupRuns = warmupRuns;
   request.timedRuns = timedRuns;
+  request.countBankConflicts = bankConflicts;
   std::vector<rt::HostTensor> outputs = inputs;
   llvm::outs().flush();
   RunFigures figures;

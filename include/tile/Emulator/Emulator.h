@@ -50,6 +50,41 @@ struct EmulatorOptions {
   bool checkRaces = true;
   /// Distinct races (pairs of ops) reported before the run stops.
   unsigned maxRaceReports = 4;
+  /// Count the wavefronts (and so the bank conflicts) of every warp's
+  /// shared-memory accesses, into EmulatorReport::shared.
+  bool countBankConflicts = false;
+};
+
+/// The shared-memory accesses whose bank conflicts the emulator counts:
+/// ordinary loads and stores (scalar or vector), ldmatrix, and the shared
+/// writes of cp.async.
+enum class SharedAccessKind : unsigned { Load, Store, LdMatrix, AsyncCopy };
+constexpr unsigned kSharedAccessKinds = 4;
+/// "ld.shared", "st.shared", "ldmatrix", "cp.async".
+const char *sharedAccessName(SharedAccessKind kind);
+
+/// Warp-wide shared-memory instructions and the wavefronts that serve
+/// them (32 banks of 4 bytes; lib/Emulator/BankConflicts.cpp has the
+/// model): `minimum` is the fewest they could take, the rest are bank
+/// conflicts.
+struct SharedAccessCount {
+  uint64_t instructions = 0, wavefronts = 0, minimum = 0;
+  uint64_t conflicts() const { return wavefronts - minimum; }
+  SharedAccessCount &operator+=(const SharedAccessCount &other) {
+    instructions += other.instructions;
+    wavefronts += other.wavefronts;
+    minimum += other.minimum;
+    return *this;
+  }
+};
+
+/// The shared-memory accesses of one kind at one location over the run
+/// (the ops lowered from one source op, `op` the first one's name).
+struct SharedAccessSite {
+  Location loc;
+  std::string op;
+  SharedAccessKind kind;
+  SharedAccessCount count;
 };
 
 struct EmulatorReport {
@@ -62,8 +97,16 @@ struct EmulatorReport {
   int64_t threads = 0;
   /// Ops executed over all threads.
   uint64_t steps = 0;
+  /// With EmulatorOptions::countBankConflicts: the shared-memory
+  /// instructions of every warp of every CTA, per kind and per site.
+  SharedAccessCount shared[kSharedAccessKinds];
+  std::vector<SharedAccessSite> sharedSites;
   double seconds = 0;
 };
+
+/// The report's shared-memory counts as lines of text: the totals per
+/// kind, then one line per site ("file:line:col: kind (op) ...").
+std::string describeBankConflicts(const EmulatorReport &report);
 
 /// Runs every CTA of `grid` of `kernel`, a gpu.func of the lowered ABI
 /// (docs/abi.md: one `!llvm.ptr<1>` per buffer, then one i64 per symbol;

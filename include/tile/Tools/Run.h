@@ -71,6 +71,9 @@ struct RunRequest {
   /// Test only: a pass pipeline (the tile-test-* passes) that plants a bug
   /// in the code the emulator runs, to show that the check catches it.
   std::string plantedBugs;
+  /// emulate: count the shared-memory wavefronts and bank conflicts of
+  /// every warp, and report them (in all and per op).
+  bool countBankConflicts = false;
   /// The emulator's code (lowerForEmulation of `placed`), when the caller
   /// keeps it from run to run; else it is lowered for this run.
   mutable ModuleOp lowered;
