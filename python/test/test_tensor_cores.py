@@ -71,9 +71,10 @@ def to_tf32(x):
 
 def test_tf32_dot_is_mma_sync_m16n8k8():
     compiled = matmul_tf32.compile(chip="sm_90", remarks=True)
-    # [32, 64] over 2 x 4 warps: 1 x 2 mma tiles a warp, 4 steps of 8 of K.
+    # [32, 64] over 2 x 4 warps: 1 x 2 mma tiles a warp, 4 steps of 8 of K;
+    # in the kernel and in its div16 variant.
     assert compiled.ptx.count(
-        "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32") == 8
+        "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32") == 2 * 8
     assert "ldmatrix" not in compiled.ptx
     assert any("mma.sync.m16n8k8 of tf32" in str(remark)
                for remark in compiled.remarks)
