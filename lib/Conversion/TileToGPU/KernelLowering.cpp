@@ -52,13 +52,6 @@ LogicalResult KernelLowering::run() {
           tensor.type.isDynamicDim(dim)
               ? symbolValues.lookup(tensor.type.getSymbolOfDim(dim))
               : constantIndex(tensor.type.getShape()[dim]));
-    // No op writes it: a load may read any of its elements, which races
-    // with nothing.
-    tensor.readOnly = llvm::none_of(arg.getUsers(), [&](Operation *user) {
-      auto copy = dyn_cast<CopyOp>(user);
-      return (getAccessedTensor(user) == arg && writesTensor(user)) ||
-             (copy && copy.getDest() == arg);
-    });
     globals[arg] = tensor;
   }
   if (failed(checkSlots()) || failed(createStorage()) ||

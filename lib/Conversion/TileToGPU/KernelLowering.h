@@ -56,8 +56,6 @@ struct GlobalTensor {
   Value pointer;           // !llvm.ptr<1>
   SmallVector<Value> dims; // index values
   GlobalTensorType type;
-  /// The kernel never writes the tensor.
-  bool readOnly = false;
 };
 
 class KernelLowering {

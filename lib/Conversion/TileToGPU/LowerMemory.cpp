@@ -356,25 +356,10 @@ Value KernelLowering::vectorAccess(ValueRange offsets, RankedTensorType type,
         inside ? vector::BroadcastOp::create(builder, loc, runType,
                                              outside ? outside : zero(element))
                : Value();
-    Value value;
-    if (inside && tensor.readOnly) {
-      // A run outside a tensor nothing writes reads its first run instead
-      // (there is one: the last dimension is whole runs and every size is
-      // positive) and selects `otherwise`: no branch, so LLVM does not fold
-      // a use of the constant into a branch of its own, which split
-      // squares' x * x + acc into FMUL and FADD.
-      SmallVector<Value> clamped;
-      for (Value coord : coords)
-        clamped.push_back(arith::SelectOp::create(builder, loc, inside, coord,
-                                                  constantIndex(0)));
-      Value loaded = LLVM::LoadOp::create(
-          builder, loc, runType, globalAddress(tensor, clamped), alignment);
-      value = arith::SelectOp::create(builder, loc, inside, loaded, otherwise);
-    } else
-      value = guarded(inside, runType, otherwise, [&] {
-        return LLVM::LoadOp::create(builder, loc, runType,
-                                    globalAddress(tensor, coords), alignment);
-      });
+    Value value = guarded(inside, runType, otherwise, [&] {
+      return LLVM::LoadOp::create(builder, loc, runType,
+                                  globalAddress(tensor, coords), alignment);
+    });
     for (int64_t i = 0; i < run; ++i)
       slots = vector::InsertOp::create(
           builder, loc, vector::ExtractOp::create(builder, loc, value, i),
