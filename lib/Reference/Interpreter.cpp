@@ -840,8 +840,10 @@ LogicalResult Interpreter::executeCopy(CopyOp copy) {
       if (!value.isUniform())
         return op.emitError("the interp backend needs the offsets into a "
                             "var to be the same in every thread");
+      // start > size - extent: start + extent overflowed for a start near
+      // 2^63 and the box passed (utils/fuzz.py seed 104, iteration 28756).
       if (value.scalarInt() < 0 ||
-          value.scalarInt() + box.getDimSize(dim) > dims[dim])
+          value.scalarInt() > dims[dim] - box.getDimSize(dim))
         return fault(&op) << "the box [" << value.scalarInt() << " :+ "
                           << box.getDimSize(dim) << "] in dimension " << dim
                           << " is outside the var of size " << dims[dim];
