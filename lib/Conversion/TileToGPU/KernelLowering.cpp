@@ -389,29 +389,15 @@ Value KernelLowering::zero(Type type) {
 }
 
 Value KernelLowering::elementIndex(int64_t slot, int64_t run) {
-  if (run > 1) {
-    // Run slot / run of this thread, element slot % run of the run.
-    Value first =
-        arith::MulIOp::create(builder, loc, threadId, constantIndex(run));
-    int64_t offset = slot / run * threads * run + slot % run;
-    return offset == 0 ? first
-                       : arith::AddIOp::create(builder, loc, first,
-                                               constantIndex(offset));
-  }
-  if (slot == 0)
-    return threadId;
-  return arith::AddIOp::create(builder, loc, threadId,
-                               constantIndex(slot * threads));
+  return BlockedLayoutAttr::get(builder.getContext(), run)
+      .emitSlotLinearIndex(builder, loc, {}, threads, threadId, slot);
 }
 
 int64_t KernelLowering::getVector(Value tile) { return getLayoutRun(tile); }
 
 Value KernelLowering::slotIsValid(int64_t numElements, int64_t slot) {
-  if ((slot + 1) * threads <= numElements)
-    return {};
-  return arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ult,
-                               threadId,
-                               constantIndex(numElements - slot * threads));
+  return getSeedLayout(builder.getContext())
+      .emitSlotValid(builder, loc, {numElements}, threads, threadId, slot);
 }
 
 Value KernelLowering::safeIndex(Value element, Value valid) {
@@ -424,85 +410,13 @@ Value KernelLowering::safeIndex(Value element, Value valid) {
 SmallVector<Value> KernelLowering::slotCoordinates(int64_t slot,
                                                    ArrayRef<int64_t> shape,
                                                    int64_t run) {
-  if (run > 1) {
-    // Runs of `run` elements, consecutive threads consecutive runs; a
-    // run lies in one row.
-    int64_t columns = shape.back(), span = threads * run;
-    if (shape.size() == 2 && span % columns == 0) {
-      Value first =
-          arith::MulIOp::create(builder, loc, threadId, constantIndex(run));
-      Value column =
-          arith::RemUIOp::create(builder, loc, first, constantIndex(columns));
-      if (slot % run != 0)
-        column = arith::AddIOp::create(builder, loc, column,
-                                       constantIndex(slot % run));
-      Value row =
-          arith::DivUIOp::create(builder, loc, first, constantIndex(columns));
-      if (slot / run != 0)
-        row = arith::AddIOp::create(
-            builder, loc, row, constantIndex(slot / run * (span / columns)));
-      return {row, column};
-    }
-    return delinearize(elementIndex(slot, run), shape);
-  }
-  // With threads a multiple of the row length C, every slot of a thread is
-  // in the same column, threads / C rows further; with C a multiple of
-  // threads, every slot is in a row known at compile time. Either way the
-  // slots share most of their arithmetic, and their bounds checks.
-  if (shape.size() == 2) {
-    int64_t columns = shape[1];
-    if (threads % columns == 0) {
-      Value column = arith::RemUIOp::create(builder, loc, threadId,
-                                            constantIndex(columns));
-      Value row = arith::DivUIOp::create(builder, loc, threadId,
-                                         constantIndex(columns));
-      if (slot != 0)
-        row = arith::AddIOp::create(builder, loc, row,
-                                    constantIndex(slot * threads / columns));
-      return {row, column};
-    }
-    if (columns % threads == 0) {
-      int64_t first = slot * threads;
-      Value column = threadId;
-      if (first % columns != 0)
-        column = arith::AddIOp::create(builder, loc, threadId,
-                                       constantIndex(first % columns));
-      return {constantIndex(first / columns), column};
-    }
-    // Otherwise a slot's coordinates are the first slot's plus constants,
-    // and one row more where its column wraps: no division a slot (rows of
-    // 7 over 128 threads divided each of a [4096, 7] tile's 224 slots, and
-    // LLVM took seconds over the arithmetic; utils/fuzz.py seed 103).
-    Value size = constantIndex(columns);
-    Value column = arith::RemUIOp::create(builder, loc, threadId, size);
-    Value row = arith::DivUIOp::create(builder, loc, threadId, size);
-    int64_t offset = slot * threads;
-    if (offset / columns != 0)
-      row = arith::AddIOp::create(builder, loc, row,
-                                  constantIndex(offset / columns));
-    int64_t shift = offset % columns;
-    if (shift == 0)
-      return {row, column};
-    Value wraps = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::uge,
-                                        column, constantIndex(columns - shift));
-    Value shifted =
-        arith::AddIOp::create(builder, loc, column, constantIndex(shift));
-    Value wrapped = arith::SubIOp::create(builder, loc, shifted, size);
-    column = arith::SelectOp::create(builder, loc, wraps, wrapped, shifted);
-    Value nextRow = arith::AddIOp::create(builder, loc, row, constantIndex(1));
-    row = arith::SelectOp::create(builder, loc, wraps, nextRow, row);
-    return {row, column};
-  }
-  return delinearize(elementIndex(slot), shape);
+  return slotCoordinates(slot, shape,
+                         BlockedLayoutAttr::get(builder.getContext(), run));
 }
 
 SmallVector<Value> KernelLowering::slotCoordinates(int64_t slot,
                                                    ArrayRef<int64_t> shape,
                                                    LayoutAttrInterface layout) {
-  // #tile.blocked by its runs, with the shared arithmetic above; any other
-  // layout (#tile.mma's fragments) as it says.
-  if (auto blocked = dyn_cast<BlockedLayoutAttr>(layout))
-    return slotCoordinates(slot, shape, blocked.getVector());
   return layout.emitSlotElement(builder, loc, shape, threads, threadId, slot);
 }
 

@@ -234,21 +234,26 @@ private:
   // Per-thread element arithmetic.
   int64_t getSlots(Type tileType) const;
   VectorType getSlotsType(RankedTensorType type) const;
+  // What a layout answers (LayoutAttrInterface), in this thread: these
+  // ask the layout and compute nothing themselves.
   /// The index of the element slot `slot` of this thread holds, in a tile
-  /// whose layout has runs of `vector` elements a thread (#tile.blocked).
+  /// whose layout has runs of `vector` elements a thread (#tile.blocked's
+  /// emitSlotLinearIndex).
   Value elementIndex(int64_t slot, int64_t run = 1);
-  /// Whether slot `slot` holds an element of a tile of `numElements`
-  /// (null when every thread's slot does).
+  /// Whether slot `slot` holds an element of a tile of `numElements` in
+  /// seed 000's distribution (its emitSlotValid; null when every thread's
+  /// slot does).
   Value slotIsValid(int64_t numElements, int64_t slot);
   /// The element index to address memory with: `element` where `valid`,
   /// else 0, so that no thread touches bytes outside a buffer.
   Value safeIndex(Value element, Value valid);
   SmallVector<Value> delinearize(Value element, ArrayRef<int64_t> shape);
-  /// The coordinates, in a tile of `shape`, of the element this thread
-  /// holds in slot `slot` (which may be past the end of the tile).
+  /// The coordinates, in a tile of `shape` laid out in runs of `run`
+  /// (#tile.blocked), of the element this thread holds in slot `slot`
+  /// (which may be past the end of the tile).
   SmallVector<Value> slotCoordinates(int64_t slot, ArrayRef<int64_t> shape,
                                      int64_t run = 1);
-  /// The same for a tile of `layout` (getLayout).
+  /// The same for a tile of `layout` (getLayout): its emitSlotElement.
   SmallVector<Value> slotCoordinates(int64_t slot, ArrayRef<int64_t> shape,
                                      LayoutAttrInterface layout);
   /// The index, in the shared view of `var`, of the element of this

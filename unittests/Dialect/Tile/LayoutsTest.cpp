@@ -41,6 +41,21 @@ protected:
         .Case([&](arith::MulIOp) { return operand(0) * operand(1); })
         .Case([&](arith::DivUIOp) { return operand(0) / operand(1); })
         .Case([&](arith::RemUIOp) { return operand(0) % operand(1); })
+        .Case([&](arith::SubIOp) { return operand(0) - operand(1); })
+        .Case([&](arith::CmpIOp compare) -> int64_t {
+          switch (compare.getPredicate()) {
+          case arith::CmpIPredicate::uge:
+            return operand(0) >= operand(1);
+          case arith::CmpIPredicate::ult:
+            return operand(0) < operand(1);
+          default:
+            ADD_FAILURE() << "unexpected predicate";
+            return -1;
+          }
+        })
+        .Case([&](arith::SelectOp) {
+          return operand(0) ? operand(1) : operand(2);
+        })
         .Default([](Operation *) -> int64_t {
           ADD_FAILURE() << "unexpected op";
           return -1;
@@ -102,6 +117,50 @@ TEST_F(LayoutsTest, MmaFragmentsCoverTheTileOnceAsTheISASays) {
                 thread);
     }
   EXPECT_EQ(seen.size(), 64u * 32u);
+}
+
+// #tile.blocked: the IR the lowering addresses every element with (it asks
+// the layout, KernelLowering::slotCoordinates) says what getSlotElement
+// says, in every shape's special case: rows that tile the threads, rows of
+// a multiple of the threads, rows that do neither (no division a slot, the
+// column wrapping by a select), runs of 4, and one dimension.
+TEST_F(LayoutsTest, BlockedEmitsWhatItAnswers) {
+  OpBuilder builder(&context);
+  Location loc = builder.getUnknownLoc();
+  OwningOpRef<ModuleOp> module = ModuleOp::create(loc);
+  Block *block = new Block();
+  module->getBodyRegion().push_back(block);
+  Value threadId = block->addArgument(builder.getIndexType(), loc);
+  builder.setInsertionPointToStart(block);
+  struct Case {
+    SmallVector<int64_t> shape;
+    int64_t vector, threads;
+  };
+  for (const Case &c :
+       {Case{{8, 16}, 1, 128}, Case{{4, 256}, 1, 128}, Case{{40, 7}, 1, 128},
+        Case{{16, 64}, 4, 256}, Case{{16, 24}, 4, 32}, Case{{300}, 1, 128}}) {
+    auto layout =
+        cast<LayoutAttrInterface>(BlockedLayoutAttr::get(&context, c.vector));
+    int64_t slots = layout.getSlotCount(c.shape, c.threads);
+    for (int64_t thread = 0; thread < c.threads; ++thread)
+      for (int64_t slot = 0; slot < slots; ++slot) {
+        std::optional<SmallVector<int64_t>> coords =
+            layout.getSlotElement(c.shape, c.threads, thread, slot);
+        Value valid = layout.emitSlotValid(builder, loc, c.shape, c.threads,
+                                           threadId, slot);
+        EXPECT_EQ(coords.has_value(), !valid || evaluate(valid, thread))
+            << "slot " << slot << " of thread " << thread;
+        if (!coords)
+          continue;
+        SmallVector<Value> emitted = layout.emitSlotElement(
+            builder, loc, c.shape, c.threads, threadId, slot);
+        ASSERT_EQ(emitted.size(), c.shape.size());
+        for (size_t dim = 0; dim < c.shape.size(); ++dim)
+          EXPECT_EQ(evaluate(emitted[dim], thread), (*coords)[dim])
+              << "dimension " << dim << " of slot " << slot << " of thread "
+              << thread << " in a tile of " << c.shape[0] << " rows";
+      }
+  }
 }
 
 // The verifier's rules: the warps are the CTA's, the tile whole mma tiles.

@@ -143,6 +143,29 @@ BlockedLayoutAttr::emitSlotElement(OpBuilder &builder, Location loc,
             arith::AddIOp::create(builder, loc, thread, c(first % columns));
       return {c(first / columns), column};
     }
+    if (vector == 1) {
+      // Otherwise a slot's coordinates are the first slot's plus constants,
+      // and one row more where its column wraps: no division a slot (rows
+      // of 7 over 128 threads divided each of a [4096, 7] tile's 224
+      // slots, and LLVM took seconds over the arithmetic; utils/fuzz.py
+      // seed 103).
+      Value column = arith::RemUIOp::create(builder, loc, thread, c(columns));
+      Value row = arith::DivUIOp::create(builder, loc, thread, c(columns));
+      int64_t offset = slot * threads;
+      if (offset / columns != 0)
+        row = arith::AddIOp::create(builder, loc, row, c(offset / columns));
+      int64_t shift = offset % columns;
+      if (shift == 0)
+        return {row, column};
+      Value wraps = arith::CmpIOp::create(
+          builder, loc, arith::CmpIPredicate::uge, column, c(columns - shift));
+      Value shifted = arith::AddIOp::create(builder, loc, column, c(shift));
+      Value wrapped = arith::SubIOp::create(builder, loc, shifted, c(columns));
+      column = arith::SelectOp::create(builder, loc, wraps, wrapped, shifted);
+      Value nextRow = arith::AddIOp::create(builder, loc, row, c(1));
+      row = arith::SelectOp::create(builder, loc, wraps, nextRow, row);
+      return {row, column};
+    }
   }
   Value rest = emitSlotLinearIndex(builder, loc, shape, threads, thread, slot);
   SmallVector<Value> coords(shape.size());
