@@ -288,7 +288,9 @@ def commands(suffix, text, bindir):
 RUN_EXITS = {0, 1, 2, 4}
 # Faults of a kernel as written, which tile-run rightly reports (exit 4):
 # races between CTAs, undefined arithmetic, reading a var never written
-# (or using elements of one that nothing wrote), a run that does not end.
+# (or using elements of one that nothing wrote), a run that does not end,
+# index arithmetic of its own that leaves the 32 bits it is compiled for
+# (docs/spec.md, "Index arithmetic").
 # Any other fault (a race within a CTA, an access out of bounds, a barrier
 # or shuffle error) is the compiler's.
 KERNEL_FAULT = re.compile(
@@ -297,7 +299,8 @@ KERNEL_FAULT = re.compile(
     r"stopped after|step must be positive|step -?\d+ is not positive|"
     r"which one lands is undefined|is outside the var of size|"
     r"before every thread wrote it|that is still in flight|"
-    r"computed from memory that nothing wrote")
+    r"computed from memory that nothing wrote|"
+    r"does not fit in \d+ bits \(the kernel computes indices")
 
 
 def classify(result, allowed, ptxas, ptx_path):

@@ -723,7 +723,7 @@ static LogicalResult verifyCopySide(CopyOp op, Value side, ValueRange offsets,
     bool isConstant = matchPattern(offset, m_ConstantInt(&constant));
     if (isVar && isConstant &&
         (constant.getSExtValue() < 0 ||
-         constant.getSExtValue() + extent > size))
+         constant.getSExtValue() > size - extent))
       return op.emitOpError("the box [")
              << constant.getSExtValue() << " :+ " << extent << "] in dimension "
              << dim << " is outside the " << what << " var of size " << size;
