@@ -12,6 +12,7 @@
 
 #include "mlir/IR/AffineExpr.h"
 #include "mlir/IR/BuiltinAttributes.h"
+#include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
 using namespace mlir::tile;
@@ -49,6 +50,16 @@ static std::string printGridExpr(AffineExpr expr,
   }
   return "(" + printGridExpr(binary.getLHS(), symbols) + " " + op.str() + " " +
          printGridExpr(binary.getRHS(), symbols) + ")";
+}
+
+/// Whether `op` writes its tensor under a mask: the elements the mask leaves
+/// keep their value, so the tensor's contents before the launch are part of
+/// its result, and the parameter is read as well as written.
+static bool keepsMaskedElements(Operation *op) {
+  return llvm::TypeSwitch<Operation *, bool>(op)
+      .Case<StoreOp, ScatterOp, CopyOp>(
+          [](auto write) { return static_cast<bool>(write.getMask()); })
+      .Default([](Operation *) { return false; });
 }
 
 static StringRef getDtype(Type type) {
@@ -147,10 +158,12 @@ static llvm::json::Object buildManifest(KernelOp kernel, StringRef chip,
     for (Operation *user : arg.getUsers()) {
       auto copy = dyn_cast<CopyOp>(user);
       bool accesses = getAccessedTensor(user) == arg;
-      reads |=
-          (accesses && readsTensor(user)) || (copy && copy.getSource() == arg);
-      writes |=
+      bool written =
           (accesses && writesTensor(user)) || (copy && copy.getDest() == arg);
+      reads |= (accesses && readsTensor(user)) ||
+               (copy && copy.getSource() == arg) ||
+               (written && keepsMaskedElements(user));
+      writes |= written;
     }
     params.push_back(
         llvm::json::Object{{"name", kernel.getParamName(index)},
