@@ -299,6 +299,11 @@ Expected<HostTensor> tile::runtime::parseScalarValue(const ParamSpec &param,
                           param.name.c_str(), value.c_str(),
                           dtypeName(param.dtype));
     scalar.set(0, number);
+    // A finite value beyond the type's range would arrive as an infinity.
+    if (std::isfinite(number) && !std::isfinite(scalar.get(0)))
+      return Error::input("value of %s, '%s', is beyond the range of %s",
+                          param.name.c_str(), value.c_str(),
+                          dtypeName(param.dtype));
     return scalar;
   }
   long long number = std::strtoll(begin, &end, 10);

@@ -201,6 +201,19 @@ TEST(ScalarValueTest, ParsesEachType) {
   EXPECT_FALSE(parseScalarValue(alpha, "fast"));
   EXPECT_EQ(parseScalarValue(alpha, "").getError().message(),
             "value of alpha, '', is not a f32 number");
+  // A finite value that the type rounds to an infinity is an error; an
+  // infinity asked for is one.
+  ParamSpec h{"h", DType::F16, {}, Access::Read};
+  EXPECT_EQ(parseScalarValue(h, "1e6").getError().message(),
+            "value of h, '1e6', is beyond the range of f16");
+  EXPECT_EQ(parseScalarValue(alpha, "1e39").getError().message(),
+            "value of alpha, '1e39', is beyond the range of f32");
+  Expected<HostTensor> largest = parseScalarValue(h, "65504");
+  ASSERT_TRUE(largest);
+  EXPECT_EQ(largest->get(0), 65504);
+  Expected<HostTensor> infinite = parseScalarValue(h, "-inf");
+  ASSERT_TRUE(infinite);
+  EXPECT_EQ(infinite->get(0), -INFINITY);
 }
 
 TEST(ManifestTest, SymbolsMustMatchTheShapes) {

@@ -156,6 +156,36 @@ tile.kernel @rowsum_shape(%X: !tile.tensor<[16, 64], f32>) attributes {threads =
 
 // -----
 
+tile.kernel @colsum_shape(%X: !tile.tensor<[16, 64], f32>) attributes {threads = 32 : i64} {
+  %c0 = arith.constant 0 : index
+  %x = tile.load %X[%c0, %c0] : !tile.tensor<[16, 64], f32> -> tensor<16x64xf32>
+  // expected-error @+1 {{reduces [16, 64] to [1, 64], not [16, 1]}}
+  %s = tile.colsum %x : tensor<16x64xf32> -> tensor<16x1xf32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @colmin_type(%X: !tile.tensor<[16, 64], i32>) attributes {threads = 32 : i64} {
+  %c0 = arith.constant 0 : index
+  %x = tile.load %X[%c0, %c0] : !tile.tensor<[16, 64], i32> -> tensor<16x64xi32>
+  // expected-error @+1 {{result element type 'f32' differs from the input's 'i32'}}
+  %s = tile.colmin %x : tensor<16x64xi32> -> tensor<1x64xf32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @rowargmax_type(%X: !tile.tensor<[16, 64], f32>) attributes {threads = 32 : i64} {
+  %c0 = arith.constant 0 : index
+  %x = tile.load %X[%c0, %c0] : !tile.tensor<[16, 64], f32> -> tensor<16x64xf32>
+  // expected-error @+1 {{result element type must be i32 (an index), got 'f32'}}
+  %s = tile.rowargmax %x : tensor<16x64xf32> -> tensor<16x1xf32>
+  tile.return
+}
+
+// -----
+
 tile.kernel @rowmax_type(%X: !tile.tensor<[16, 64], f32>) attributes {threads = 32 : i64} {
   %c0 = arith.constant 0 : index
   %x = tile.load %X[%c0, %c0] : !tile.tensor<[16, 64], f32> -> tensor<16x64xf32>
