@@ -650,6 +650,18 @@ LogicalResult KernelBuilder::copy(const CopySide &source, const CopySide &dest,
     if (failed(resolved))
       return failure();
     value = *resolved;
+    // No offsets: the origin, one 0 for every dimension, as the .tile
+    // front end has it for a whole var (the op's verifier checks the rest).
+    if (side.offsets.empty()) {
+      int64_t rank = 0;
+      if (auto var = dyn_cast<VarType>(value.getType()))
+        rank = var.getShape().size();
+      else if (auto tensor = dyn_cast<GlobalTensorType>(value.getType()))
+        rank = tensor.getRank();
+      if (rank)
+        offsets.assign(rank, arith::ConstantIndexOp::create(e.builder, loc, 0));
+      return success();
+    }
     for (ValueId offset : side.offsets) {
       FailureOr<Value> index = e.convert(
           e.evaluated[offset], e.builder.getIndexType(), "a copy's offset");

@@ -68,5 +68,52 @@ def split_sums(X: tensor(F32, ["M", "N"]), C: tensor(F32, ["M", 64]),
                     tile.reshape(B[0:16, 0:64], (1024,)))
 
 
+# test/Frontend/copy.tile: copies of slices, 2-D shared buffers, a 2-D ring
+
+
+@tile.kernel(threads=128)
+def staged(X: tensor(F32, [16, "N"]), Y: tensor(F32, [16, 64])):
+    t = tile.threadgroup_alloc(F32, (16, 64))
+    tile.copy(X[0:16, 64:128], t, coalesced_width=4)
+    tile.barrier()
+    Y[0:16, 0:64] = t * 2.0
+
+
+@tile.kernel(threads=64, grid=lambda N: tile.cdiv(N, 256))
+def flat(A: tensor(F32, ["N"]), B: tensor(F32, ["N"])):
+    buf = tile.threadgroup_alloc(F32, 256)
+    buf[:] = -1.0
+    start = tile.ctx.block.x * 256
+    tile.copy(A, buf, count=256, src_offset=start,
+              mask=tile.iota((256,), 0) % 3 != 0)
+    pair = tile.threadgroup_alloc(F32, (2, 128))
+    swapped = tile.threadgroup_alloc(F32, (2, 128))
+    pair[...] = tile.reshape(buf, (2, 128))
+    tile.copy(pair[0, 0:128], swapped[1, 0:128], coalesced_width=2)
+    tile.copy(pair[1, 0:128], swapped[0, 0:128], coalesced_width=2)
+    buf[:] = tile.reshape(swapped, (256,))
+    tile.copy(buf, B, count=256, dst_offset=start, coalesced_width=4)
+
+
+@tile.kernel(threads=128)
+def ring(A: tensor(F32, [16, "K"]), S: tensor(F32, [16, 64])):
+    p = tile.pipeline(F32, (16, 64), stages=3)
+    tile.copy(A[0:16, 0:64], p.stage(0), coalesced_width=4, async_=True)
+    tile.commit_group()
+    tile.copy(A[0:16, 64:128], p.stage(1), coalesced_width=4, async_=True)
+    tile.commit_group()
+    acc: tile.tile_type(F32, [16, 64]) = 0.0
+    for k in tile.range(0, A.shape[1], 64):
+        tile.wait_group(1)
+        tile.barrier()
+        acc += p.front()
+        tile.copy(A[0:16, k + 128:k + 192], p.back(), coalesced_width=4,
+                  async_=True)
+        tile.commit_group()
+        p.advance()
+    tile.wait_group(0)
+    S[0:16, 0:64] = acc
+
+
 TWINS = {"indexing": [subtiles, lookup, permute, halves],
-         "atomics": [split_sums]}
+         "atomics": [split_sums], "copy": [staged, flat, ring]}

@@ -157,7 +157,7 @@ def test_pipeline_is_a_ring():
     ir = example("seed_pipeline").tile_sums.compile().mlir()
     assert "stages = 3" in ir and "tile.stage" in ir
     # advance() turns the ring: a rotation count, not copies of stages.
-    assert 'tile.var "pipe_rotation"' in ir
+    assert 'tile.var "pipe.rotation"' in ir
 
 
 @tile.kernel(threads=64)
@@ -185,7 +185,7 @@ def one_stage(X: tile.tensor(tile.f32, [64])):
 
 
 @pytest.mark.parametrize("kernel, message", [
-    (bad_width, "coalesced_width is 1, 2 or 4, got 3"),
+    (bad_width, "coalesced_width is 1, 2, 4 or 8, got 3"),
     (bad_register_index, "indexed with compile-time constants in range, got "
                          r"\(2, 0\)"),
     (traced_register_index, "indexed with compile-time constants"),
@@ -311,6 +311,12 @@ def copy_2d(X: tile.tensor(tile.f32, [8, 8])):
 @tile.kernel(threads=64)
 def copy_of_a_value(X: tile.tensor(tile.f32, [64])):
     buf = tile.threadgroup_alloc("float", 64)
+    tile.copy(X[0:64] * 2.0, buf, 64)
+
+
+@tile.kernel(threads=64)
+def count_of_a_slice(X: tile.tensor(tile.f32, [64])):
+    buf = tile.threadgroup_alloc("float", 64)
     tile.copy(X[0:64], buf, 64)
 
 
@@ -329,12 +335,15 @@ def buffer_out_of_scope(X: tile.tensor(tile.f32, [64])):
 
 @pytest.mark.parametrize("kernel, message", [
     (stage_out_of_range, "pipeline 'pipe' has stages 0 to 1, got 2"),
-    (bad_buffer_size, "a buffer's size is a positive int, got 0"),
+    (bad_buffer_size, r"a buffer's size is a positive int \(or a shape, a "
+                      r"tuple of them\), got 0"),
     (bad_register_shape, "a register tensor's shape is a tuple of positive "
                          r"ints, got \(2, -1\)"),
     (bad_dtype, "'double' is not a tile element type"),
-    (copy_2d, "copy from 'X': seed 003's copy moves elements of 1-D "
-              "tensors and buffers"),
+    (copy_2d, "copy from 'X': seed 003's copy of count elements moves "
+              r"elements of 1-D tensors and buffers; copy a slice of it"),
+    (count_of_a_slice, "with count, a side is a whole 1-D tensor, buffer or "
+                       "stage"),
     (copy_of_a_value, "copy from <tile f32\\[64\\]>: a tensor parameter, a "
                       "buffer or a pipeline stage"),
     (zero_count, "a copy's count is a positive int, got 0"),
@@ -426,3 +435,145 @@ def test_async_errors(kernel, message):
     with pytest.raises(tile.CompileError, match=message) as raised:
         kernel.compile()
     assert "test_seed.py:" in str(raised.value)
+
+
+# The language's copies in Python: 2-D buffers and rings, slices of
+# tensors and parts of buffers as sides, 2-D masks, width 8 of f16.
+
+
+@tile.kernel(threads=128)
+def buffers_2d(X: tile.tensor(tile.f32, [16, "N"]),
+               Y: tile.tensor(tile.f32, [16, 64]),
+               Z: tile.tensor(tile.f32, [8, 64]),
+               E: tile.tensor(tile.f32, [1, 1])):
+    t = tile.threadgroup_alloc(tile.f32, (16, 64))
+    tile.copy(X[0:16, 0:64], t, coalesced_width=4,
+              mask_fn=lambda i, j: (j < 32) | (i == 3))
+    tile.barrier()
+    t[0:8, :] += 1.0
+    t[15, 63] = 5.0
+    Y[0:16, 0:64] = t
+    tile.copy(t[8:16, :], Z[0:8, 0:64], coalesced_width=2)
+    E[0, 0] = t[3, 40] + tile.rowsum(t[...])[0, 0]
+
+
+def test_two_dimensional_buffers_and_slice_copies():
+    rng = np.random.default_rng(11)
+    X = rng.uniform(-1, 1, (16, 100)).astype(np.float32)
+    Y = np.zeros((16, 64), np.float32)
+    Z = np.zeros((8, 64), np.float32)
+    E = np.zeros((1, 1), np.float32)
+    result = buffers_2d(X, Y, Z, E, backend="emulate")
+    assert result.matched
+    want = np.zeros((16, 64), np.float32)
+    want[:, :32] = X[:, :32]
+    want[3] = X[3, :64]
+    want[:8] += 1.0
+    want[15, 63] = 5.0
+    np.testing.assert_array_equal(Y, want)
+    np.testing.assert_array_equal(Z, want[8:])
+    np.testing.assert_allclose(E[0, 0], want[3, 40] + want[0].sum(),
+                               rtol=1e-5)
+    ir = buffers_2d.compile(X, Y, Z, E).mlir()
+    assert "!tile.var<16x64xf32>" in ir and "storage = #tile.storage<shared>" \
+        in ir
+    assert "[16, 64] mask %" in ir  # the tensor slice into t, masked
+    assert "[8, 64] {width = 2 : i64}" in ir   # rows 8..15 of t into Z
+
+
+@tile.kernel(threads=64)
+def half_ring(A: tile.tensor(tile.f16, [8, "K"]),
+              S: tile.tensor(tile.f32, [8, 64])):
+    p = tile.pipeline(tile.f16, (8, 64), stages=2)
+    tile.copy(A[0:8, 0:64], p.front(), coalesced_width=8)
+    acc = tile.zeros((8, 64))
+    for k in tile.range(0, A.shape[1], 64):
+        tile.barrier()
+        acc += tile.f32(p.front())
+        tile.copy(A[0:8, k + 64:k + 128], p.back(), coalesced_width=8)
+        p.advance()
+    S[0:8, 0:64] = acc
+
+
+@pytest.mark.parametrize("K", [64, 200])
+def test_a_two_dimensional_ring_of_f16(K):
+    A = np.random.default_rng(K).uniform(-1, 1, (8, K)).astype(np.float16)
+    S = np.zeros((8, 64), np.float32)
+    assert half_ring(A, S, backend="emulate").matched
+    padded = np.zeros((8, -(-K // 64) * 64), np.float32)
+    padded[:, :K] = A
+    np.testing.assert_allclose(S, padded.reshape(8, -1, 64).sum(1),
+                               rtol=1e-3, atol=1e-3)
+    assert "width = 8 : i64" in half_ring.compile(A, S).mlir()
+
+
+@tile.kernel(threads=64)
+def box_mismatch(X: tile.tensor(tile.f32, [16, 64])):
+    t = tile.threadgroup_alloc(tile.f32, (16, 64))
+    tile.copy(X[0:8, 0:64], t)
+
+
+@tile.kernel(threads=64)
+def offset_without_count(X: tile.tensor(tile.f32, [16, 64])):
+    t = tile.threadgroup_alloc(tile.f32, (16, 64))
+    tile.copy(X[0:16, 0:64], t, src_offset=4)
+
+
+@tile.kernel(threads=64)
+def whole_tensor_without_count(X: tile.tensor(tile.f32, [16, 64])):
+    t = tile.threadgroup_alloc(tile.f32, (16, 64))
+    tile.copy(X, t)
+
+
+@tile.kernel(threads=64)
+def per_thread_side(X: tile.tensor(tile.f32, [64])):
+    t = tile.threadgroup_alloc(tile.f32, 64)
+    tile.copy(X[tile.thread_id()], t)
+
+
+@tile.kernel(threads=64)
+def two_masks(X: tile.tensor(tile.f32, [64])):
+    t = tile.threadgroup_alloc(tile.f32, 64)
+    tile.copy(X[0:64], t, mask=tile.iota((64,), 0) < 3,
+              mask_fn=lambda i: i < 3)
+
+
+@tile.kernel(threads=64)
+def computed_index_2d(X: tile.tensor(tile.f32, [64])):
+    t = tile.threadgroup_alloc(tile.f32, (2, 32))
+    X[tile.thread_id()] = t[0, tile.thread_id()]
+
+
+@tile.kernel(threads=64)
+def width_8_of_f32(X: tile.tensor(tile.f32, [64])):
+    t = tile.threadgroup_alloc(tile.f32, 64)
+    tile.copy(X[0:64], t, coalesced_width=8)
+
+
+@tile.kernel(threads=64)
+def part_outside(X: tile.tensor(tile.f32, [16, 64])):
+    t = tile.threadgroup_alloc(tile.f32, (16, 64))
+    tile.copy(X[0:16, 0:64], t[8:24, :])
+
+
+@pytest.mark.parametrize("kernel, message", [
+    (box_mismatch, r"the source and the destination of a copy are \[8, 64\] "
+                   r"and \[16, 64\]: they must have the same shape"),
+    (offset_without_count, "src_offset goes with count"),
+    (whole_tensor_without_count, r"copy from 'X': the box of a tensor is a "
+                                 r"slice of it \(X\[a:b, ...\]\), or give "
+                                 "count=N"),
+    (per_thread_side, "a side of a copy is a slice with uniform starts, not "
+                      "a per-thread access"),
+    (two_masks, "a copy takes mask_fn or mask, not both"),
+    (computed_index_2d, r"buffer 't' of shape \[2, 32\] is indexed with a "
+                        "constant int or slice"),
+    (width_8_of_f32, "width 8 of 'f32' is 32 bytes"),
+    (part_outside, "outside"),
+], ids=lambda x: getattr(x, "name", None))
+def test_copy_of_slices_errors(kernel, message):
+    with pytest.raises(tile.CompileError, match=message) as raised:
+        kernel.compile()
+    # At the call's line in this file, with the caret.
+    assert os.path.basename(__file__) + ":" in str(raised.value)
+    assert "^" in str(raised.value)

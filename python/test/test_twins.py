@@ -120,6 +120,11 @@ def kernel_ir(module, name):
     ("indexing", language_twins.permute, {"M": 40}, False),
     ("indexing", language_twins.halves, {"K": 200}, True),
     ("atomics", language_twins.split_sums, {"M": 40, "N": 200}, False),
+    # Python's buffers are zero-filled (the language's start without a
+    # value), so `staged` and `flat` differ by that write.
+    ("copy", language_twins.staged, {"N": 300}, False),
+    ("copy", language_twins.flat, {"N": 1000}, False),
+    ("copy", language_twins.ring, {"K": 200}, True),
 ], ids=lambda x: getattr(x, "name", None))
 def test_language_twins(source, kernel, dims, same_ir, tmp_path):
     compiled = kernel.compile()

@@ -824,6 +824,8 @@ class Frontend:
                                  "cannot decide it either", node.test)
             self.pos = _pos(node.test)
             self.c.begin_while_body(self.to_id(test), _pos(node.test))
+            # The body is a block of its own, after the condition's.
+            self.open_blocks[-1] = self.block_count = self.block_count + 1
             self.walk_body(node.body)
         finally:
             self.end_block()
@@ -978,24 +980,23 @@ class Frontend:
         func = self.expr(node.func)
         args = []
         positional = list(node.args)
-        if getattr(func, "__tile_slice_arg__", False) and positional and \
-                isinstance(positional[0], ast.Subscript):
-            # load(X[...], ...), store(Y[...], ...): the slice itself.
-            tensor = self.expr(positional[0].value)
-            if isinstance(tensor, TensorParam):
-                args.append(SliceRef(tensor, self.tensor_ranges(
-                    tensor, positional[0].slice, positional[0]),
-                    _pos(positional[0])))
-                positional = positional[1:]
-        for arg in positional:
+        # load(X[...], ...), store(Y[...], ...): the slice itself; copy's
+        # sides, slices of tensors and parts of buffers, as places.
+        places = 2 if getattr(func, "__tile_copy_sides__", False) else \
+            1 if getattr(func, "__tile_slice_arg__", False) else 0
+        for i, arg in enumerate(positional):
             if isinstance(arg, ast.Starred):
                 args.extend(self.expr(arg.value))
+            elif i < places:
+                args.append(self.place(arg, parts=places == 2))
             else:
                 args.append(self.expr(arg))
         kwargs = {}
         for keyword in node.keywords:
             if keyword.arg is None:
                 kwargs.update(self.expr(keyword.value))
+            elif places == 2 and keyword.arg in ("src", "dst"):
+                kwargs[keyword.arg] = self.place(keyword.value, parts=True)
             else:
                 kwargs[keyword.arg] = self.expr(keyword.value)
         self.pos = _pos(node)
@@ -1010,8 +1011,31 @@ class Frontend:
         except TypeError as error:
             raise self.error(str(error), node) from None
 
-    def expr_Subscript(self, node):
+    def place(self, node, parts):
+        """An argument that names memory rather than a value read from it:
+        `X[a:b, ...]` of a tensor parameter is its SliceRef and, with
+        `parts`, `buf[...]` of a buffer or a stage the part
+        (`__tile_part__`); anything else is the expression's value."""
+        if not isinstance(node, ast.Subscript):
+            return self.expr(node)
+        saved = self.pos
         obj = self.expr(node.value)
+        self.pos = _pos(node)
+        try:
+            if isinstance(obj, TensorParam):
+                return SliceRef(obj, self.tensor_ranges(obj, node.slice,
+                                                        node), _pos(node))
+            if parts and hasattr(obj, "__tile_part__"):
+                return obj.__tile_part__(self.subscript_key(node.slice))
+            return self.subscript(obj, node)
+        finally:
+            self.pos = saved
+
+    def expr_Subscript(self, node):
+        return self.subscript(self.expr(node.value), node)
+
+    def subscript(self, obj, node):
+        """`obj[...]` read, `obj` the value of `node.value`."""
         self.pos = _pos(node)
         if isinstance(obj, TensorParam):
             return self.tensor_subscript(obj, node.slice, node)
@@ -1079,6 +1103,8 @@ class Frontend:
     def to_id(self, value):
         if isinstance(value, Value):
             return value.id
+        if hasattr(value, "__tile_value__"):  # a buffer or a stage: read
+            return value.__tile_value__().id
         if hasattr(value, "slice_start"):  # a seed ThreadIndex
             return value.value().id
         if isinstance(value, bool):
@@ -1097,6 +1123,8 @@ class Frontend:
         return Value(self, id)
 
     def binary(self, op, lhs, rhs):
+        lhs, rhs = (x.__tile_value__() if hasattr(x, "__tile_value__") else x
+                    for x in (lhs, rhs))
         if not isinstance(lhs, Value) and not isinstance(rhs, Value) or (
                 hasattr(lhs, "slice_start") or hasattr(rhs, "slice_start")):
             try:

@@ -256,16 +256,90 @@ def register_tensor(shape, dtype="float", fill=0):
                           fill)
 
 
+def _shape(fe, size, what):
+    """A buffer's shape: `size` (an int) or a tuple of positive ints."""
+    shape = (size,) if isinstance(size, int) else size
+    if not isinstance(shape, (tuple, list)) or not shape or not all(
+            isinstance(n, int) and not isinstance(n, bool) and n > 0
+            for n in shape):
+        raise CompileError(fe.located(
+            f"{what} is a positive int (or a shape, a tuple of them), got "
+            f"{size!r}"))
+    return tuple(shape)
+
+
+class BufferPart:
+    """`buf[a:b, c:d]` of a buffer or a stage as a side of a copy: its
+    offsets (ids) and extents (ints)."""
+
+    def __init__(self, buffer, offsets, extents):
+        self.buffer = buffer
+        self.offsets = offsets
+        self.extents = extents
+
+    def __repr__(self):
+        return f"<part {self.extents} of {self.buffer.what}>"
+
+
 class _Buffer(_Scoped):
-    """A `[size]` tile var of the CTA: a buffer, or a stage of a pipeline."""
+    """A tile var of the CTA (`shape`, `[size]` when 1-D): a buffer, or a
+    stage of a pipeline. Read whole (``buf[...]``, ``buf[:]``), it is a
+    tile value, and so it is wherever a value is used (``acc +=
+    pipe.front()``)."""
+
+    @property
+    def ndim(self):
+        return len(self.shape)
 
     def ref(self):
         """The var as the builder names it (name, pos, rotation, stage)."""
         raise NotImplementedError
 
     def read(self):
+        """The buffer's value, a tile of its shape."""
         self.check_scope()
         return Value(self.fe, self.fe.c.read_var(self.ref(), self.fe.pos))
+
+    __tile_value__ = read
+
+    def _constant_key(self, key):
+        """The constant part `key` names, as tile_indices takes it, or None
+        for the whole buffer: one int or constant slice a dimension."""
+        if key is Ellipsis:
+            return None
+        key = key if isinstance(key, tuple) else (key,)
+
+        def constant(x):
+            return x is None or (isinstance(x, int) and
+                                 not isinstance(x, bool))
+        if len(key) != self.ndim or not all(
+                constant(k) if not isinstance(k, slice) else
+                k.step is None and constant(k.start) and constant(k.stop)
+                for k in key):
+            raise CompileError(self.fe.located(
+                f"{self.what} of shape {list(self.shape)} is indexed with "
+                f"a constant int or slice start:stop in each of its "
+                f"{self.ndim} dimensions (or '...' for all of it); got "
+                f"{key!r}"))
+        if all(isinstance(k, slice) and k.start in (None, 0) and
+               k.stop in (None, n) for k, n in zip(key, self.shape)):
+            return None
+        return key
+
+    def __tile_part__(self, key):
+        """`buf[key]` as a side of a copy: a constant box of it."""
+        self.check_scope()
+        fe = self.fe
+        key = self._constant_key(key)
+        if key is None:
+            return self
+        offsets, extents = [], []
+        for k, n in zip(key, self.shape):
+            start, stop = (k.start or 0, n if k.stop is None else k.stop) \
+                if isinstance(k, slice) else (k, k + 1)
+            offsets.append(fe.to_id(start))
+            extents.append(stop - start)
+        return BufferPart(self, offsets, extents)
 
     def write(self, value):
         self.check_scope()
@@ -317,6 +391,14 @@ class _Buffer(_Scoped):
                  fe.to_id(extent))]
 
     def __tile_getitem__(self, key):
+        if self.ndim != 1 or key is Ellipsis:
+            whole = self.read()
+            key = self._constant_key(key)
+            if key is None:
+                return whole
+            fe = self.fe
+            return Value(fe, fe.c.index(whole.id, fe.tile_indices(self, key),
+                                        fe.pos))
         part = self._part(key)
         whole = self.read()
         if part is None:
@@ -347,6 +429,16 @@ class _Buffer(_Scoped):
         return fe.reshape(column, [lanes])
 
     def __tile_setitem__(self, key, value):
+        if self.ndim != 1 or key is Ellipsis:
+            key = self._constant_key(key)
+            if key is None:
+                self.write(value)
+                return
+            self.check_scope()
+            fe = self.fe
+            fe.c.assign_part(self.ref(), fe.tile_indices(self, key), "",
+                             fe.pos, fe.to_id(value), fe.pos)
+            return
         part = self._part(key)
         if part is None:
             self.write(value)
@@ -440,15 +532,17 @@ class _Buffer(_Scoped):
 
 class SharedBuffer(_Buffer):
     """``threadgroup_alloc(dtype, size)``: a buffer the CTA shares, a
-    ``[size]`` tile var in shared memory (``storage = shared``)."""
+    ``[size]`` tile var (or one of the shape ``size``) in shared memory
+    (``storage = shared``)."""
 
-    def __init__(self, fe, name, dtype, size):
+    def __init__(self, fe, name, dtype, shape):
         super().__init__(fe, f"buffer '{name}'")
         self.name = name
         self.dtype = dtype
-        self.size = size
+        self.shape = shape
+        self.size = shape[0]
         # Zero-filled, so that a masked copy's untouched elements are defined.
-        init = fe.full((size,), dtype, 0).id
+        init = fe.full(shape, dtype, 0).id
         fe.c.declare_var(name, fe.pos, None, init, fe.pos, fe.c.depth)
         fe.c.set_var_placement(name, True, None, fe.pos)
 
@@ -456,88 +550,185 @@ class SharedBuffer(_Buffer):
         return (self.name, self.fe.pos, None, 0)
 
     def __repr__(self):
-        return f"<buffer {self.name} {self.dtype.name}[{self.size}]>"
+        return f"<buffer {self.name} {self.dtype.name}{list(self.shape)}>"
 
 
 def threadgroup_alloc(dtype, size):
-    """A buffer of ``size`` elements the CTA shares (seed 003)."""
+    """A buffer of ``size`` elements the CTA shares (seed 003), or of the
+    shape ``size`` (a tuple: the language's ``var t: shared tile<T>[R,
+    C]``), zero-filled."""
     fe = current_frontend("tile.threadgroup_alloc")
-    if not isinstance(size, int) or isinstance(size, bool) or size <= 0:
-        raise CompileError(fe.located(
-            f"a buffer's size is a positive int, got {size!r}"))
-    return SharedBuffer(fe, fe.new_name("buffer"), _as_dtype(dtype), size)
+    return SharedBuffer(fe, fe.new_name("buffer"), _as_dtype(dtype),
+                        _shape(fe, size, "a buffer's size"))
 
 
-def _side(fe, side, offset, what):
-    """A side of a tile.copy: its var reference and offsets."""
-    from .frontend import TensorParam
+def _int(x):
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+def _side(fe, side, what):
+    """A side of a copy of a box: (var reference, offset ids, extents, the
+    tensor parameter or None)."""
+    from .frontend import SliceRef, TensorParam
+    if isinstance(side, SliceRef):
+        ranges = side.ranges
+        extents = []
+        for start, extent in ranges:
+            if ranges.lanes is not None or (
+                    extent is None and fe.value(start).kind == "tile"):
+                raise CompileError(fe.located(
+                    f"copy {what} '{side.tensor.name}': a side of a copy is "
+                    "a slice with uniform starts, not a per-thread access "
+                    "or a gather"))
+            extents.append(1 if extent is None else fe.value(extent).literal)
+        tensor = side.tensor
+        return ((tensor.name, side.pos, None, 0), [s for s, _ in ranges],
+                extents, tensor)
     if isinstance(side, TensorParam):
-        if side.ndim != 1:
-            raise CompileError(fe.located(
-                f"copy {what} '{side.name}': seed 003's copy moves elements "
-                "of 1-D tensors and buffers"))
-        return (side.name, side.pos, None, 0), [fe.to_id(offset)]
+        raise CompileError(fe.located(
+            f"copy {what} '{side.name}': the box of a tensor is a slice of "
+            f"it ({side.name}[a:b, ...]), or give count=N"))
+    if isinstance(side, BufferPart):
+        return side.buffer.ref(), side.offsets, side.extents, None
     if isinstance(side, _Buffer):
         side.check_scope()
-        return side.ref(), [fe.to_id(offset)]
+        return side.ref(), [], list(side.shape), None  # [] is the origin
+    raise CompileError(fe.located(
+        f"copy {what} {side!r}: a tensor parameter, a buffer or a pipeline "
+        "stage, or a slice of one"))
+
+
+def _flat_side(fe, side, offset, what):
+    """A side of seed 003's flat copy of `count` elements: its var
+    reference and offset."""
+    from .frontend import TensorParam
+    if isinstance(side, TensorParam) and side.ndim == 1 or \
+            isinstance(side, _Buffer) and side.ndim == 1:
+        if isinstance(side, _Buffer):
+            side.check_scope()
+            return side.ref(), [fe.to_id(offset)]
+        return (side.name, side.pos, None, 0), [fe.to_id(offset)]
+    if isinstance(side, (TensorParam, _Buffer)):
+        name = side.name if isinstance(side, TensorParam) else side.what
+        raise CompileError(fe.located(
+            f"copy {what} '{name}': seed 003's copy of count elements moves "
+            "elements of 1-D tensors and buffers; copy a slice of it "
+            "(tile.copy(X[a:b, c:d], buf)) instead"))
+    if isinstance(side, (BufferPart,)) or hasattr(side, "ranges"):
+        raise CompileError(fe.located(
+            f"copy {what} {side!r}: with count, a side is a whole 1-D "
+            "tensor, buffer or stage, and src_offset and dst_offset place "
+            "the elements; a slice gives its own offsets and extents: "
+            "tile.copy(X[i:i + 256], buf)"))
     raise CompileError(fe.located(
         f"copy {what} {side!r}: a tensor parameter, a buffer or a pipeline "
         "stage"))
 
 
-def copy(src, dst, count, src_offset=0, dst_offset=0, mask_fn=None,
-         coalesced_width=1, async_=False):
-    """Copies ``count`` elements ``src[src_offset + i]`` to
-    ``dst[dst_offset + i]``, CTA-wide (seed 003): ``tile.copy``, each
-    thread moving ``coalesced_width`` (1, 2 or 4) consecutive elements at a
-    time as one vector access. ``mask_fn(i)``, traced, says which elements
-    to copy (the others of ``dst`` keep their values). ``async_=True`` is
-    an asynchronous copy (``cp.async``) into shared memory, complete after
-    ``commit_group()`` and a ``wait_group(n)`` that leaves fewer than its
-    group in flight (and a barrier). Between two tensors it is a slice load
-    and store."""
+def _copy_mask(fe, mask_fn, mask, box):
+    """The i1 mask of a copy of `box`: `mask`, or `mask_fn` traced over
+    the element's index in each dimension (for a 1-D box an index like
+    `thread_id()`'s, 0 .. box[0] - 1; else the i32 tiles `iota(box, d)`)."""
+    if mask_fn is not None and mask is not None:
+        raise CompileError(fe.located(
+            "a copy takes mask_fn or mask, not both"))
+    if mask_fn is None:
+        return mask
+    if len(box) == 1:
+        indices = [ThreadIndex(fe, lanes=box[0])]
+    else:
+        indices = [fe.iota(list(box), d) for d in range(len(box))]
+    mask = mask_fn(*indices)
+    return mask.value() if isinstance(mask, ThreadIndex) else mask
+
+
+def copy(src, dst, count=None, src_offset=0, dst_offset=0, mask_fn=None,
+         coalesced_width=1, async_=False, mask=None):
+    """Copies elements from ``src`` to ``dst``, CTA-wide: ``tile.copy``,
+    each thread moving ``coalesced_width`` consecutive elements at a time
+    as one vector access (1, 2 or 4; 8 of 16-bit types; at most 16 bytes).
+
+    Seed 003's form, ``count`` given: ``src[src_offset + i]`` to
+    ``dst[dst_offset + i]`` for ``i`` from 0 to ``count - 1``, the sides
+    whole 1-D tensors, buffers or stages. The language's form, no
+    ``count``: the sides are slices of tensors (``X[r:r + 16, c:c + 64]``),
+    buffers or stages (whole, or a constant part ``buf[8:16, :]``) of one
+    shape, the box.
+
+    ``mask_fn(i)`` (``mask_fn(i, j)`` for a 2-D box), traced over each
+    element's index, or ``mask``, an i1 tile broadcast to the box, says
+    which elements to copy (the others of ``dst`` keep their values).
+    ``async_=True`` is an asynchronous copy (``cp.async``) into shared
+    memory, complete after ``commit_group()`` and a ``wait_group(n)`` that
+    leaves fewer than its group in flight (and a barrier). Between two
+    tensors it is a slice load and store."""
     from .frontend import SliceRef, TensorParam
     fe = current_frontend("tile.copy")
-    if coalesced_width not in (1, 2, 4):
+    if coalesced_width not in (1, 2, 4, 8) or isinstance(coalesced_width,
+                                                         bool):
         raise CompileError(fe.located(
-            f"coalesced_width is 1, 2 or 4, got {coalesced_width!r}"))
-    if not isinstance(count, int) or isinstance(count, bool) or count <= 0:
-        raise CompileError(fe.located(
-            f"a copy's count is a positive int, got {count!r}"))
-    mask = None
-    if mask_fn is not None:
-        # The element index 0 .. count - 1, as a thread index is.
-        mask = mask_fn(ThreadIndex(fe, lanes=count))
-        if isinstance(mask, ThreadIndex):
-            mask = mask.value()
-    if isinstance(src, TensorParam) and isinstance(dst, TensorParam):
-        if async_:
+            f"coalesced_width is 1, 2, 4 or 8, got {coalesced_width!r}"))
+    if count is not None:
+        if not _int(count) or count <= 0:
             raise CompileError(fe.located(
-                "an asynchronous copy goes into a buffer or a pipeline "
-                "stage, not between two tensors"))
-        for tensor in (src, dst):
-            if tensor.ndim != 1:
-                raise CompileError(fe.located(
-                    f"copy of '{tensor.name}': seed 003's copy moves "
-                    "elements of 1-D tensors and buffers"))
-        value = Value(fe, fe.c.load(src.name, src.pos,
-                                    [(fe.to_id(src_offset), fe.to_id(count))],
-                                    fe.pos))
-        ranges = [(fe.to_id(dst_offset), fe.to_id(count))]
-        if mask is not None:
-            fe.call_with("store", [("slice", "", SliceRef(dst, ranges,
-                                                          fe.pos)),
-                                   ("value", "", value),
-                                   ("value", "mask", mask)], statement=True)
+                f"a copy's count is a positive int, got {count!r}"))
+        box = [count]
+        mask = _copy_mask(fe, mask_fn, mask, box)
+        if isinstance(src, TensorParam) and isinstance(dst, TensorParam):
+            for tensor in (src, dst):
+                if tensor.ndim != 1:
+                    _flat_side(fe, tensor, 0, "of")
+            _tensor_to_tensor(
+                fe, SliceRef(src, [(fe.to_id(src_offset), fe.to_id(count))],
+                             fe.pos),
+                SliceRef(dst, [(fe.to_id(dst_offset), fe.to_id(count))],
+                         fe.pos), mask, async_)
             return
-        fe.store_slice(fe.prepare_ranges(dst, ranges, dst.pos, fe.pos), value,
-                       fe.pos)
-        return
-    source, source_offsets = _side(fe, src, src_offset, "from")
-    dest, dest_offsets = _side(fe, dst, dst_offset, "into")
-    fe.c.copy(source, source_offsets, dest, dest_offsets, [count],
+        source, source_offsets = _flat_side(fe, src, src_offset, "from")
+        dest, dest_offsets = _flat_side(fe, dst, dst_offset, "into")
+    else:
+        for key, offset in (("src_offset", src_offset),
+                            ("dst_offset", dst_offset)):
+            if not (_int(offset) and offset == 0):
+                raise CompileError(fe.located(
+                    f"{key} goes with count; a slice gives its own "
+                    "offsets: tile.copy(X[i:i + 256], buf)"))
+        if isinstance(src, SliceRef) and isinstance(dst, SliceRef):
+            mask = _copy_mask(fe, mask_fn, mask, [
+                1 if e is None else fe.value(e).literal
+                for _, e in src.ranges])
+            _tensor_to_tensor(fe, src, dst, mask, async_)
+            return
+        source, source_offsets, box, _ = _side(fe, src, "from")
+        dest, dest_offsets, dest_box, _ = _side(fe, dst, "into")
+        if box != dest_box:
+            raise CompileError(fe.located(
+                f"the source and the destination of a copy are {box} and "
+                f"{dest_box}: they must have the same shape"))
+        mask = _copy_mask(fe, mask_fn, mask, box)
+    fe.c.copy(source, source_offsets, dest, dest_offsets, box,
               coalesced_width, None if mask is None else fe.to_id(mask),
               bool(async_), fe.pos)
+
+
+copy.__tile_copy_sides__ = True
+
+
+def _tensor_to_tensor(fe, src, dst, mask, async_):
+    """A copy between two tensors: the slice loaded and stored (where
+    `mask` is true)."""
+    if async_:
+        raise CompileError(fe.located(
+            "an asynchronous copy goes into a buffer or a pipeline stage, "
+            "not between two tensors"))
+    value = Value(fe, fe.c.load(src.tensor.name, src.tensor.pos, src.ranges,
+                                fe.pos))
+    if mask is not None:
+        fe.call_with("store", [("slice", "", dst), ("value", "", value),
+                               ("value", "mask", mask)], statement=True)
+        return
+    fe.store_slice(fe.prepare_ranges(dst.tensor, dst.ranges, dst.tensor.pos,
+                                     fe.pos), value, fe.pos)
 
 
 def commit_group():
@@ -565,6 +756,7 @@ class PipelineStage(_Buffer):
         self.path = pipeline.path
         self.pipeline = pipeline
         self.k = k
+        self.shape = pipeline.shape
         self.size = pipeline.size
         self.dtype = pipeline.dtype
 
@@ -579,15 +771,22 @@ class Pipeline(_Scoped):
     """``pipeline(dtype, size, stages)``: a ring of ``stages`` shared tiles
     (``tile.var`` with ``stages``) and the count of its rotations."""
 
-    def __init__(self, fe, name, dtype, size, stages):
+    def __init__(self, fe, name, dtype, shape, stages):
         super().__init__(fe, f"pipeline '{name}'")
         self.name = name
         self.dtype = dtype
-        self.size = size
+        self.shape = shape
+        self.size = shape[0]
         self.stages = stages
-        self.rotation = name + "_rotation"
-        fe.c.declare_var(name, fe.pos, (dtype.name, [size]), None, fe.pos,
-                         fe.c.depth)
+        # The rotation count: a name no Python identifier takes, as the
+        # language's `p.rotation`.
+        self.rotation = name + ".rotation"
+        # The rotation read in the current block (block path, id), or None:
+        # stages of one read are distinct memory to the barrier analysis,
+        # as the language reads it once per block between advances.
+        self.rotation_read = None
+        fe.c.declare_var(name, fe.pos, (dtype.name, list(shape)), None,
+                         fe.pos, fe.c.depth)
         fe.c.set_var_placement(name, False, stages, fe.pos)
         fe.c.declare_var(self.rotation, fe.pos, ("index", []),
                          fe.to_id(0), fe.pos, fe.c.depth)
@@ -595,8 +794,10 @@ class Pipeline(_Scoped):
     def ref(self, k):
         self.check_scope()
         fe = self.fe
-        rotation = fe.c.name(self.rotation, fe.pos)
-        return (self.name, fe.pos, rotation, k)
+        path = fe.block_path()
+        if self.rotation_read is None or self.rotation_read[0] != path:
+            self.rotation_read = (path, fe.c.name(self.rotation, fe.pos))
+        return (self.name, fe.pos, self.rotation_read[1], k)
 
     def stage(self, k):
         """Stage ``k`` (0 is the front)."""
@@ -623,16 +824,16 @@ class Pipeline(_Scoped):
         self.check_scope()
         fe = self.fe
         fe.c.assign(self.rotation, fe.pos, "+", fe.pos, fe.to_id(1), fe.pos)
+        self.rotation_read = None
 
 
 def pipeline(dtype, size, stages=2):
-    """A ring of ``stages`` (at least 2) buffers of ``size`` elements for
-    overlapping loads with compute (seed 003)."""
+    """A ring of ``stages`` (at least 2) buffers of ``size`` elements (or
+    of the shape ``size``, a tuple: the language's ``var p: pipeline<T,
+    stages = S>[R, C]``) for overlapping loads with compute (seed 003)."""
     fe = current_frontend("tile.pipeline")
     if not isinstance(stages, int) or isinstance(stages, bool) or stages < 2:
         raise CompileError(fe.located(
             f"a pipeline has at least 2 stages, got {stages!r}"))
-    if not isinstance(size, int) or isinstance(size, bool) or size <= 0:
-        raise CompileError(fe.located(
-            f"a pipeline stage's size is a positive int, got {size!r}"))
-    return Pipeline(fe, fe.new_name("pipe"), _as_dtype(dtype), size, stages)
+    return Pipeline(fe, fe.new_name("pipe"), _as_dtype(dtype),
+                    _shape(fe, size, "a pipeline stage's size"), stages)

@@ -198,7 +198,7 @@ public:
                            StringRef op, Pos opPos, ValueId value, Pos pos,
                            std::optional<ValueId> whole = std::nullopt);
   /// One side of a copy: a tensor parameter (by name) or a var, and the
-  /// box's offsets in it.
+  /// box's offsets in it (none for a whole var: zeros).
   struct CopySide {
     VarRef ref;
     std::vector<ValueId> offsets;
