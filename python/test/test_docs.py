@@ -14,7 +14,7 @@ def python_blocks(path):
 
 
 @pytest.mark.parametrize("path, count", [("README.md", 1),
-                                         ("docs/python.md", 1),
+                                         ("docs/python.md", 2),
                                          ("docs/tutorial.md", 3)])
 def test_documented_python_runs(path, count, tmp_path, capsys):
     blocks = python_blocks(path)

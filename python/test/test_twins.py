@@ -9,6 +9,7 @@ import subprocess
 import numpy as np
 import pytest
 
+import example_twins
 import language_twins
 import tile
 from conftest import ROOT, example
@@ -65,7 +66,8 @@ def same_results_as_tile_run(path, compiled, dims, tmp_path, kernel=None):
         values[key] = value
     arrays, written = [], []
     for param in manifest["params"]:
-        dtype = {"f32": np.float32, "i32": np.int32}[param["dtype"]]
+        dtype = {"f32": np.float32, "f16": np.float16,
+                 "i32": np.int32}[param["dtype"]]
         if not param["shape"]:  # a scalar: dims.txt has its value
             arrays.append(dtype(float(values[param["name"]])))
             continue
@@ -94,6 +96,41 @@ def test_same_results_as_tile_run(name, kernel, dims, tmp_path):
     same_results_as_tile_run(os.path.join(ROOT, "examples", name + ".tile"),
                              getattr(example(name), kernel).compile(), dims,
                              tmp_path)
+
+
+# The other .tile examples, in Python (example_twins.py): the same IR after
+# the front end (flash_attention's loop materializes its lower bound, a
+# literal 0, after the upper one: the same ops in another order) and the
+# same results as tile-run's reference on the same inputs.
+@pytest.mark.parametrize("name, kernel, dims, same_ir", [
+    ("flash_attention", "flash_attention", {"N": 40}, False),
+    ("layernorm", "layernorm", {"M": 20, "N": 300}, True),
+    ("transpose", "transpose_tiles", {"M": 40, "N": 70}, True),
+    ("colsum", "colsum", {"M": 70, "N": 200}, True),
+    ("argmax", "argmax", {"M": 20, "N": 300}, True),
+    ("matmul_splitk", "matmul_splitk", {"M": 40, "N": 70, "K": 100}, True),
+    ("embedding", "embedding", {"M": 20, "V": 10, "D": 70}, True),
+    ("cross_entropy", "cross_entropy", {"M": 20, "V": 300}, True),
+    ("gemm", "gemm", {"M": 130, "N": 130, "K": 40}, True),
+])
+def test_every_tile_example_has_a_python_twin(name, kernel, dims, same_ir,
+                                              tmp_path):
+    compiled = getattr(example_twins, kernel).compile()
+    if same_ir:
+        assert compiled.mlir().strip() == tile_ir(name).strip()
+    same_results_as_tile_run(os.path.join(ROOT, "examples", name + ".tile"),
+                             compiled, dims, tmp_path)
+
+
+def test_the_examples_are_all_twinned():
+    """Each .tile example has a twin here or in examples/python."""
+    twinned = set(TWINS) | {"flash_attention", "layernorm", "transpose",
+                            "colsum", "argmax", "matmul_splitk", "embedding",
+                            "cross_entropy", "gemm"}
+    examples = {name[:-len(".tile")] for name in
+                os.listdir(os.path.join(ROOT, "examples"))
+                if name.endswith(".tile")}
+    assert examples <= twinned, examples - twinned
 
 
 def frontend_test(name):
@@ -163,3 +200,24 @@ def test_the_issue_example_verbatim(tmp_path):
     assert result.matched
     np.testing.assert_allclose(S[:, 0], (X.astype(np.float64) ** 2).sum(1),
                                rtol=1e-5)
+
+
+@pytest.mark.parametrize("backend", ["emulate", "interp"])
+def test_the_report_is_tile_runs(backend):
+    """str(result) is tile-run's report of the .tile twin, line for line,
+    but for the source locations (the Python file's) and the run's time."""
+    ran = subprocess.run(
+        [os.path.join(BIN, "tile-run"),
+         os.path.join(ROOT, "examples", "squares.tile"),
+         f"--backend={backend}", "--dim", "K=192"],
+        check=True, capture_output=True, text=True).stdout
+    X = np.random.default_rng(2).uniform(-1, 1, (16, 192)).astype(np.float32)
+    result = example("squares").squares(
+        X, np.zeros((16, 64), np.float32), np.zeros((16, 1), np.float32),
+        backend=backend)
+
+    def normalized(report):
+        report = re.sub(r"\S+\.(tile|py):\d+:\d+", "LOC", report)
+        return re.sub(r"in \d+\.\d+ s", "in T s", report).strip()
+    assert normalized(str(result)) == normalized(ran)
+    assert "LOC" in normalized(ran) or backend == "interp"

@@ -1,0 +1,167 @@
+"""Python twins of the .tile examples that examples/python has no twin of
+(examples/*.tile: issue 14's kernels and the GEMM), written as a user
+would: test_twins.py checks that each builds the IR of its .tile twin
+and computes what tile-run's reference computes on the same inputs."""
+
+import tile
+from tile import f16 as F16, f32 as F32, i32 as I32, tensor
+
+# examples/flash_attention.tile
+BM, BN, D = 16, 32, 32
+
+
+@tile.kernel(threads=128, grid=lambda N: tile.cdiv(N, BM))
+def flash_attention(scale: F32, Q: tensor(F16, ["N", D]),
+                    K: tensor(F16, ["N", D]), V: tensor(F16, ["N", D]),
+                    O: tensor(F32, ["N", D])):
+    r = tile.ctx.block.x * BM
+    q = Q[r:r + BM, 0:D]
+    queries = tile.iota((BM, BN), 0) + tile.i32(r)
+    m: tile.tile_type(F32, [BM, 1]) = -tile.inf
+    l: tile.tile_type(F32, [BM, 1]) = 0.0
+    acc: tile.tile_type(F32, [BM, D]) = 0.0
+    for c in tile.range(0, r + BM, BN):
+        keys = tile.iota((BM, BN), 1) + tile.i32(c)
+        s = tile.dot(q, tile.transpose(K[c:c + BN, 0:D])) * scale
+        s = tile.where((keys <= queries) & (keys < tile.i32(N)), s,  # noqa: F821
+                       -tile.inf)
+        grown = tile.max(m, tile.rowmax(s))
+        p = tile.exp(s - grown)
+        rescale = tile.exp(m - grown)
+        l = l * rescale + tile.rowsum(p)
+        acc = acc * rescale + tile.dot(tile.f16(p), V[c:c + BN, 0:D])
+        m = grown
+    O[r:r + BM, 0:D] = acc / l
+
+
+# examples/layernorm.tile
+ROWS, COLS = 16, 128
+
+
+@tile.kernel(threads=256, grid=lambda M: tile.cdiv(M, ROWS))
+def layernorm(eps: F32, X: tensor(F32, ["M", "N"]), W: tensor(F32, [1, "N"]),
+              B: tensor(F32, [1, "N"]), Y: tensor(F32, ["M", "N"])):
+    r = tile.ctx.block.x * ROWS
+    sum: tile.tile_type(F32, [ROWS, 1]) = 0.0
+    for c in tile.range(0, N, COLS):  # noqa: F821 (the symbol N)
+        sum += tile.rowsum(X[r:r + ROWS, c:c + COLS])
+    mean = sum / tile.f32(N)  # noqa: F821
+    squares: tile.tile_type(F32, [ROWS, 1]) = 0.0
+    for c in tile.range(0, N, COLS):  # noqa: F821
+        inside = tile.iota((ROWS, COLS), 1) + tile.i32(c) < tile.i32(N)  # noqa: F821,E501
+        d = tile.where(inside, X[r:r + ROWS, c:c + COLS] - mean, 0.0)
+        squares += tile.rowsum(d * d)
+    rstd = tile.rsqrt(squares / tile.f32(N) + eps)  # noqa: F821
+    for c in tile.range(0, N, COLS):  # noqa: F821
+        x = X[r:r + ROWS, c:c + COLS]
+        Y[r:r + ROWS, c:c + COLS] = (x - mean) * rstd * W[0, c:c + COLS] + \
+            B[0, c:c + COLS]
+
+
+# examples/transpose.tile
+T = 32
+
+
+@tile.kernel(threads=256, grid=lambda M, N: (tile.cdiv(N, T), tile.cdiv(M, T)))
+def transpose_tiles(X: tensor(F32, ["M", "N"]), Y: tensor(F32, ["N", "M"])):
+    r = tile.ctx.block.y * T
+    c = tile.ctx.block.x * T
+    Y[c:c + T, r:r + T] = tile.transpose(X[r:r + T, c:c + T])
+
+
+# examples/colsum.tile
+
+
+@tile.kernel(threads=128, grid=lambda N: tile.cdiv(N, 128))
+def colsum(X: tensor(F32, ["M", "N"]), S: tensor(F32, [1, "N"])):
+    c = tile.ctx.block.x * 128
+    s: tile.tile_type(F32, [1, 128]) = 0.0
+    for r in tile.range(0, M, 32):  # noqa: F821 (the symbol M)
+        s += tile.colsum(X[r:r + 32, c:c + 128])
+    S[0, c:c + 128] = s
+
+
+# examples/argmax.tile
+
+
+@tile.kernel(threads=128, grid=lambda M: tile.cdiv(M, ROWS))
+def argmax(X: tensor(F32, ["M", "N"]), I: tensor(I32, ["M", 1])):
+    r = tile.ctx.block.x * ROWS
+    best: tile.tile_type(F32, [ROWS, 1]) = -tile.inf
+    at: tile.tile_type(I32, [ROWS, 1]) = 0
+    for c in tile.range(0, N, COLS):  # noqa: F821
+        x = tile.load(X[r:r + ROWS, c:c + COLS], other=-tile.inf)
+        top = tile.rowmax(x)
+        beats = (top > best) | ((top != top) & (best == best))
+        at = tile.where(beats, tile.rowargmax(x) + tile.i32(c), at)
+        best = tile.where(beats, top, best)
+    I[r:r + ROWS, 0:1] = at
+
+
+# examples/matmul_splitk.tile
+SPLIT_BM, SPLIT_BN, SPLIT_BK, SPLITS = 32, 64, 32, 4
+
+
+@tile.kernel(threads=256, registers=["acc"],
+             grid=lambda M, N: (tile.cdiv(N, SPLIT_BN), tile.cdiv(M, SPLIT_BM),
+                                SPLITS))
+def matmul_splitk(A: tensor(F16, ["M", "K"]), B: tensor(F16, ["K", "N"]),
+                  C: tensor(F32, ["M", "N"])):
+    m = tile.ctx.block.y * SPLIT_BM
+    n = tile.ctx.block.x * SPLIT_BN
+    share = tile.cdiv(K, SPLITS * SPLIT_BK) * SPLIT_BK  # noqa: F821
+    k0 = tile.ctx.block.z * share
+    acc: tile.tile_type(F32, [SPLIT_BM, SPLIT_BN]) = 0.0
+    for k in tile.range(k0, k0 + share, SPLIT_BK):
+        acc += tile.dot(A[m:m + SPLIT_BM, k:k + SPLIT_BK],
+                        B[k:k + SPLIT_BK, n:n + SPLIT_BN])
+    tile.atomic_add(C[m:m + SPLIT_BM, n:n + SPLIT_BN], acc)
+
+
+# examples/embedding.tile
+
+
+@tile.kernel(threads=128, grid=lambda M: tile.cdiv(M, ROWS))
+def embedding(Ids: tensor(I32, ["M", 1]), E: tensor(F32, ["V", "D"]),
+              Y: tensor(F32, ["M", "D"])):
+    r = tile.ctx.block.x * ROWS
+    ids = Ids[r:r + ROWS, 0:1]
+    for c in tile.range(0, D, 64):  # noqa: F821 (the symbol D)
+        Y[r:r + ROWS, c:c + 64] = E[ids, c:c + 64]
+
+
+# examples/cross_entropy.tile
+
+
+@tile.kernel(threads=128, grid=lambda M: tile.cdiv(M, ROWS))
+def cross_entropy(Logits: tensor(F32, ["M", "V"]),
+                  Labels: tensor(I32, ["M", 1]), Loss: tensor(F32, ["M", 1])):
+    r = tile.ctx.block.x * ROWS
+    m: tile.tile_type(F32, [ROWS, 1]) = -tile.inf
+    s: tile.tile_type(F32, [ROWS, 1]) = 0.0
+    for c in tile.range(0, V, COLS):  # noqa: F821 (the symbol V)
+        x = tile.load(Logits[r:r + ROWS, c:c + COLS], other=-tile.inf)
+        grown = tile.max(m, tile.rowmax(x))
+        s = s * tile.exp(m - grown) + tile.rowsum(tile.exp(x - grown))
+        m = grown
+    labels = Labels[r:r + ROWS, 0:1]
+    picked = Logits[r:r + ROWS, labels]
+    valid = (labels >= 0) & (labels < tile.i32(V))  # noqa: F821
+    Loss[r:r + ROWS, 0:1] = tile.where(valid, m + tile.log(s) - picked, 0.0)
+
+
+# examples/gemm.tile
+
+
+@tile.kernel(threads=256, registers=["acc"],
+             grid=lambda M, N: (tile.cdiv(N, 128), tile.cdiv(M, 128)))
+def gemm(A: tensor(F16, ["M", "K"]), B: tensor(F16, ["K", "N"]),
+         C: tensor(F16, ["M", "N"])):
+    row = tile.ctx.block.y * 128
+    col = tile.ctx.block.x * 128
+    acc: tile.tile_type(F32, [128, 128]) = 0.0
+    for k in tile.range(0, K, 32):  # noqa: F821 (the symbol K)
+        a = A[row:row + 128, k:k + 32]
+        b = B[k:k + 32, col:col + 128]
+        acc += tile.dot(a, b)
+    C[row:row + 128, col:col + 128] = tile.f16(acc)
