@@ -148,8 +148,12 @@ namespace {
 /// Keeps the whole module after every pass of the pipeline.
 class StageCapture : public PassManager::IRPrinterConfig {
 public:
-  explicit StageCapture(std::vector<std::pair<std::string, std::string>> &out)
-      : IRPrinterConfig(/*printModuleScope=*/true), out(out) {}
+  StageCapture(std::vector<std::pair<std::string, std::string>> &out,
+               OpPrintingFlags flags)
+      : IRPrinterConfig(/*printModuleScope=*/true,
+                        /*printAfterOnlyOnChange=*/false,
+                        /*printAfterOnlyOnFailure=*/false, flags),
+        out(out) {}
 
   void printAfterIfEnabled(Pass *pass, Operation *op,
                            PrintCallbackFn printCallback) override {
@@ -171,24 +175,33 @@ public:
 private:
   std::vector<std::pair<std::string, std::string>> &out;
 };
+
+OpPrintingFlags printingFlags(bool locations) {
+  OpPrintingFlags flags;
+  if (locations)
+    flags.enableDebugInfo();
+  return flags;
+}
 } // namespace
 
-std::optional<Failure> Compilation::computeStages() {
-  if (!stages.empty())
+std::optional<Failure> Compilation::computeStages(bool locations) {
+  Stages &out = locations ? stagesWithLocations : stages;
+  if (!out.empty())
     return std::nullopt;
   std::string source;
   llvm::raw_string_ostream os(source);
-  module->print(os);
-  stages.emplace_back("source", std::move(source));
+  module->print(os, printingFlags(locations));
+  out.emplace_back("source", std::move(source));
   OwningOpRef<ModuleOp> copy = module->clone();
   TileToPTXOptions compile = options;
   compile.remarks = false;
   FailureOr<std::string> text =
       compileToPTX(*copy, compile, [&](PassManager &pm) {
-        pm.enableIRPrinting(std::make_unique<StageCapture>(stages));
+        pm.enableIRPrinting(
+            std::make_unique<StageCapture>(out, printingFlags(locations)));
       });
   if (failed(text)) {
-    stages.clear();
+    out.clear();
     return compileFailure();
   }
   return std::nullopt;
@@ -196,25 +209,25 @@ std::optional<Failure> Compilation::computeStages() {
 
 std::vector<std::string> Compilation::getStages() {
   std::vector<std::string> names;
-  if (computeStages())
+  if (computeStages(/*locations=*/false))
     return names;
   for (const auto &[stage, ir] : stages)
     names.push_back(stage);
   return names;
 }
 
-std::variant<std::string, Failure>
-Compilation::getIR(const std::string &stage) {
+std::variant<std::string, Failure> Compilation::getIR(const std::string &stage,
+                                                      bool locations) {
   if (stage == "source") {
     std::string text;
     llvm::raw_string_ostream os(text);
-    module->print(os);
+    module->print(os, printingFlags(locations));
     return text;
   }
-  if (std::optional<Failure> failure = computeStages())
+  if (std::optional<Failure> failure = computeStages(locations))
     return *failure;
   std::string known;
-  for (const auto &[name, ir] : stages) {
+  for (const auto &[name, ir] : locations ? stagesWithLocations : stages) {
     if (name == stage)
       return ir;
     known += (known.empty() ? "" : ", ") + name;

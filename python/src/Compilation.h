@@ -89,8 +89,10 @@ public:
                                 const std::string &chip);
 
   /// The tile IR after the front end, or after the pass `stage` of the
-  /// compile pipeline ("stage#2" for its second run).
-  std::variant<std::string, Failure> getIR(const std::string &stage);
+  /// compile pipeline ("stage#2" for its second run); with `locations`,
+  /// each op's `loc(...)` too (the source's file:line:col).
+  std::variant<std::string, Failure> getIR(const std::string &stage,
+                                           bool locations = false);
   std::vector<std::string> getStages();
   std::variant<std::string, Failure> getPTX();
   std::variant<std::string, Failure> getManifest();
@@ -112,7 +114,8 @@ public:
 private:
   Failure compileFailure();
   std::optional<Failure> place();
-  std::optional<Failure> computeStages();
+  using Stages = std::vector<std::pair<std::string, std::string>>;
+  std::optional<Failure> computeStages(bool locations);
 
   std::unique_ptr<mlir::MLIRContext> context;
   llvm::SourceMgr sourceMgr;
@@ -125,7 +128,8 @@ private:
   std::optional<std::string> ptx;
   /// The emulator's code, lowered once.
   mlir::OwningOpRef<mlir::ModuleOp> lowered;
-  std::vector<std::pair<std::string, std::string>> stages;
+  /// The IR after each pass, printed without and with locations.
+  Stages stages, stagesWithLocations;
 };
 
 } // namespace tile::python

@@ -562,8 +562,12 @@ NB_MODULE(_tile, m) {
               std::vector<unsigned> args,
               Pos p) { return c.getBuilder().exprCall(callee, args, pos(p)); })
       // Products.
-      .def("ir", [](Compilation &c,
-                    const std::string &stage) { return value(c.getIR(stage)); })
+      .def(
+          "ir",
+          [](Compilation &c, const std::string &stage, bool locations) {
+            return value(c.getIR(stage, locations));
+          },
+          "stage"_a, "locations"_a = false)
       .def("stages", &Compilation::getStages)
       .def("ptx", [](Compilation &c) { return value(c.getPTX()); })
       .def("manifest", [](Compilation &c) { return value(c.getManifest()); })

@@ -2,6 +2,7 @@
 
 import json
 import os
+import re
 import subprocess
 
 import numpy as np
@@ -97,3 +98,60 @@ def test_remarks_at_python_lines():
     assert "'acc': 4 elements per thread (1024 elements, 256 threads), " \
            "kept in registers" in remarks
     assert "spilled to shared tile 'acc'" in remarks
+
+
+def located_ops(ir):
+    """(op name, file, line) of each op of a module printed with
+    locations, the aliases (#loc3 = loc(...)) resolved; an op with regions
+    (scf.for) has its location after its closing brace."""
+    aliases = dict(re.findall(r'^(#loc\d*) = (loc\(.*\))$', ir, re.M))
+    ops, open_ops = [], []
+    for line in ir.splitlines():
+        if line.startswith("#"):
+            continue
+        op = re.match(r'\s*(?:%[\w#:, %]+ = )?"?([a-z_]+\.[a-z_.]+)', line)
+        stripped = line.strip()
+        if op and stripped.endswith("{"):
+            open_ops.append(op.group(1))  # its location follows its body
+            continue
+        if stripped.startswith("}") and not stripped.endswith("{"):
+            name = open_ops.pop() if open_ops else None
+        else:
+            name = op.group(1) if op else None
+        where = re.search(r'loc\((#loc\d*)\)\s*$|(loc\("[^)]*\))\s*$', line)
+        if not name or not where:
+            continue
+        text = aliases.get(where.group(1)) if where.group(1) else \
+            where.group(2)
+        place = re.search(r'loc\("([^"]+)":(\d+):(\d+)\)', text or "")
+        assert place, line
+        ops.append((name, place.group(1), int(place.group(2))))
+    return ops
+
+
+def test_each_op_is_located_at_its_python_line():
+    from conftest import ROOT
+    compiled = squares.compile()
+    assert "loc(" not in compiled.mlir()
+    ops = located_ops(compiled.mlir(locations=True))
+    path = os.path.join(ROOT, "examples", "python", "squares.py")
+    with open(path) as f:
+        source = dict(enumerate(f.read().splitlines(), 1))
+    body = [n for n, text in source.items() if text.startswith("def squares")]
+    assert len(ops) > 20
+    for name, file, line in ops:
+        assert file == path, (name, file)
+        assert line >= body[0] - 1, (name, line)  # the decorator's, or after
+    # Each op (its first of a kind) at the statement it computes.
+    at = {}
+    for name, _, line in ops:
+        at.setdefault(name, source[line])
+    assert "tile.rowsum(acc)" in at["tile.rowsum"]
+    assert "x * x" in at["arith.mulf"]
+    assert "tile.range" in at["scf.for"]
+    assert "X[0:16, kt:kt + 64]" in at["tile.load"]
+    assert "tile.zeros" in at["tile.var"]
+    # Later passes keep the locations.
+    later = located_ops(compiled.mlir("tile-promote-registers",
+                                      locations=True))
+    assert later and all(file == path for _, file, _ in later)

@@ -422,12 +422,13 @@ class CompiledKernel:
         """The manifest (docs/abi.md) as a dict."""
         return json.loads(self._c.manifest())
 
-    def mlir(self, stage="source"):
+    def mlir(self, stage="source", locations=False):
         """The IR after the front end (``"source"``) or after the pass
         ``stage`` of the compile pipeline (``"tile-plan-shared"``,
         ``"tile-to-gpu"``, ...; ``"canonicalize#2"`` for a pass's second
-        run)."""
-        return self._c.ir(stage)
+        run); with ``locations=True``, each op's ``loc("FILE.py":LINE:COL)``
+        too, the Python source it came from."""
+        return self._c.ir(stage, locations)
 
     @property
     def stages(self):
