@@ -128,7 +128,9 @@ static const char *accessVerb(AccessKind kind) {
 uint8_t *Interpreter::access(Operation *op, Address address, int64_t size,
                              AccessKind kind) {
   uint8_t *bytes = checkBounds(op, address, size,
-                               kind == AccessKind::Read ? "load" : "store");
+                               kind == AccessKind::Read    ? "load"
+                               : kind == AccessKind::Write ? "store"
+                                                           : "atomic update");
   if (!bytes || failed(checkInFlight(op, address, size, kind)))
     return nullptr;
   // A global access is of whole elements, a vector access of several,

@@ -52,14 +52,15 @@ struct BreakShuffle : PassWrapper<BreakShuffle, OperationPass<>> {
   }
 };
 
-/// Makes every scf.if that guards a global load or store unconditional: a
-/// slice that crosses a tensor's edge then reads or writes outside it.
+/// Makes every scf.if that guards a global load, store or atomic update
+/// unconditional: a slice that crosses a tensor's edge, or a gather's,
+/// scatter's or atomic's index outside it, then reaches outside it.
 struct DropBoundMasks : PassWrapper<DropBoundMasks, OperationPass<>> {
   MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(DropBoundMasks)
   StringRef getArgument() const final { return "tile-test-drop-bound-masks"; }
   StringRef getDescription() const final {
-    return "test only: make every scf.if around an llvm.load/llvm.store "
-           "unconditional";
+    return "test only: make every scf.if around an llvm.load, llvm.store "
+           "or atomic unconditional";
   }
   void getDependentDialects(DialectRegistry &registry) const override {
     registry.insert<arith::ArithDialect>();
@@ -68,7 +69,8 @@ struct DropBoundMasks : PassWrapper<DropBoundMasks, OperationPass<>> {
     getOperation()->walk([](scf::IfOp branch) {
       bool guardsGlobalAccess = false;
       branch.getThenRegion().walk([&](Operation *op) {
-        guardsGlobalAccess |= isa<LLVM::LoadOp, LLVM::StoreOp>(op);
+        guardsGlobalAccess |= isa<LLVM::LoadOp, LLVM::StoreOp,
+                                  LLVM::AtomicRMWOp, LLVM::AtomicCmpXchgOp>(op);
       });
       if (!guardsGlobalAccess)
         return;

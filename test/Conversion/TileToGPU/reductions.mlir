@@ -165,3 +165,132 @@ tile.kernel @rowmax_24_f32(%A: !tile.tensor<[16, 24], f32>, %M: !tile.tensor<[16
   tile.store %m, %M[%c0, %c0] : tensor<16x1xf32> -> !tile.tensor<[16, 1], f32>
   tile.return
 }
+
+// -----
+
+// rowmin of f32 rows of 16: a butterfly of four shuffles over 16 lanes,
+// combined with minimumf (a NaN wins), no shared memory.
+// CHECK-LABEL: gpu.func @rowmin_16_f32(
+// CHECK-NOT: workgroup
+// CHECK-COUNT-4: arith.minimumf
+// CHECK-NOT: gpu.barrier
+// CHECK: llvm.store %{{.*}} : f32, !llvm.ptr<1>
+// CHECK: gpu.return
+tile.kernel @rowmin_16_f32(%A: !tile.tensor<[8, 16], f32>, %M: !tile.tensor<[8, 1], f32>) attributes {threads = 128 : i64} {
+  %c0 = arith.constant 0 : index
+  %a = tile.load %A[%c0, %c0] : !tile.tensor<[8, 16], f32> -> tensor<8x16xf32>
+  %m = tile.rowmin %a : tensor<8x16xf32> -> tensor<8x1xf32>
+  tile.store %m, %M[%c0, %c0] : tensor<8x1xf32> -> !tile.tensor<[8, 1], f32>
+  tile.return
+}
+
+// -----
+
+// rowargmax goes through shared memory whatever the row: after a barrier
+// each row's warp reads its elements as (value, column) pairs, starting
+// at no column (2^31 - 1), and a butterfly shuffles both halves of the
+// pair: a NaN beats a number, a greater value beats a smaller, and equal
+// values keep the smaller column.
+// CHECK-LABEL: gpu.func @rowargmax_16_f32(
+// CHECK-SAME: workgroup
+// CHECK: memref.store
+// CHECK: gpu.barrier
+// CHECK: scf.for {{.*}} iter_args(%{{.*}} = %{{.*}}, %{{.*}} = %c2147483647_i32) -> (f32, i32)
+// CHECK: memref.load
+// CHECK: arith.cmpf uno
+// CHECK: arith.cmpf ogt
+// CHECK: arith.cmpf oeq
+// CHECK: arith.cmpi slt
+// CHECK: %[[V:.*]], %{{.*}} = gpu.shuffle  xor %{{.*}}, %c16_i32, %c32_i32 : f32
+// CHECK-NEXT: %[[I:.*]], %{{.*}} = gpu.shuffle  xor %{{.*}}, %c16_i32, %c32_i32 : i32
+// CHECK: arith.cmpi slt, %[[I]], %{{.*}} : i32
+// CHECK: llvm.store %{{.*}} : i32, !llvm.ptr<1>
+tile.kernel @rowargmax_16_f32(%A: !tile.tensor<[8, 16], f32>, %I: !tile.tensor<[8, 1], i32>) attributes {threads = 128 : i64} {
+  %c0 = arith.constant 0 : index
+  %a = tile.load %A[%c0, %c0] : !tile.tensor<[8, 16], f32> -> tensor<8x16xf32>
+  %i = tile.rowargmax %a : tensor<8x16xf32> -> tensor<8x1xi32>
+  tile.store %i, %I[%c0, %c0] : tensor<8x1xi32> -> !tile.tensor<[8, 1], i32>
+  tile.return
+}
+
+// -----
+
+// Column j of a [32, 128] tile over 128 threads is in thread j: colsum is
+// 31 adds of each thread's own slots, no shared memory, no shuffle.
+// CHECK-LABEL: gpu.func @colsum_in_thread(
+// CHECK-NOT: workgroup
+// CHECK-COUNT-31: arith.addf
+// CHECK-NOT: gpu.shuffle
+// CHECK-NOT: gpu.barrier
+// CHECK: llvm.store %{{.*}} : f32, !llvm.ptr<1>
+// CHECK: gpu.return
+tile.kernel @colsum_in_thread(%A: !tile.tensor<[32, 128], f32>, %S: !tile.tensor<[1, 128], f32>) attributes {threads = 128 : i64} {
+  %c0 = arith.constant 0 : index
+  %a = tile.load %A[%c0, %c0] : !tile.tensor<[32, 128], f32> -> tensor<32x128xf32>
+  %s = tile.colsum %a : tensor<32x128xf32> -> tensor<1x128xf32>
+  tile.store %s, %S[%c0, %c0] : tensor<1x128xf32> -> !tile.tensor<[1, 128], f32>
+  tile.return
+}
+
+// -----
+
+// In a CTA of one warp, column j of a [16, 8] tile is in lanes j, j + 8,
+// j + 16, j + 24: each lane folds its 4 slots, then shuffles 16 and 8
+// lanes apart fold the column.
+// CHECK-LABEL: gpu.func @colmax_in_warp(
+// CHECK-NOT: workgroup
+// CHECK-COUNT-3: arith.maximumf
+// CHECK: gpu.shuffle  xor %{{.*}}, %c16_i32, %c32_i32 : f32
+// CHECK: arith.maximumf
+// CHECK: gpu.shuffle  xor %{{.*}}, %c8_i32, %c32_i32 : f32
+// CHECK: arith.maximumf
+// CHECK-NOT: gpu.shuffle
+// CHECK-NOT: gpu.barrier
+// CHECK: llvm.store %{{.*}} : f32, !llvm.ptr<1>
+tile.kernel @colmax_in_warp(%A: !tile.tensor<[16, 8], f32>, %S: !tile.tensor<[1, 8], f32>) attributes {threads = 32 : i64} {
+  %c0 = arith.constant 0 : index
+  %a = tile.load %A[%c0, %c0] : !tile.tensor<[16, 8], f32> -> tensor<16x8xf32>
+  %s = tile.colmax %a : tensor<16x8xf32> -> tensor<1x8xf32>
+  tile.store %s, %S[%c0, %c0] : tensor<1x8xf32> -> !tile.tensor<[1, 8], f32>
+  tile.return
+}
+
+// -----
+
+// Columns of 64 over 128 threads are spread over threads: the tile goes to
+// shared memory and, after a barrier, a thread per column folds its 32
+// elements, starting from the largest i32.
+// CHECK-LABEL: gpu.func @colmin_shared(
+// CHECK-SAME: workgroup
+// CHECK: memref.store
+// CHECK: gpu.barrier
+// CHECK: scf.for {{.*}} = %c0 to %c32 step %c1 iter_args(%{{.*}} = %c2147483647_i32) -> (i32)
+// CHECK: memref.load
+// CHECK-NEXT: arith.minsi
+// CHECK: llvm.store %{{.*}} : i32, !llvm.ptr<1>
+tile.kernel @colmin_shared(%A: !tile.tensor<[32, 64], i32>, %S: !tile.tensor<[1, 64], i32>) attributes {threads = 128 : i64} {
+  %c0 = arith.constant 0 : index
+  %a = tile.load %A[%c0, %c0] : !tile.tensor<[32, 64], i32> -> tensor<32x64xi32>
+  %s = tile.colmin %a : tensor<32x64xi32> -> tensor<1x64xi32>
+  tile.store %s, %S[%c0, %c0] : tensor<1x64xi32> -> !tile.tensor<[1, 64], i32>
+  tile.return
+}
+
+// -----
+
+// A transpose is read across threads: each thread stores its elements of
+// the input to shared memory and, after a barrier, reads those of the
+// result (4 a thread each way).
+// CHECK-LABEL: gpu.func @transpose_shared(
+// CHECK-SAME: workgroup
+// CHECK-COUNT-4: memref.store
+// CHECK: gpu.barrier
+// CHECK-COUNT-4: memref.load
+// CHECK: gpu.return
+tile.kernel @transpose_shared(%A: !tile.tensor<[16, 32], f32>, %B: !tile.tensor<[32, 16], f32>) attributes {threads = 128 : i64} {
+  %c0 = arith.constant 0 : index
+  %a = tile.load %A[%c0, %c0] : !tile.tensor<[16, 32], f32> -> tensor<16x32xf32>
+  %t = tile.transpose %a : tensor<16x32xf32> -> tensor<32x16xf32>
+  tile.store %t, %B[%c0, %c0] : tensor<32x16xf32> -> !tile.tensor<[32, 16], f32>
+  tile.return
+}
