@@ -94,7 +94,9 @@ def stages_table(args, out, translate):
     print(STAGED_GEMM + " at each stage count: 'shared' stages in rings of "
           "shared memory\nby cp.async, 'registers' carries the tiles in "
           "flight in registers (shared = false),\n'auto' omits stages. regs, "
-          "spill B, smem B: ptxas -v; stages: the manifest. The hot\nloop's "
+          "spill B: ptxas -v; smem B, stages: the manifest (ptxas -v\ncounts "
+          "static shared memory only, and above 48 KiB it is dynamic). The "
+          "hot\nloop's "
           "iteration with the most cp.async: its LDGSTS, LDG and "
           "instructions; LDGSTS:\nthe whole kernel's; slow LDG/it: the "
           "iteration with the most global loads (the\nelement-wise fallback "
@@ -114,6 +116,7 @@ def stages_table(args, out, translate):
             [str(translate), "--tile-to-manifest", str(variant)], check=True,
             capture_output=True, text=True).stdout)
         stats["stages"] = manifest_stages(manifest)
+        stats["smem"] = manifest[0]["shared_bytes"]
         cubin = variant.with_suffix(".cubin")
         subprocess.run(["ptxas", f"-arch={args.chip}", str(ptx), "-o",
                         str(cubin)], check=True)

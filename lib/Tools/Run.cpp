@@ -81,7 +81,8 @@ mlir::tile::placeKernel(ModuleOp module, StringRef name,
 // The compile-side report
 //===----------------------------------------------------------------------===//
 
-PtxasFigures mlir::tile::runPtxas(const std::string &ptx, StringRef chip) {
+PtxasFigures mlir::tile::runPtxas(const std::string &ptx, StringRef chip,
+                                  StringRef entry) {
   PtxasFigures figures;
   llvm::ErrorOr<std::string> ptxas =
       llvm::sys::findProgramByName("ptxas", {"/usr/local/cuda/bin"});
@@ -109,7 +110,15 @@ PtxasFigures mlir::tile::runPtxas(const std::string &ptx, StringRef chip) {
   llvm::sys::fs::remove(log);
   if (status != 0 || !text)
     return figures;
+  // ptxas reports each entry of the module in turn: `entry`'s section,
+  // from its "Compiling entry function" line to the next.
   StringRef report = (*text)->getBuffer();
+  constexpr StringLiteral kEntryLine = "Compiling entry function '";
+  size_t start = report.find((kEntryLine + entry + "'").str());
+  if (start != StringRef::npos) {
+    report = report.drop_front(start + kEntryLine.size());
+    report = report.take_front(report.find(kEntryLine));
+  }
   auto find = [&](StringRef pattern) {
     SmallVector<StringRef> match;
     int value = 0;
@@ -219,6 +228,22 @@ std::string mlir::tile::formatCompileReport(const std::string &ptx,
           entry->getInteger("shared_loads").value_or(0),
           entry->getInteger("shared_bytes").value_or(0),
           entry->getInteger("elements_per_thread").value_or(0));
+      if (std::optional<StringRef> chosen = entry->getString("stages_chosen"))
+        os << "  stages: " << *chosen << "\n";
+      if (const llvm::json::Array *loads = entry->getArray("staged"))
+        for (const llvm::json::Value &load : *loads) {
+          const llvm::json::Object *staged = load.getAsObject();
+          int64_t chunk = staged->getInteger("chunk_bytes").value_or(0);
+          os << llvm::formatv(
+              "  '{0}' ({1}): in {2}, {3} B{4}: {5}\n",
+              staged->getString("name").value_or("?"),
+              staged->getString("loc").value_or("?"),
+              staged->getString("in").value_or("?"),
+              staged->getInteger("bytes").value_or(0),
+              chunk ? llvm::formatv(", cp.async of {0} B", chunk).str()
+                    : std::string(),
+              staged->getString("why").value_or("?"));
+        }
     }
   }
   if (const llvm::json::Array *buffers = object->getArray("shared_buffers")) {

@@ -332,7 +332,7 @@ Compilation::run(std::vector<rt::HostTensor> &buffers,
     return Failure{Failure::Kind::Fault, diagnostics->takeErrors()};
   }
   if (!code.empty())
-    result.ptxas = runPtxas(code, options.chip);
+    result.ptxas = runPtxas(code, options.chip, placed->manifest.entry);
   result.report =
       result.figures.report +
       formatCompileReport(code, result.ptxas, *placed, options.chip);

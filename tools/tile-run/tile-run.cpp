@@ -450,7 +450,7 @@ int run(int argc, char **argv) {
   llvm::outs() << figures.report;
   PtxasFigures ptxas;
   if (!ptx.empty())
-    ptxas = runPtxas(ptx, chip);
+    ptxas = runPtxas(ptx, chip, manifest.entry);
   llvm::outs() << formatCompileReport(ptx, ptxas, *placed, chip);
   llvm::outs().flush();
   std::string backendName = getBackendName(backend).str();

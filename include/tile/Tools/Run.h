@@ -50,7 +50,9 @@ struct PtxasFigures {
   int registers = 0, spillStoreBytes = 0, spillLoadBytes = 0, stackBytes = 0,
       sharedBytes = 0;
 };
-PtxasFigures runPtxas(const std::string &ptx, StringRef chip);
+/// The figures of the PTX entry `entry` (a module's PTX holds every kernel
+/// of the file, and their variants).
+PtxasFigures runPtxas(const std::string &ptx, StringRef chip, StringRef entry);
 
 /// The compile-side lines of the report: ptxas's figures (`ptx` empty: no
 /// PTX was made) and the placement decisions of the manifest (register

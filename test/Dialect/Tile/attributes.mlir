@@ -77,6 +77,21 @@ tile.kernel @promoted_record(%O: !tile.tensor<[16], f32>) attributes {threads = 
 
 // -----
 
+// A pipelined loop's record holds one record a load, checked as well.
+// expected-error @+1 {{attribute 'tile.pipelined' entry 'chunk_bytes' is missing or of the wrong kind in {bytes = 64 : i64, chunk_bytes = "16", in = "shared", loc = loc(unknown), name = "a", why = "a dot reads it"}}}
+tile.kernel @pipelined_record(%O: !tile.tensor<[16], f32>) attributes {threads = 32 : i64, tile.pipelined = [{loop = "k", loc = loc(unknown), loads = 1 : i64, stages = 2 : i64, stages_chosen = "given", ahead = 1 : i64, shared_loads = 1 : i64, shared_bytes = 64 : i64, elements_per_thread = 0 : i64, staged = [{name = "a", loc = loc(unknown), in = "shared", bytes = 64 : i64, chunk_bytes = "16", why = "a dot reads it"}]}]} {
+  tile.return
+}
+
+// -----
+
+// expected-error @+1 {{attribute 'tile.pipelined' must hold dictionaries of 6 entries, got {name = "a"}}}
+tile.kernel @pipelined_staged_short(%O: !tile.tensor<[16], f32>) attributes {threads = 32 : i64, tile.pipelined = [{loop = "k", loc = loc(unknown), loads = 1 : i64, stages = 2 : i64, stages_chosen = "given", ahead = 1 : i64, shared_loads = 1 : i64, shared_bytes = 64 : i64, elements_per_thread = 0 : i64, staged = [{name = "a"}]}]} {
+  tile.return
+}
+
+// -----
+
 // expected-error @+1 {{attribute 'tile.shared_bytes' must be a byte count (a non-negative i64)}}
 tile.kernel @shared_bytes(%O: !tile.tensor<[16], f32>) attributes {threads = 32 : i64, tile.shared_bytes = "4 KiB"} {
   tile.return

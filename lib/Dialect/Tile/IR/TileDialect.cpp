@@ -115,23 +115,29 @@ public:
       });
     if (name == kPromotedAttr)
       return onKernel([&] {
-        return records({{"name", Kind::String},
-                        {"type", Kind::Type},
-                        {"threads", Kind::Integer},
-                        {"slots", Kind::Integer},
-                        {"shuffles", Kind::Integer},
-                        {"spills", Kind::Integer}});
+        return records(value, {{"name", Kind::String},
+                               {"type", Kind::Type},
+                               {"threads", Kind::Integer},
+                               {"slots", Kind::Integer},
+                               {"shuffles", Kind::Integer},
+                               {"spills", Kind::Integer}});
       });
     if (name == kPipelinedAttr)
       return onKernel([&] {
-        return records({{"loop", Kind::String},
-                        {"loc", Kind::Location},
-                        {"loads", Kind::Integer},
-                        {"stages", Kind::Integer},
-                        {"ahead", Kind::Integer},
-                        {"shared_loads", Kind::Integer},
-                        {"shared_bytes", Kind::Integer},
-                        {"elements_per_thread", Kind::Integer}});
+        static const Field staged[] = {
+            {"name", Kind::String},         {"loc", Kind::Location},
+            {"in", Kind::String},           {"bytes", Kind::Integer},
+            {"chunk_bytes", Kind::Integer}, {"why", Kind::String}};
+        return records(value, {{"loop", Kind::String},
+                               {"loc", Kind::Location},
+                               {"loads", Kind::Integer},
+                               {"stages", Kind::Integer},
+                               {"stages_chosen", Kind::String},
+                               {"ahead", Kind::Integer},
+                               {"shared_loads", Kind::Integer},
+                               {"shared_bytes", Kind::Integer},
+                               {"elements_per_thread", Kind::Integer},
+                               {"staged", Kind::Records, staged}});
       });
     if (name == kSynchronizedAttr)
       return onKernel([&]() -> LogicalResult {
@@ -270,7 +276,14 @@ public:
   }
 
 private:
-  enum class Kind { String, Type, Integer, Location };
+  enum class Kind { String, Type, Integer, Location, Records };
+  /// One entry of a record: its key, its kind, and for Records the fields
+  /// of the records it holds.
+  struct Field {
+    StringRef key;
+    Kind kind;
+    ArrayRef<Field> fields = {};
+  };
 
   InFlightDiagnostic error() {
     return op->emitOpError("attribute '") << name << "' ";
@@ -296,9 +309,10 @@ private:
     return success();
   }
 
-  /// An array of dictionaries holding exactly `fields`, of those kinds.
-  LogicalResult records(ArrayRef<std::pair<StringRef, Kind>> fields) {
-    auto array = dyn_cast<ArrayAttr>(value);
+  /// `list`, an array of dictionaries holding exactly `fields`, of those
+  /// kinds.
+  LogicalResult records(Attribute list, ArrayRef<Field> fields) {
+    auto array = dyn_cast<ArrayAttr>(list);
     if (!array)
       return error() << "must be an array of dictionaries";
     for (Attribute element : array) {
@@ -306,14 +320,20 @@ private:
       if (!record || record.size() != fields.size())
         return error() << "must hold dictionaries of " << fields.size()
                        << " entries, got " << element;
-      for (auto [key, kind] : fields) {
-        Attribute field = record.get(key);
-        bool ok = field && (kind == Kind::String     ? isa<StringAttr>(field)
-                            : kind == Kind::Type     ? isa<TypeAttr>(field)
-                            : kind == Kind::Location ? isa<LocationAttr>(field)
+      for (const Field &entry : fields) {
+        Attribute field = record.get(entry.key);
+        if (field && entry.kind == Kind::Records) {
+          if (failed(records(field, entry.fields)))
+            return failure();
+          continue;
+        }
+        bool ok =
+            field && (entry.kind == Kind::String     ? isa<StringAttr>(field)
+                      : entry.kind == Kind::Type     ? isa<TypeAttr>(field)
+                      : entry.kind == Kind::Location ? isa<LocationAttr>(field)
                                                      : isa<IntegerAttr>(field));
         if (!ok)
-          return error() << "entry '" << key << "' is missing or of the "
+          return error() << "entry '" << entry.key << "' is missing or of the "
                          << "wrong kind in " << element;
       }
     }

@@ -156,6 +156,24 @@ StagedLoad classify(LoadOp load, scf::ForOp loop, bool sharedStages) {
   return staged;
 }
 
+/// Why `staged` went where it did, for its remark and the manifest.
+std::string whyStaged(const StagedLoad &staged, bool sharedStages) {
+  if (staged.reader.empty())
+    return "only the threads that own its elements read it";
+  std::string reader = "'" + staged.reader + "' reads it across threads";
+  if (staged.shared)
+    return reader + ", so it goes to shared memory anyway, and no register "
+                    "holds it in flight";
+  return reader + (sharedStages ? ", but its rows are no whole chunks of 4 "
+                                  "bytes for cp.async"
+                                : ", and @pipeline says shared = false");
+}
+
+/// The bytes of one element of `type`.
+int64_t elementBytes(RankedTensorType type) {
+  return llvm::divideCeil(type.getElementType().getIntOrFloatBitWidth(), 8);
+}
+
 struct TilePipelineLoads
     : tile::impl::TilePipelineLoadsBase<TilePipelineLoads> {
   using TilePipelineLoadsBase::TilePipelineLoadsBase;
@@ -166,6 +184,9 @@ struct TilePipelineLoads
   bool sharedStages = true;
   /// The chip's number (90 for sm_90).
   int chipVersion = 0;
+  /// Whether @pipeline gave the stages ("given") or the pass chose them
+  /// ("auto"), for the manifest.
+  StringRef stagesChosen = "given";
 
   void runOnOperation() override {
     KernelOp kernel = getOperation();
@@ -198,6 +219,7 @@ struct TilePipelineLoads
     sharedStages = !sharedAttr || sharedAttr.getValue();
     auto stagesAttr = pipeline.getAs<IntegerAttr>("stages");
     int64_t stages = stagesAttr ? stagesAttr.getInt() : chooseStages(work);
+    stagesChosen = stagesAttr ? "given" : "auto";
     int64_t registers = estimateRegisters(kernel, work, stages);
     int64_t budget = registerBudget();
     if (registers > budget)
@@ -357,13 +379,36 @@ struct TilePipelineLoads
       StagedLoad staged = classify(cast<LoadOp>(op), loop, sharedStages);
       (staged.shared ? shared : inRegisters).push_back(staged);
     }
-    int64_t sharedBytes = stageInShared(loop, shared, stages, remark);
+    SmallVector<Attribute> staging; // one record a load, for the manifest
+    int64_t sharedBytes = stageInShared(loop, shared, stages, remark, staging);
     int64_t inFlight = 0; // elements per thread
     if (!inRegisters.empty())
       loop = stageInRegisters(kernel, loop, inRegisters, stages - 1, inFlight,
-                              remark);
+                              remark, staging);
     record(kernel, loop, loadOps.size(), stages, shared.size(), sharedBytes,
-           inFlight);
+           inFlight, staging);
+  }
+
+  /// The manifest's record of how `staged` is staged: `in` shared memory
+  /// or registers, the `bytes` that holds (the ring's stages, or the tiles
+  /// in flight across the CTA's registers), the bytes a thread moves at a
+  /// time by cp.async (0 in registers), and why.
+  DictionaryAttr stagingRecord(StagedLoad staged, StringRef medium,
+                               int64_t bytes) {
+    Builder builder(staged.load.getContext());
+    int64_t chunk = staged.width * elementBytes(staged.load.getType());
+    return builder.getDictionaryAttr({
+        builder.getNamedAttr(
+            "name", builder.getStringAttr(staged.var ? staged.var.getName()
+                                                     : StringRef("load"))),
+        builder.getNamedAttr("loc", staged.load.getLoc()),
+        builder.getNamedAttr("in", builder.getStringAttr(medium)),
+        builder.getNamedAttr("bytes", builder.getI64IntegerAttr(bytes)),
+        builder.getNamedAttr("chunk_bytes", builder.getI64IntegerAttr(
+                                                staged.shared ? chunk : 0)),
+        builder.getNamedAttr(
+            "why", builder.getStringAttr(whyStaged(staged, sharedStages))),
+    });
   }
 
   /// The iteration `ahead` steps after the one whose index is `index`.
@@ -380,7 +425,8 @@ struct TilePipelineLoads
   /// Fills a ring of `stages` shared tiles for each of `loads` with async
   /// copies; returns the bytes of the rings.
   int64_t stageInShared(scf::ForOp loop, MutableArrayRef<StagedLoad> loads,
-                        int64_t stages, bool remark) {
+                        int64_t stages, bool remark,
+                        SmallVectorImpl<Attribute> &staging) {
     if (loads.empty())
       return 0;
     Location loc = loop.getLoc();
@@ -447,6 +493,7 @@ struct TilePipelineLoads
       issue(body, i, next, rotation, stages - 1);
     CommitGroupOp::create(body, loc);
     for (auto [staged, ring] : llvm::zip(loads, rings)) {
+      staging.push_back(stagingRecord(staged, "shared", getStorageBytes(ring)));
       OpBuilder at(staged.var ? staged.var.getOperation()
                               : staged.load.getOperation());
       Value front =
@@ -463,13 +510,8 @@ struct TilePipelineLoads
             << stages - 1 << " iteration(s) ahead (@pipeline) into " << stages
             << " shared stages of " << getStageStride(ring) << " B ('"
             << ring.getName() << "') by cp.async, "
-            << staged.width * llvm::divideCeil(staged.load.getType()
-                                                   .getElementType()
-                                                   .getIntOrFloatBitWidth(),
-                                               8)
-            << " B a thread at a time: '" << staged.reader
-            << "' reads it across threads, so it goes to shared memory "
-               "anyway, and no register holds it in flight";
+            << staged.width * elementBytes(staged.load.getType())
+            << " B a thread at a time: " << whyStaged(staged, sharedStages);
       staged.load.erase();
     }
     // After the loop, every copy lands before the ring's bytes are reused
@@ -486,7 +528,8 @@ struct TilePipelineLoads
   /// Returns the new loop.
   scf::ForOp stageInRegisters(KernelOp kernel, scf::ForOp loop,
                               ArrayRef<StagedLoad> staged, int64_t distance,
-                              int64_t &inFlight, bool remark) {
+                              int64_t &inFlight, bool remark,
+                              SmallVectorImpl<Attribute> &staging) {
     SmallVector<LoadOp> loads = llvm::map_to_vector(
         staged, [](const StagedLoad &load) { return load.load; });
     // whyNotPipelined checked that each slice exists.
@@ -527,20 +570,17 @@ struct TilePipelineLoads
       int64_t slots =
           llvm::divideCeil(getNumElements(load.getType()), kernel.getThreads());
       inFlight += slots * distance;
+      staging.push_back(
+          stagingRecord(staged[i], "registers",
+                        distance * getNumElements(load.getType()) *
+                            elementBytes(load.getType())));
       if (remark)
         load.emitRemark("loaded ")
             << distance
             << " iteration(s) ahead (@pipeline) in registers: " << distance
             << " more tile(s) of " << slots
             << " element(s) per thread in flight; "
-            << (staged[i].reader.empty()
-                    ? std::string("only the threads that own its elements "
-                                  "read it")
-                    : "'" + staged[i].reader + "' reads it across threads, " +
-                          (sharedStages
-                               ? "but its rows are no whole chunks of 4 bytes "
-                                 "for cp.async"
-                               : "and @pipeline says shared = false"));
+            << whyStaged(staged[i], sharedStages);
       rewriter.eraseOp(load);
     }
     return pipelined;
@@ -549,7 +589,8 @@ struct TilePipelineLoads
   /// Adds the loop to the kernel's `tile.pipelined` list, which the
   /// manifest and tile-run's report show.
   void record(KernelOp kernel, scf::ForOp loop, int64_t loads, int64_t stages,
-              int64_t sharedLoads, int64_t sharedBytes, int64_t inFlight) {
+              int64_t sharedLoads, int64_t sharedBytes, int64_t inFlight,
+              ArrayRef<Attribute> staging) {
     Builder builder(kernel);
     auto index = loop->getAttrOfType<StringAttr>(kIndexAttr);
     SmallVector<Attribute> entries;
@@ -564,10 +605,13 @@ struct TilePipelineLoads
         builder.getNamedAttr("loc", loop.getLoc()),
         builder.getNamedAttr("loads", integer(loads)),
         builder.getNamedAttr("stages", integer(stages)),
+        builder.getNamedAttr("stages_chosen",
+                             builder.getStringAttr(stagesChosen)),
         builder.getNamedAttr("ahead", integer(stages - 1)),
         builder.getNamedAttr("shared_loads", integer(sharedLoads)),
         builder.getNamedAttr("shared_bytes", integer(sharedBytes)),
         builder.getNamedAttr("elements_per_thread", integer(inFlight)),
+        builder.getNamedAttr("staged", builder.getArrayAttr(staging)),
     }));
     kernel->setAttr(kPipelinedAttr, builder.getArrayAttr(entries));
   }

@@ -60,9 +60,11 @@ def Tile_Dialect : Dialect {
     // tile.kernel, tile-plan-shared: the bytes of shared memory it uses.
     "::mlir::IntegerAttr":$shared_bytes,
     // tile.kernel, tile-pipeline-loads: one dictionary per pipelined loop
-    // ({loop, loc, loads, stages, ahead, shared_loads, shared_bytes,
-    // elements_per_thread}: the loads staged in shared memory and the bytes
-    // of their rings; the elements per thread staged in registers).
+    // ({loop, loc, loads, stages, stages_chosen, ahead, shared_loads,
+    // shared_bytes, elements_per_thread, staged}: the loads staged in
+    // shared memory and the bytes of their rings; the elements per thread
+    // staged in registers; and per load, {name, loc, in, bytes,
+    // chunk_bytes, why}: where it is staged and why).
     "::mlir::ArrayAttr":$pipelined,
     // tile.kernel, tile-insert-barriers: its barriers are placed
     // (tile.barrier ops), which tile-to-gpu requires.
