@@ -384,6 +384,7 @@ int run(int argc, char **argv) {
       generator.fill(inputs.back());
   }
   // Scalar parameters: --arg, else the seeded value.
+  std::vector<bool> given(manifest.params.size(), false);
   for (const std::string &arg : scalarArgs) {
     StringRef text(arg);
     auto [argName, value] = text.split('=');
@@ -402,6 +403,7 @@ int run(int argc, char **argv) {
     if (!parsed)
       return fail(parsed.takeError().prefix("--arg: "), kBadInput);
     inputs[param - manifest.params.begin()] = std::move(*parsed);
+    given[param - manifest.params.begin()] = true;
   }
 
   // The reference: the tile-level interpreter on the kernel as written,
@@ -448,6 +450,18 @@ int run(int argc, char **argv) {
   }
   const std::vector<std::vector<bool>> &written = figures.written;
   llvm::outs() << figures.report;
+  // The scalars' values, so that a seeded one can be given again.
+  bool anyScalar = false;
+  for (auto [index, param] : llvm::enumerate(manifest.params)) {
+    if (!param.isScalar())
+      continue;
+    llvm::outs() << (anyScalar ? ", " : "scalars: ") << param.name << "="
+                 << rt::formatScalarValue(inputs[index])
+                 << (given[index] ? "" : " (seeded)");
+    anyScalar = true;
+  }
+  if (anyScalar)
+    llvm::outs() << "\n";
   PtxasFigures ptxas;
   if (!ptx.empty())
     ptxas = runPtxas(ptx, chip, manifest.entry);
