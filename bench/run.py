@@ -178,6 +178,17 @@ def per_source_iteration(stats, loop_bytes, warps, rows):
     return stats["instructions"] * warps * TILE_ROWS / (rows or TILE_ROWS)
 
 
+def compile_tile(args, translate, example, stem, options):
+    """The cubin of `example` compiled with tile-translate's `options`
+    (stem.ptx, then ptxas to stem.cubin)."""
+    ptx, cubin = stem.with_suffix(".ptx"), stem.with_suffix(".cubin")
+    subprocess.run([str(translate), "--tile-to-ptx", f"--chip={args.chip}",
+                    *options, str(example), "-o", str(ptx)], check=True)
+    subprocess.run(["ptxas", f"-arch={args.chip}", str(ptx), "-o",
+                    str(cubin)], check=True)
+    return cubin
+
+
 def triton_table(args, out, translate):
     """tile against Triton (three configurations, triton_examples.py) and the
     hand-written CUDA, in sm_90 SASS: the rows, for print_triton_table."""
@@ -195,6 +206,12 @@ def triton_table(args, out, translate):
             variant = name
         entries = [("tile", cubin, name, threads // 32, None, None),
                    ("tile/div16", cubin, variant, threads // 32, None, None)]
+        # tile/div-full: compiled with --fp-div=full (div.full.f32, as
+        # Triton divides), for the examples whose PTX has an IEEE division.
+        if "div.rn.f32" in (out / f"{name}.tile.ptx").read_text():
+            entries.append(("tile/div-full", compile_tile(
+                args, translate, ROOT / example, out / f"{name}.div-full",
+                ["--fp-div=full"]), name, threads // 32, None, None))
         for config in ("same", "div16", "pref"):
             cubin = out / f"{name}.triton-{config}.cubin"
             cold = run_times([args.triton_python, str(ROOT / "bench" /
@@ -237,6 +254,13 @@ def triton_table(args, out, translate):
             elif who == "tile/div16":
                 seconds = tile_seconds
                 stats["variant"] = function
+            elif who == "tile/div-full":
+                times = run_times([str(translate), "--tile-to-ptx",
+                                   f"--chip={args.chip}", "--fp-div=full",
+                                   str(ROOT / example), "-o",
+                                   str(out / f"{name}.again.ptx")],
+                                  args.runs + 1)
+                seconds = (times[0], statistics.median(times[1:]))
             stats["cold_s"], stats["warm_s"] = seconds or ("-", "-")
             rows.append((name, who, stats))
     return rows
@@ -267,6 +291,11 @@ def print_triton_table(rows):
           "none: " + ", ".join(
               name for name, who, stats in rows
               if who == "tile/div16" and stats["variant"] == name) + ").")
+    print("tile/div-full: compiled with --fp-div=full, f32 `/` as div.full.f32 "
+          "(at most 2 ulp),
+as Triton compiles `/`; tile's default, the tile "
+          "rows, is div.rn.f32 (correctly
+rounded, as nvcc's default).")
     header = f"{'kernel':9} {'who':13} " + " ".join(
         f"{title:>12}" for _, title in columns)
     print(header)
@@ -298,6 +327,13 @@ def print_triton_table(rows):
               f"  div16/div16 {ratio(ours_div['cta_per_iteration'], div['cta_per_iteration'])}"
               f"  registers {ratio(ours['registers'], same['registers'])}"
               f"  compile {ratio(ours['cold_s'], same['cold_s'])}")
+        full = kinds.get("tile/div-full")
+        if full:
+            # Like for like: both divide with div.full.f32.
+            print(f"  {name:9} div-full: instr {ratio(full['cta_per_iteration'], same['cta_per_iteration'])}"
+                  f"  instr/div16 {ratio(full['cta_per_iteration'], div['cta_per_iteration'])}"
+                  f"  registers {ratio(full['registers'], same['registers'])}"
+                  f"  registers/div16 {ratio(full['registers'], div['registers'])}")
 
 
 def timed(command, runs):

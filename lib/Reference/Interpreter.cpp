@@ -417,11 +417,19 @@ Interpreter::executeElementwise(Operation &op,
     result.thresholded |= operand->thresholded;
     ofProduct |= operand->product;
   }
-  bool fused =
-      options.fpContract && ofProduct && isa<arith::AddFOp, arith::SubFOp>(op);
+  // A division may be approximate: every f32 one with fp-div=full
+  // (div.full.f32), and one that carries `afn`.
+  auto division = dyn_cast<arith::DivFOp>(op);
+  bool approximated =
+      (options.fpContract && ofProduct &&
+       isa<arith::AddFOp, arith::SubFOp>(op)) ||
+      (division &&
+       ((options.approximateDivision && result.elementType.isF32()) ||
+        bitEnumContainsAll(division.getFastmath(), arith::FastMathFlags::afn)));
   result.product = isa<arith::MulFOp>(op) ||
                    (isa<arith::NegFOp>(op) && operands[0]->product);
-  if ((elementwise.getResultAccuracy() == ResultAccuracy::Inexact || fused) &&
+  if ((elementwise.getResultAccuracy() == ResultAccuracy::Inexact ||
+       approximated) &&
       result.isFloat)
     accuracy = rt::loosest(accuracy, accuracyOfType(result.elementType));
   if (elementwise.getResultAccuracy() == ResultAccuracy::Threshold &&

@@ -111,6 +111,15 @@ struct CompileOptions {
       llvm::cl::desc("fuse float multiplies and adds into FMAs (default; "
                      "--fp-contract=false rounds every op on its own)"),
       llvm::cl::init(true)};
+  llvm::cl::opt<FloatDivision> fpDiv{
+      "fp-div",
+      llvm::cl::desc("how f32 divisions are compiled (docs/spec.md, "
+                     "\"Floating point\")"),
+      llvm::cl::init(FloatDivision::IEEE),
+      llvm::cl::values(clEnumValN(FloatDivision::IEEE, "ieee",
+                                  "div.rn.f32, correctly rounded (default)"),
+                       clEnumValN(FloatDivision::Full, "full",
+                                  "div.full.f32, at most 2 ulp (Triton's /)"))};
   llvm::cl::opt<bool> variants{
       "variants",
       llvm::cl::desc("also compile the div16 variant of each kernel whose "
@@ -130,6 +139,7 @@ struct CompileOptions {
     options.remarks = remarks;
     options.cudaPath = cudaPath;
     options.fpContract = fpContract;
+    options.fpDiv = fpDiv;
     options.variants = variants;
     options.indexBits = indexBits;
     return options;

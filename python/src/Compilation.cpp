@@ -103,10 +103,16 @@ Failure Compilation::compileFailure() {
 
 std::optional<Failure> Compilation::finish(const std::string &name,
                                            bool remarks,
-                                           const std::string &chip) {
+                                           const std::string &chip,
+                                           const std::string &fpDiv) {
   kernelName = name;
   options.chip = chip;
   options.remarks = remarks;
+  std::optional<FloatDivision> division = parseFloatDivision(fpDiv);
+  if (!division)
+    return Failure{Failure::Kind::Input,
+                   "fp_div '" + fpDiv + "': expected 'ieee' or 'full'"};
+  options.fpDiv = *division;
   module = builder->takeModule();
   if (!module)
     return compileFailure();
@@ -297,7 +303,10 @@ Compilation::run(std::vector<rt::HostTensor> &buffers,
       args.push_back(&tensor);
     rt::SymbolBindings bound = symbols;
     auto kernel = module->lookupSymbol<KernelOp>(kernelName);
-    if (failed(reference::interpretKernel(kernel, args, bound, {}, &marks)))
+    reference::InterpOptions interpOptions;
+    interpOptions.approximateDivision = options.fpDiv == FloatDivision::Full;
+    if (failed(reference::interpretKernel(kernel, args, bound, interpOptions,
+                                          &marks)))
       return Failure{marks.fault ? Failure::Kind::Fault
                                  : Failure::Kind::Compile,
                      diagnostics->takeErrors()};

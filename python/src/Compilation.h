@@ -84,9 +84,12 @@ public:
   /// The errors the last failing builder call emitted.
   std::string takeErrors() { return diagnostics->takeErrors(); }
 
-  /// Ends building: the module, verified (a Compile failure otherwise).
+  /// Ends building: the module, verified (a Compile failure otherwise),
+  /// to compile for `chip` with f32 division `fpDiv` ("ieee" or "full",
+  /// an Input failure otherwise).
   std::optional<Failure> finish(const std::string &kernelName, bool remarks,
-                                const std::string &chip);
+                                const std::string &chip,
+                                const std::string &fpDiv);
 
   /// The tile IR after the front end, or after the pass `stage` of the
   /// compile pipeline ("stage#2" for its second run); with `locations`,

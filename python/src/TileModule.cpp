@@ -332,8 +332,9 @@ NB_MODULE(_tile, m) {
            [](Compilation &c) { check(c, c.getBuilder().endKernel()); })
       .def("finish",
            [](Compilation &c, const std::string &name, bool remarks,
-              const std::string &chip) {
-             if (std::optional<Failure> failure = c.finish(name, remarks, chip))
+              const std::string &chip, const std::string &fpDiv) {
+             if (std::optional<Failure> failure =
+                     c.finish(name, remarks, chip, fpDiv))
                raise(*failure);
            })
       // Expressions.

@@ -135,6 +135,35 @@ def test_mismatch_error_names_first_index(rng):
                  _planted_bugs="tile-test-break-shuffle")
 
 
+@tile.kernel(threads=128)
+def quotients(X: tile.tensor(tile.f32, [16, 64]),
+              Y: tile.tensor(tile.f32, [16, 64]),
+              Q: tile.tensor(tile.f32, [16, 64])):
+    Q[0:16, 0:64] = X[0:16, 0:64] / Y[0:16, 0:64]
+
+
+def test_division_is_exact_unless_fp_div_full(rng):
+    # Every quotient one ulp off (planted in the lowered code): caught where
+    # `/` is correctly rounded (the default), allowed with fp_div="full",
+    # whose div.full.f32 may be 2 ulp off.
+    X = rng.uniform(-1, 1, (16, 64)).astype(np.float32)
+    Y = rng.uniform(0.5, 2, (16, 64)).astype(np.float32)
+    Q = np.zeros_like(X)
+    bug = "tile-test-nudge-quotients"
+    quotients(X, Y, Q, backend="emulate")
+    assert (Q == X / Y).all()
+    with pytest.raises(tile.MismatchError) as raised:
+        quotients.compile().run(X, Y, Q, backend="emulate", _planted_bugs=bug)
+    assert raised.value.name == "Q" and raised.value.count == 16 * 64
+    full = quotients.compile(fp_div="full")
+    assert full.run(X, Y, Q, backend="emulate", _planted_bugs=bug).matched
+    assert "div.full.f32" in full.ptx and "div.rn.f32" not in full.ptx
+    assert "div.rn.f32" in quotients.compile().ptx
+    with pytest.raises(tile.Error, match="fp_div 'fast': expected 'ieee' or "
+                       "'full'"):
+        quotients.compile(fp_div="fast")
+
+
 @pytest.mark.cuda
 def test_squares_on_the_gpu(rng):
     X, O, S = squares_inputs(rng)

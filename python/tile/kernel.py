@@ -231,24 +231,30 @@ class Kernel:
             chosen[name] = dtypes.as_dtype(_tile_dtype(name, arrays[i]))
         return chosen
 
-    def compile(self, *arrays, chip=None, remarks=False):
+    def compile(self, *arrays, chip=None, remarks=False, fp_div="ieee"):
         """The kernel compiled for ``chip`` (default: the decorator's).
 
+        ``fp_div="full"`` compiles every f32 ``/`` to ``div.full.f32``
+        (at most 2 ulp, Triton's division; the check then counts ``/`` as
+        inexact); the default, ``"ieee"``, divides correctly rounded
+        (docs/spec.md, "Floating point").
         Arrays are needed only for parameters annotated without a dtype.
         Cached: a second call with the same signature returns the same
         :class:`CompiledKernel`.
         """
         chip = chip or self.chip
         chosen = self._signature(arrays if arrays else None)
-        key = (tuple(d.name for d in chosen.values()), chip, bool(remarks))
+        key = (tuple(d.name for d in chosen.values()), chip, bool(remarks),
+               fp_div)
         compiled = self._cache.get(key)
         if compiled is None:
-            compiled = CompiledKernel(self, chosen, chip, remarks)
+            compiled = CompiledKernel(self, chosen, chip, remarks, fp_div)
             self._cache[key] = compiled
         return compiled
 
     def __call__(self, *arrays, backend="auto", check=True, remarks=False,
-                 warmup=3, runs=10, ptx_figures=True, chip=None):
+                 warmup=3, runs=10, ptx_figures=True, chip=None,
+                 fp_div="ieee"):
         """Runs the kernel on numpy arrays (one per parameter); the arrays
         of the parameters it writes receive its results. Returns a
         :class:`tile.RunResult`; with ``check=True`` every written output
@@ -258,7 +264,8 @@ class Kernel:
             raise Error(f"kernel '{self.name}' takes {len(self.params)} "
                         f"arrays ({', '.join(n for n, _ in self.params)}), "
                         f"got {len(arrays)}")
-        compiled = self.compile(*arrays, chip=chip, remarks=remarks)
+        compiled = self.compile(*arrays, chip=chip, remarks=remarks,
+                                fp_div=fp_div)
         return compiled.run(*arrays, backend=backend, check=check,
                             warmup=warmup, runs=runs, ptx_figures=ptx_figures)
 
@@ -389,9 +396,10 @@ class CompiledKernel:
     ``tile-launch`` runs), and ``run(*arrays)``.
     """
 
-    def __init__(self, kernel, chosen, chip, remarks):
+    def __init__(self, kernel, chosen, chip, remarks, fp_div="ieee"):
         self.kernel = kernel
         self.chip = chip
+        self.fp_div = fp_div
         self.remarks_requested = remarks
         self.dtypes = chosen
         filename = kernel.fn.__code__.co_filename
@@ -405,7 +413,7 @@ class CompiledKernel:
                         f"{filename}")
         self._c = _tile.Compilation(filename, source)
         Frontend(kernel, self._c, chosen, node, filename).build()
-        self._c.finish(kernel.name, bool(remarks), chip)
+        self._c.finish(kernel.name, bool(remarks), chip, fp_div)
         self._c.manifest()  # placement: its errors are compile errors
 
     @property

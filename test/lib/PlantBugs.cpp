@@ -200,6 +200,39 @@ struct DropPadding : PassWrapper<DropPadding, OperationPass<>> {
     });
   }
 };
+/// Adds one ulp to every f32 quotient (arith.divf of f32, scalar or
+/// vector): a division off by the least it can be, which the check must
+/// catch where the quotient is exact (fp-div=ieee) and allow where it is
+/// div.full.f32's (fp-div=full).
+struct NudgeQuotients : PassWrapper<NudgeQuotients, OperationPass<>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(NudgeQuotients)
+  StringRef getArgument() const final { return "tile-test-nudge-quotients"; }
+  StringRef getDescription() const final {
+    return "test only: add one ulp to every f32 arith.divf";
+  }
+  void getDependentDialects(DialectRegistry &registry) const override {
+    registry.insert<arith::ArithDialect>();
+  }
+  void runOnOperation() override {
+    getOperation()->walk([](arith::DivFOp division) {
+      Type type = division.getType();
+      if (!getElementTypeOrSelf(type).isF32())
+        return;
+      OpBuilder builder(division->getContext());
+      builder.setInsertionPointAfter(division);
+      Location loc = division.getLoc();
+      Type bits = builder.getI32Type();
+      if (auto vector = dyn_cast<VectorType>(type))
+        bits = vector.clone(bits);
+      Value one = arith::ConstantOp::create(builder, loc, bits,
+                                            builder.getOneAttr(bits));
+      Value word = arith::BitcastOp::create(builder, loc, bits, division);
+      Value next = arith::AddIOp::create(builder, loc, word, one);
+      Value nudged = arith::BitcastOp::create(builder, loc, type, next);
+      division.getResult().replaceAllUsesExcept(nudged, word.getDefiningOp());
+    });
+  }
+};
 } // namespace
 
 void mlir::tile::registerEmulatorTestPasses() {
@@ -212,4 +245,5 @@ void mlir::tile::registerEmulatorTestPasses() {
   PassRegistration<SwapMmaHalves>();
   PassRegistration<TransposeMmaB>();
   PassRegistration<DropPadding>();
+  PassRegistration<NudgeQuotients>();
 }

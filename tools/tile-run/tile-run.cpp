@@ -112,6 +112,17 @@ llvm::cl::opt<bool> fpContract(
     llvm::cl::desc("fuse float multiplies and adds into FMAs (default; "
                    "--fp-contract=false rounds every op on its own)"),
     llvm::cl::init(true), llvm::cl::cat(tileRunCategory));
+llvm::cl::opt<FloatDivision> fpDiv(
+    "fp-div",
+    llvm::cl::desc("how f32 divisions are compiled (docs/spec.md, "
+                   "\"Floating point\")"),
+    llvm::cl::init(FloatDivision::IEEE),
+    llvm::cl::values(clEnumValN(FloatDivision::IEEE, "ieee",
+                                "div.rn.f32, correctly rounded (default)"),
+                     clEnumValN(FloatDivision::Full, "full",
+                                "div.full.f32, at most 2 ulp (Triton's /); "
+                                "the check counts / as inexact")),
+    llvm::cl::cat(tileRunCategory));
 llvm::cl::opt<bool> variants(
     "variants",
     llvm::cl::desc("also compile the div16 variant of each kernel whose code "
@@ -314,6 +325,7 @@ int run(int argc, char **argv) {
   options.chip = chip;
   options.remarks = remarks;
   options.fpContract = fpContract;
+  options.fpDiv = fpDiv;
   options.variants = variants;
   options.indexBits = indexBits;
   if (emit == Emit::MLIR) {
@@ -412,6 +424,7 @@ int run(int argc, char **argv) {
   reference::InterpReport reference;
   reference::InterpOptions interpOptions;
   interpOptions.fpContract = fpContract;
+  interpOptions.approximateDivision = fpDiv == FloatDivision::Full;
   {
     std::vector<rt::HostTensor *> args;
     for (rt::HostTensor &tensor : expected)

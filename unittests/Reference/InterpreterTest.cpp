@@ -1,6 +1,7 @@
 //===- InterpreterTest.cpp - the interp backend against hand results ------===//
 
 #include "tile/Reference/Interpreter.h"
+#include "tile/Runtime/Check.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -840,6 +841,67 @@ TEST_F(InterpreterTest, MarksSayHowExactlyEachElementIsKnown) {
   EXPECT_TRUE(report.marks[4][0].isThresholded());
   EXPECT_EQ(elements(c), (std::vector<double>{0, 1}));
   EXPECT_FALSE(report.fault);
+}
+
+// A quotient is exact by default (div.rn.f32): one ulp off is a mismatch.
+// Compiled with --fp-div=full (div.full.f32, up to 2 ulp), an f32 quotient
+// is known to f32's tolerance and the same ulp passes; an f16 one stays
+// exact. A division marked `afn` is approximate either way.
+TEST_F(InterpreterTest, DivisionIsExactUnlessCompiledApproximate) {
+  const char *source = R"mlir(
+    tile.kernel @k(%X: !tile.tensor<[4], f32>, %Q: !tile.tensor<[4], f32>,
+                   %H: !tile.tensor<[4], f16>, %A: !tile.tensor<[4], f32>)
+        attributes {threads = 32 : i64} {
+      %c0 = arith.constant 0 : index
+      %x = tile.load %X[%c0] : !tile.tensor<[4], f32> -> tensor<4xf32>
+      %three = arith.constant dense<3.0> : tensor<4xf32>
+      %q = arith.divf %x, %three : tensor<4xf32>
+      tile.store %q, %Q[%c0] : tensor<4xf32> -> !tile.tensor<[4], f32>
+      %h = arith.truncf %x : tensor<4xf32> to tensor<4xf16>
+      %h3 = arith.truncf %three : tensor<4xf32> to tensor<4xf16>
+      %hq = arith.divf %h, %h3 : tensor<4xf16>
+      tile.store %hq, %H[%c0] : tensor<4xf16> -> !tile.tensor<[4], f16>
+      %a = arith.divf %x, %three fastmath<afn> : tensor<4xf32>
+      tile.store %a, %A[%c0] : tensor<4xf32> -> !tile.tensor<[4], f32>
+      tile.return
+    })mlir";
+  using ::tile::runtime::Accuracy;
+  using ::tile::runtime::findMismatches;
+  using ::tile::runtime::OutputComparison;
+  HostTensor x = makeTensor(DType::F32, {4}, {1, 2, 5, 7});
+  HostTensor q = HostTensor::poisoned(DType::F32, {4});
+  HostTensor h = HostTensor::poisoned(DType::F16, {4});
+  HostTensor a = HostTensor::poisoned(DType::F32, {4});
+  // What a GPU one ulp off in element 2 returns.
+  auto oneUlpOff = [](const HostTensor &want) {
+    HostTensor got = want;
+    got.set(2, std::nextafter(static_cast<float>(want.get(2)), 1.0f));
+    return got;
+  };
+  auto mismatches = [&](const HostTensor &want, size_t param) {
+    HostTensor got = oneUlpOff(want);
+    OutputComparison comparison;
+    comparison.got = &got;
+    comparison.want = &want;
+    comparison.wantMarks = &report.marks[param];
+    auto found = findMismatches(comparison);
+    EXPECT_TRUE(static_cast<bool>(found));
+    return found ? found->size() : 0;
+  };
+
+  ASSERT_EQ(run(source, {&x, &q, &h, &a}), "");
+  EXPECT_EQ(report.marks[1][2].getAccuracy(), Accuracy::Exact);
+  EXPECT_EQ(report.marks[3][2].getAccuracy(), Accuracy::F32);
+  EXPECT_EQ(mismatches(q, 1), 1u);
+  EXPECT_EQ(mismatches(a, 3), 0u);
+
+  reference::InterpOptions full;
+  full.approximateDivision = true;
+  ASSERT_EQ(run(source, {&x, &q, &h, &a}, {}, full), "");
+  EXPECT_EQ(report.marks[1][2].getAccuracy(), Accuracy::F32);
+  EXPECT_EQ(report.marks[2][2].getAccuracy(), Accuracy::Exact);
+  EXPECT_EQ(mismatches(q, 1), 0u);
+  EXPECT_EQ(q.get(2), static_cast<double>(5.0f / 3.0f));
 }
 
 // Found in issue 17: a vector constant overran the interpreter's buffers.

@@ -33,6 +33,11 @@ def ConvertTileToGPU : Pass<"tile-to-gpu", "::mlir::ModuleOp"> {
     multiply feeding an add becomes one fused multiply-add (rounded once),
     as nvcc and Triton compile them by default.
 
+    With `fp-div=full`, every f32 `arith.divf` gets fastmath `afn`, which
+    `tile-fast-math` lowers to `div.full.f32` (at most 2 ulp, Triton's
+    `/`); the default, `fp-div=ieee`, leaves them correctly rounded
+    (`div.rn.f32`, nvcc's default).
+
     With `index-bits=32` the `gpu.module` gets the data layout
     `#dlti.dl_spec<index = 32 : i64>`, from which `convert-gpu-to-nvvm`
     lowers every index value to i32 (sizes and index scalars still arrive
@@ -53,6 +58,10 @@ def ConvertTileToGPU : Pass<"tile-to-gpu", "::mlir::ModuleOp"> {
     Option<"fpContract", "fp-contract", "bool", /*default=*/"true",
            "let a float multiply and add fuse into one FMA (fastmath "
            "contract); false keeps each op's own IEEE rounding">,
+    Option<"fpDiv", "fp-div", "std::string", /*default=*/"\"ieee\"",
+           "how an f32 division is compiled: ieee (div.rn.f32, correctly "
+           "rounded) or full (div.full.f32, at most 2 ulp; fastmath afn, "
+           "for tile-fast-math)">,
     Option<"indexBits", "index-bits", "unsigned", /*default=*/"64",
            "the width of index arithmetic in the GPU code, 32 or 64: with "
            "32, the gpu.module's data layout makes index 32 bits wide "
@@ -74,6 +83,12 @@ def TileFastMath : Pass<"tile-fast-math", "::mlir::gpu::GPUModuleOp"> {
     result the f32 check can hold the kernel to. (`exp` takes its fast
     path from the front end: `math.exp` with `fastmath<afn>` lowers to
     `__nv_fast_expf`, `ex2.approx` of x * log2(e).)
+
+    An f32 `arith.divf` with fastmath `afn` (tile-to-gpu's `fp-div=full`),
+    scalar or vector, becomes `llvm.nvvm.div.full`, PTX's `div.full.f32`
+    (at most 2 ulp on every chip, Triton's `/`), slot by slot; NVPTX
+    alone would make `afn` `div.approx.f32`, which is wrong for divisors
+    beyond 2^126. Divisions without `afn` stay `div.rn.f32`.
   }];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect",
                            "::mlir::vector::VectorDialect"];

@@ -33,6 +33,11 @@ struct InterpOptions {
   /// fp-contract, the default): an add or subtract of a product is then
   /// rounded once on the GPU, so it is not exact.
   bool fpContract = true;
+  /// The kernel is compiled with `--fp-div=full`: an f32 division is then
+  /// div.full.f32 on the GPU (up to 2 ulp), so it is not exact. (A division
+  /// that carries fastmath `afn`, of any float type, is approximate either
+  /// way.)
+  bool approximateDivision = false;
 };
 
 /// What a run found besides the buffers' contents.

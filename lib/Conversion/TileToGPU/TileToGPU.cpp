@@ -59,6 +59,17 @@ static void allowContraction(gpu::GPUFuncOp func) {
   });
 }
 
+/// Marks every f32 division of `func` (scalar or vector) fastmath `afn`,
+/// the approximation tile-fast-math lowers to div.full.f32.
+static void allowApproximateDivision(gpu::GPUFuncOp func) {
+  func.walk([](arith::DivFOp op) {
+    if (!getElementTypeOrSelf(op.getType()).isF32())
+      return;
+    op.setFastmathAttr(arith::FastMathFlagsAttr::get(
+        op.getContext(), op.getFastmath() | arith::FastMathFlags::afn));
+  });
+}
+
 /// The bytes of kernel parameters the PTX of `gpuModule` may take: 4352
 /// before PTX ISA 8.1, 32764 from it (its target's features, "+ptx80").
 static int64_t getParamSpaceLimit(gpu::GPUModuleOp gpuModule) {
@@ -96,7 +107,8 @@ static LogicalResult checkParamSpace(KernelOp kernel, ArrayRef<Type> params,
 
 LogicalResult mlir::tile::lowerKernelToGPU(KernelOp kernel,
                                            gpu::GPUModuleOp gpuModule,
-                                           bool fpContract) {
+                                           bool fpContract,
+                                           FloatDivision fpDiv) {
   // Barriers are tile.barrier ops, placed by tile-insert-barriers.
   if (!kernel->hasAttr(kSynchronizedAttr))
     return kernel.emitError("kernel '")
@@ -140,6 +152,8 @@ LogicalResult mlir::tile::lowerKernelToGPU(KernelOp kernel,
   }
   if (fpContract)
     allowContraction(func);
+  if (fpDiv == FloatDivision::Full)
+    allowApproximateDivision(func);
   return success();
 }
 
@@ -208,6 +222,12 @@ struct ConvertTileToGPU : tile::impl::ConvertTileToGPUBase<ConvertTileToGPU> {
           << indexBits.getValue();
       return signalPassFailure();
     }
+    std::optional<FloatDivision> division = parseFloatDivision(fpDiv);
+    if (!division) {
+      module.emitError("fp-div must be 'ieee' or 'full', not '")
+          << fpDiv.getValue() << "'";
+      return signalPassFailure();
+    }
     unsigned bits = chooseIndexBits(module, indexBits);
     gpu::GPUModuleOp gpuModule = getOrCreateGPUModule(module, chip, optLevel);
     if (bits == 32) {
@@ -223,7 +243,7 @@ struct ConvertTileToGPU : tile::impl::ConvertTileToGPUBase<ConvertTileToGPU> {
                   IntegerAttr::get(IntegerType::get(context, 64), bits))}));
     }
     for (KernelOp kernel : kernels) {
-      if (failed(lowerKernelToGPU(kernel, gpuModule, fpContract)))
+      if (failed(lowerKernelToGPU(kernel, gpuModule, fpContract, *division)))
         return signalPassFailure();
       kernel.erase();
     }

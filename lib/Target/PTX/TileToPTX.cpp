@@ -77,6 +77,7 @@ void mlir::tile::buildTileToPTXPipeline(OpPassManager &pm,
   toGPU.chip = options.chip;
   toGPU.optLevel = options.optLevel;
   toGPU.fpContract = options.fpContract;
+  toGPU.fpDiv = stringifyFloatDivision(options.fpDiv).str();
   toGPU.indexBits = options.indexBits;
   pm.addPass(createConvertTileToGPU(toGPU));
 
@@ -121,6 +122,14 @@ struct PipelineOptions : public PassPipelineOptions<PipelineOptions> {
       *this, "fp-contract",
       llvm::cl::desc("fuse float multiplies and adds into FMAs"),
       llvm::cl::init(true)};
+  Option<FloatDivision> fpDiv{
+      *this, "fp-div",
+      llvm::cl::desc("how f32 divisions are compiled: ieee (div.rn.f32, "
+                     "correctly rounded) or full (div.full.f32, 2 ulp)"),
+      llvm::cl::init(FloatDivision::IEEE),
+      llvm::cl::values(
+          clEnumValN(FloatDivision::IEEE, "ieee", "div.rn.f32"),
+          clEnumValN(FloatDivision::Full, "full", "div.full.f32"))};
   Option<bool> variants{
       *this, "variants",
       llvm::cl::desc("also compile each kernel's div16 variant"),
@@ -143,6 +152,7 @@ void mlir::tile::registerTileToPTXPipeline() {
         options.optLevel = cli.optLevel;
         options.remarks = cli.remarks;
         options.fpContract = cli.fpContract;
+        options.fpDiv = cli.fpDiv;
         options.variants = cli.variants;
         options.indexBits = cli.indexBits;
         buildTileToPTXPipeline(pm, options);

@@ -34,3 +34,31 @@ gpu.module @tile_kernels [#nvvm.target<chip = "sm_70">] {
     gpu.return
   }
 }
+
+// -----
+
+// An f32 division marked `afn` (tile-to-gpu's fp-div=full) becomes
+// div.full.f32, slot by slot, on every chip; one without `afn`, or of f16,
+// stays arith.divf (div.rn).
+// CHECK-LABEL: gpu.func @quotients(
+// CHECK: %[[X0:.*]] = vector.extract %[[X:.*]][0] : f32 from vector<2xf32>
+// CHECK: %[[Y0:.*]] = vector.extract %[[Y:.*]][0] : f32 from vector<2xf32>
+// CHECK: %[[Q0:.*]] = llvm.call_intrinsic "llvm.nvvm.div.full"(%[[X0]], %[[Y0]]) : (f32, f32) -> f32
+// CHECK: %[[V0:.*]] = vector.insert %[[Q0]], %{{.*}} [0] : f32 into vector<2xf32>
+// CHECK: vector.extract %[[X]][1]
+// CHECK: vector.extract %[[Y]][1]
+// CHECK: llvm.call_intrinsic "llvm.nvvm.div.full"
+// CHECK: vector.insert %{{.*}}, %[[V0]] [1]
+// CHECK: llvm.call_intrinsic "llvm.nvvm.div.full"(%{{.*}}, %{{.*}}) : (f32, f32) -> f32
+// CHECK: arith.divf %{{.*}}, %{{.*}} : f32
+// CHECK: arith.divf %{{.*}}, %{{.*}} fastmath<afn> : vector<2xf16>
+// CHECK-NOT: llvm.call_intrinsic
+gpu.module @tile_kernels [#nvvm.target<chip = "sm_70">] {
+  gpu.func @quotients(%x: vector<2xf32>, %y: vector<2xf32>, %a: f32, %h: vector<2xf16>) kernel {
+    %0 = arith.divf %x, %y fastmath<afn> : vector<2xf32>
+    %1 = arith.divf %a, %a fastmath<afn> : f32
+    %2 = arith.divf %a, %a : f32
+    %3 = arith.divf %h, %h fastmath<afn> : vector<2xf16>
+    gpu.return
+  }
+}

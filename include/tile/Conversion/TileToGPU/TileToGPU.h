@@ -3,6 +3,7 @@
 #ifndef TILE_CONVERSION_TILETOGPU_TILETOGPU_H
 #define TILE_CONVERSION_TILETOGPU_TILETOGPU_H
 
+#include "tile/Conversion/TileToGPU/FloatDivision.h"
 #include "tile/Dialect/Tile/IR/TileDialect.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -20,10 +21,13 @@ std::string getPTXFeatures(int chip);
 /// tile-insert-barriers, to a gpu.func kernel in `gpuModule` that follows
 /// docs/abi.md. With `fpContract`, every float op may be fused with another
 /// (fastmath `contract`: a multiply and an add become one FMA, rounded
-/// once); without, each rounds on its own, in IEEE order. Leaves the kernel
-/// in place; fails with an error at the offending op.
+/// once); without, each rounds on its own, in IEEE order. With
+/// FloatDivision::Full, every f32 division carries fastmath `afn`, which
+/// tile-fast-math turns into div.full.f32. Leaves the kernel in place;
+/// fails with an error at the offending op.
 LogicalResult lowerKernelToGPU(KernelOp kernel, gpu::GPUModuleOp gpuModule,
-                               bool fpContract = true);
+                               bool fpContract = true,
+                               FloatDivision fpDiv = FloatDivision::IEEE);
 
 /// The largest size, tensor element count and index scalar a kernel with
 /// 32-bit index arithmetic takes: 2^31 - 1.

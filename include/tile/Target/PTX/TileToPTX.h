@@ -3,6 +3,8 @@
 #ifndef TILE_TARGET_PTX_TILETOPTX_H
 #define TILE_TARGET_PTX_TILETOPTX_H
 
+#include "tile/Conversion/TileToGPU/FloatDivision.h"
+
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/PassManager.h"
 #include "llvm/Support/JSON.h"
@@ -19,6 +21,9 @@ struct TileToPTXOptions {
   /// Fuse float multiplies and adds into FMAs (tile-to-gpu's fp-contract);
   /// false keeps every op's own IEEE rounding, bit for bit.
   bool fpContract = true;
+  /// How f32 divisions are compiled (tile-to-gpu's fp-div): div.rn.f32,
+  /// correctly rounded, or div.full.f32.
+  FloatDivision fpDiv = FloatDivision::IEEE;
   /// Compile the div16 variant of each kernel that has one
   /// (tile-specialize-divisibility); false compiles the general kernels
   /// only.
