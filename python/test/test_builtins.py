@@ -3,6 +3,9 @@ those that take values runs, under the emulator, as the reference
 interpreter says (so a builtin the language adds is exposed and checked
 here without a change)."""
 
+import os
+import re
+
 import numpy as np
 import pytest
 
@@ -86,3 +89,59 @@ def test_builtins_match_numpy():
             1 / (1 + np.exp(-x)), np.floor(x), np.abs(x), 1 / np.sqrt(x)]
     np.testing.assert_allclose(Y, np.array(want), rtol=2e-5, atol=1e-6)
     np.testing.assert_array_equal(I, -(-(X * 10).astype(np.int32) // 3))
+
+
+# The spec's lists (docs/spec.md, "Builtins", "Atomics", "Copies and
+# pipelines", "Context") against the package and the C++ front end.
+SPEC_ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+
+
+def spec_section(title):
+    with open(os.path.join(SPEC_ROOT, "docs", "spec.md")) as f:
+        text = f.read()
+    return text.split(f"\n### {title}\n", 1)[1].split("\n### ", 1)[0]
+
+
+def spec_builtins():
+    """The names the spec's Builtins table calls (`rowsum(t)`, `exp exp2
+    ...(x)`, `f32(x)`), and the atomics of its Atomics section."""
+    names = set()
+    for row in spec_section("Builtins").splitlines():
+        if not row.startswith("| `"):
+            continue
+        for code in re.findall(r"`([^`]*)`", row.split("|")[1]):
+            names.update(code.split("(")[0].split())
+    names.update(re.findall(r"\b(atomic_[a-z]+)\(", spec_section("Atomics")))
+    return names
+
+
+CASTS = {"f32", "f16", "bf16", "i32", "index"}
+
+
+def test_the_spec_lists_every_builtin_of_the_front_end():
+    documented = spec_builtins()
+    assert {"rowsum", "exp", "sigmoid", "where", "load", "atomic_add"} <= \
+        documented
+    assert set(tile._tile.builtin_names()) == documented - CASTS
+
+
+def test_every_builtin_of_the_spec_is_in_python():
+    for name in spec_builtins() - CASTS:
+        assert callable(getattr(tile, name)), name
+    for name in CASTS:
+        assert callable(getattr(tile, name)), name  # tile.f32(x)
+
+
+def test_every_statement_and_context_value_of_the_spec_is_in_python():
+    # The statements of "Copies and pipelines" and the stage accessors.
+    for name in ("copy", "barrier", "commit_group", "wait_group"):
+        assert callable(getattr(tile, name)), name
+    for method in ("advance", "stage", "front", "back"):
+        assert callable(getattr(tile.Pipeline, method)), method
+    # ctx.thread, ctx.threads, ctx.lanes, ctx.block.x|y|z, ctx.blocks.x|y|z
+    context = spec_section("Context")
+    for field in ("thread", "threads", "lanes", "block", "blocks"):
+        assert f"ctx.{field}" in context
+        assert hasattr(type(tile.ctx), field), field
+    for axis in "xyz":
+        assert hasattr(type(tile.ctx.block), axis)

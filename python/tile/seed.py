@@ -16,11 +16,15 @@ over a CTA of T threads, element ``e`` in thread ``e % T``, so
   ``[T]`` tile var kept in registers (``@registers``); its indices are
   compile-time constants, as the seed says;
 * ``threadgroup_alloc(dtype, size)`` is a ``[size]`` tile var in shared
-  memory (a request), zero-filled;
+  memory (a request), zero-filled (of the shape ``size``, a tuple: the
+  language's ``var t: shared tile<T>[R, C]``);
 * ``copy`` is ``tile.copy``, CTA-wide, ``coalesced_width`` elements a
-  thread at a time, masked by ``mask_fn`` over the element index;
+  thread at a time, masked by ``mask_fn`` over the element index: seed
+  003's ``count`` elements of 1-D sides, or the language's box of slices
+  and buffer parts (``tile.copy(X[r:r + 16, 0:64], buf[0:16, :])``);
   ``barrier()`` a requested ``tile.barrier``;
-* ``pipeline(dtype, size, stages)`` is a ring of ``stages`` shared tiles;
+* ``pipeline(dtype, size, stages)`` is a ring of ``stages`` shared tiles
+  (of a shape, with a tuple ``size``);
   ``stage(k)`` is ``tile.stage`` at the ring's rotation count plus ``k``,
   and ``advance()`` increments the count in the kernel (so it is right in
   every iteration of a traced loop), renaming the stages, moving nothing.
