@@ -18,6 +18,29 @@ def test_seed_kernels_match_numpy(name, capsys):
     assert "matches numpy" in capsys.readouterr().out
 
 
+@pytest.mark.parametrize("N", [1, 128, 130])
+def test_seed_registers_under_emulate(N):
+    """Seed 003's register-tensor kernel on the emulator (the examples'
+    main() takes backend="auto", a GPU where there is one), both layouts
+    against numpy; test_copy_edges and test_pipeline_rotates_every_iteration
+    run the other two under emulate."""
+    module = example("seed_registers")
+    rng = np.random.default_rng(N)
+    a = rng.uniform(-1, 1, (N, 8, module.K)).astype(np.float32)
+    b = rng.uniform(-1, 1, (N, module.K, 8)).astype(np.float32)
+    want = a.astype(np.float64) @ b.astype(np.float64)
+    C = np.zeros((8, 8, N), np.float32)
+    result = module.batched_matmul(
+        np.ascontiguousarray(np.moveaxis(a, 0, -1)),
+        np.ascontiguousarray(np.moveaxis(b, 0, -1)), C, backend="emulate")
+    assert result.backend == "emulate" and result.matched
+    np.testing.assert_allclose(np.moveaxis(C, -1, 0), want, rtol=1e-5,
+                               atol=1e-5)
+    C = np.zeros((N, 8, 8), np.float32)
+    assert module.batched_matmul_aos(a, b, C, backend="emulate").matched
+    np.testing.assert_allclose(C, want, rtol=1e-5, atol=1e-5)
+
+
 @pytest.mark.parametrize("N", [256, 257, 999])
 def test_copy_edges(N):
     module = example("seed_copy")
