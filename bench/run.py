@@ -292,10 +292,8 @@ def print_triton_table(rows):
               name for name, who, stats in rows
               if who == "tile/div16" and stats["variant"] == name) + ").")
     print("tile/div-full: compiled with --fp-div=full, f32 `/` as div.full.f32 "
-          "(at most 2 ulp),
-as Triton compiles `/`; tile's default, the tile "
-          "rows, is div.rn.f32 (correctly
-rounded, as nvcc's default).")
+          "(at most 2 ulp),\nas Triton compiles `/`; tile's default, the tile "
+          "rows, is div.rn.f32 (correctly\nrounded, as nvcc's default).")
     header = f"{'kernel':9} {'who':13} " + " ".join(
         f"{title:>12}" for _, title in columns)
     print(header)
