@@ -155,6 +155,10 @@ std::string mlir::tile::formatCompileReport(const std::string &ptx,
                         chip, ptxas.registers, ptxas.spillStoreBytes,
                         ptxas.spillLoadBytes, ptxas.stackBytes,
                         ptxas.sharedBytes);
+  // ptxas counts static shared memory; the launch adds the dynamic.
+  if (!ptx.empty() && ptxas.status == PtxasFigures::Status::Ok &&
+      kernel.manifest.dynamicShared)
+    os << " (+ " << kernel.manifest.sharedBytes << " B dynamic)";
   os << "\n";
   llvm::Expected<llvm::json::Value> json =
       llvm::json::parse(kernel.manifestJSON);

@@ -112,4 +112,21 @@ def TileBF16MmaToNVVM
                            "::mlir::vector::VectorDialect"];
 }
 
+def TileExternDynamicShared
+    : Pass<"tile-extern-dynamic-shared", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "dynamic shared memory as PTX's extern array of no size";
+  let description = [{
+    Runs on the `gpu.module` after `convert-gpu-to-nvvm`, which (in MLIR
+    22) gives `gpu.dynamic_shared_memory` an internal zero-sized
+    `llvm.mlir.global` in address space 3. The NVPTX backend prints that
+    as `.shared .align 16 .b8 NAME;`: one byte of static shared memory
+    (ptxas -v: "1 bytes smem") that the kernel then addresses past its
+    end into the dynamic window, so a CTA takes 1 byte, aligned, more
+    than its plan, and a plan of exactly the chip's limit fails to launch.
+    Each such global becomes external, which NVPTX prints as PTX's
+    dynamic shared memory, `.extern .shared .align 16 .b8 NAME[];`.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
 #endif // TILE_CONVERSION_PASSES_TD

@@ -95,6 +95,7 @@ void mlir::tile::buildTileToPTXPipeline(OpPassManager &pm,
   ConvertGpuOpsToNVVMOpsOptions toNVVM;
   toNVVM.indexBitwidth = 0;
   gpu.addPass(createConvertGpuOpsToNVVMOps(toNVVM));
+  gpu.addPass(createTileExternDynamicShared());
   gpu.addPass(createCanonicalizerPass());
   pm.addPass(createConvertVectorToLLVMPass());
   // Vector unrolling of the mma fragments leaves ub.poison behind.
