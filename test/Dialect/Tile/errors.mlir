@@ -791,6 +791,28 @@ tile.kernel @copy_width_3(%X: !tile.tensor<[16], f32>) attributes {threads = 32 
 
 // -----
 
+tile.kernel @copy_width_i1(%X: !tile.tensor<[16], i1>) attributes {threads = 32 : i64} {
+  %c0 = arith.constant 0 : index
+  %t = tile.var "t" : !tile.var<16xi1>
+  // expected-error @+1 {{i1 elements are copied one at a time (width 1)}}
+  tile.copy %X[%c0] to %t[%c0] [16] {width = 2 : i64} : !tile.tensor<[16], i1> to !tile.var<16xi1>
+  tile.return
+}
+
+// -----
+
+// A var's rows must be whole chunks too, or a chunk of a later row would
+// start unaligned.
+tile.kernel @copy_width_var_rows(%X: !tile.tensor<[16, 8], f32>) attributes {threads = 32 : i64} {
+  %c0 = arith.constant 0 : index
+  %t = tile.var "t" : !tile.var<16x6xf32>
+  // expected-error @+1 {{width 4 needs rows of the destination var that are a multiple of it, not 6}}
+  tile.copy %X[%c0, %c0] to %t[%c0, %c0] [16, 4] {width = 4 : i64} : !tile.tensor<[16, 8], f32> to !tile.var<16x6xf32>
+  tile.return
+}
+
+// -----
+
 tile.kernel @copy_width_extent(%X: !tile.tensor<[16, 6], f32>) attributes {threads = 32 : i64} {
   %c0 = arith.constant 0 : index
   %t = tile.var "t" : !tile.var<16x8xf32>
