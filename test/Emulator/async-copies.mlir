@@ -18,6 +18,7 @@
 // RUN: not tile-emulate %s --kernel no_barrier --arg 'In=f32[64]' --arg 'Out=f32[64]' 2>&1 | FileCheck %s --check-prefix=NO-BARRIER
 // RUN: not tile-emulate %s --kernel write_source --arg 'In=f32[64]' --arg 'Out=f32[64]' 2>&1 | FileCheck %s --check-prefix=WRITE-SOURCE
 // RUN: not tile-emulate %s --kernel overwrite --arg 'In=f32[64]' --arg 'Out=f32[64]' 2>&1 | FileCheck %s --check-prefix=OVERWRITE
+// RUN: not tile-emulate %s --kernel store_destination --arg 'In=f32[64]' --arg 'Out=f32[64]' 2>&1 | FileCheck %s --check-prefix=STORE-DESTINATION
 // RUN: not tile-emulate %s --kernel misaligned --arg 'In=f32[64]' --arg 'Out=f32[64]' 2>&1 | FileCheck %s --check-prefix=MISALIGNED
 // RUN: not tile-emulate %s --kernel source_outside --arg 'In=f32[64]' --arg 'Out=f32[64]' 2>&1 | FileCheck %s --check-prefix=OUTSIDE
 
@@ -182,6 +183,25 @@ gpu.module @tile_kernels {
     // OVERWRITE: async-copies.mlir:[[@LINE+1]]:5: note: the cp.async
     nvvm.cp.async.shared.global %dst, %src, 4, cache = ca : !llvm.ptr<3>, !llvm.ptr<1>
     nvvm.cp.async.shared.global %dst, %src, 4, cache = ca : !llvm.ptr<3>, !llvm.ptr<1>
+    nvvm.cp.async.commit.group
+    nvvm.cp.async.wait.group 0
+    gpu.return
+  }
+
+  // A store of the thread's own into the destination before the wait.
+  gpu.func @store_destination(%in: !llvm.ptr<1>, %out: !llvm.ptr<1>) workgroup(%shared : memref<256xi8, #gpu.address_space<workgroup>>) kernel attributes {known_block_size = array<i32: 64, 1, 1>} {
+    %tid = gpu.thread_id x
+    %t = arith.index_cast %tid : index to i64
+    %base = memref.extract_aligned_pointer_as_index %shared : memref<256xi8, #gpu.address_space<workgroup>> -> index
+    %b64 = arith.index_cast %base : index to i64
+    %sp = llvm.inttoptr %b64 : i64 to !llvm.ptr<3>
+    %dst = llvm.getelementptr %sp[%t] : (!llvm.ptr<3>, i64) -> !llvm.ptr<3>, f32
+    %src = llvm.getelementptr %in[%t] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, f32
+    // STORE-DESTINATION: async-copies.mlir:[[@LINE+4]]:5: error: emulate: write of byte 0 of shared memory, the destination of a cp.async of thread (0, 0, 0) that is still in flight
+    // STORE-DESTINATION: async-copies.mlir:[[@LINE+1]]:5: note: the cp.async
+    nvvm.cp.async.shared.global %dst, %src, 4, cache = ca : !llvm.ptr<3>, !llvm.ptr<1>
+    %v = arith.constant 2.0 : f32
+    llvm.store %v, %dst : f32, !llvm.ptr<3>
     nvvm.cp.async.commit.group
     nvvm.cp.async.wait.group 0
     gpu.return
