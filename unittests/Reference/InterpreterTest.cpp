@@ -12,6 +12,8 @@
 
 #include "gtest/gtest.h"
 
+#include <cmath>
+
 using namespace mlir;
 using namespace mlir::tile;
 using ::tile::runtime::DType;
@@ -991,6 +993,101 @@ TEST_F(InterpreterTest, ScalarParametersIotaOtherAndMask) {
                 {&alpha, &x, &start, &n, &o}),
             "");
   EXPECT_EQ(elements(o), (std::vector<double>{0, 20, 22, -2, 0, 0, -2, -2}));
+}
+
+TEST_F(InterpreterTest, TransposesReductionsAndIndexingByHand) {
+  // X = [[1, 3, 3], [2, NaN, NaN]]: its transpose, column sums, maxima
+  // and minima, row minima, the first column of each row's maximum (a NaN
+  // above every number), and row 1 replaced by row 0 plus X[0, 1].
+  double nan = std::nan("");
+  HostTensor x = makeTensor(DType::F32, {2, 3}, {1, 3, 3, 2, nan, nan});
+  HostTensor t = makeTensor(DType::F32, {3, 2}, {0, 0, 0, 0, 0, 0});
+  HostTensor cols = makeTensor(DType::F32, {3, 3}, std::vector<double>(9, 0));
+  HostTensor rows = makeTensor(DType::F32, {2, 1}, {0, 0});
+  HostTensor arg = makeTensor(DType::I32, {2, 1}, {0, 0});
+  HostTensor y = makeTensor(DType::F32, {2, 3}, {0, 0, 0, 0, 0, 0});
+  EXPECT_EQ(run(R"mlir(
+    tile.kernel @k(%X: !tile.tensor<[2, 3], f32>, %T: !tile.tensor<[3, 2], f32>,
+                   %C: !tile.tensor<[3, 3], f32>, %R: !tile.tensor<[2, 1], f32>,
+                   %A: !tile.tensor<[2, 1], i32>, %Y: !tile.tensor<[2, 3], f32>)
+        attributes {threads = 32 : i64} {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c2 = arith.constant 2 : index
+      %x = tile.load %X[%c0, %c0] : !tile.tensor<[2, 3], f32> -> tensor<2x3xf32>
+      %t = tile.transpose %x : tensor<2x3xf32> -> tensor<3x2xf32>
+      tile.store %t, %T[%c0, %c0] : tensor<3x2xf32> -> !tile.tensor<[3, 2], f32>
+      %first = tile.extract_slice %x[0, 0] : tensor<2x3xf32> -> tensor<1x3xf32>
+      %sum = tile.colsum %first : tensor<1x3xf32> -> tensor<1x3xf32>
+      %all = tile.colsum %x : tensor<2x3xf32> -> tensor<1x3xf32>
+      tile.store %all, %C[%c0, %c0] : tensor<1x3xf32> -> !tile.tensor<[3, 3], f32>
+      %max = tile.colmax %x : tensor<2x3xf32> -> tensor<1x3xf32>
+      tile.store %max, %C[%c1, %c0] : tensor<1x3xf32> -> !tile.tensor<[3, 3], f32>
+      %min = tile.colmin %x : tensor<2x3xf32> -> tensor<1x3xf32>
+      tile.store %min, %C[%c2, %c0] : tensor<1x3xf32> -> !tile.tensor<[3, 3], f32>
+      %rmin = tile.rowmin %x : tensor<2x3xf32> -> tensor<2x1xf32>
+      tile.store %rmin, %R[%c0, %c0] : tensor<2x1xf32> -> !tile.tensor<[2, 1], f32>
+      %arg = tile.rowargmax %x : tensor<2x3xf32> -> tensor<2x1xi32>
+      tile.store %arg, %A[%c0, %c0] : tensor<2x1xi32> -> !tile.tensor<[2, 1], i32>
+      %e = tile.extract %x[0, 1] : tensor<2x3xf32>
+      %es = tile.splat %e : tensor<1x3xf32>
+      %twice = arith.addf %sum, %es : tensor<1x3xf32>
+      %y = tile.insert_slice %twice into %x[1, 0] : tensor<1x3xf32> into tensor<2x3xf32>
+      tile.store %y, %Y[%c0, %c0] : tensor<2x3xf32> -> !tile.tensor<[2, 3], f32>
+      tile.return
+    }
+  )mlir",
+                {&x, &t, &cols, &rows, &arg, &y}),
+            "");
+  auto same = [](const std::vector<double> &got,
+                 const std::vector<double> &want) {
+    ASSERT_EQ(got.size(), want.size());
+    for (size_t i = 0; i < got.size(); ++i)
+      EXPECT_TRUE(std::isnan(want[i]) ? std::isnan(got[i]) : got[i] == want[i])
+          << "element " << i << ": got " << got[i] << ", want " << want[i];
+  };
+  same(elements(t), {1, 2, 3, nan, 3, nan});
+  same(elements(cols), {3, nan, nan, 2, nan, nan, 1, nan, nan});
+  same(elements(rows), {1, nan});
+  same(elements(arg), {1, 1});
+  same(elements(y), {1, 3, 3, 4, 6, 6});
+}
+
+TEST_F(InterpreterTest, GathersScattersAndAtomicsByHand) {
+  // E = [[1, 2], [3, 4], [5, 6]]; ids = [2, -1, 0, 3]: rows 2 and 0 of E,
+  // `other` (9) for the two outside; the scatter writes the gathered row i
+  // to row 3 - i of Y; an atomic add, then max, of gathered row i into row
+  // ids[i] of H drops the ids outside H.
+  HostTensor e = makeTensor(DType::F32, {3, 2}, {1, 2, 3, 4, 5, 6});
+  HostTensor ids = makeTensor(DType::I32, {4, 1}, {2, -1, 0, 3});
+  HostTensor g = makeTensor(DType::F32, {4, 2}, std::vector<double>(8, 0));
+  HostTensor y = makeTensor(DType::F32, {4, 2}, std::vector<double>(8, 0));
+  HostTensor h = makeTensor(DType::F32, {3, 2}, {10, 10, 10, 10, 10, 10});
+  EXPECT_EQ(run(R"mlir(
+    tile.kernel @k(%E: !tile.tensor<[3, 2], f32>, %I: !tile.tensor<[4, 1], i32>,
+                   %G: !tile.tensor<[4, 2], f32>, %Y: !tile.tensor<[4, 2], f32>,
+                   %H: !tile.tensor<[3, 2], f32>)
+        attributes {threads = 32 : i64} {
+      %c0 = arith.constant 0 : index
+      %other = arith.constant 9.0 : f32
+      %ids = tile.load %I[%c0, %c0] : !tile.tensor<[4, 1], i32> -> tensor<4x1xi32>
+      %g = tile.gather %E[%c0, %c0] indices(%ids) dims [0] other %other : !tile.tensor<[3, 2], f32>, tensor<4x1xi32> -> tensor<4x2xf32>
+      tile.store %g, %G[%c0, %c0] : tensor<4x2xf32> -> !tile.tensor<[4, 2], f32>
+      %rows = tile.iota 0 : tensor<4x1xi32>
+      %three = arith.constant dense<3> : tensor<4x1xi32>
+      %reversed = arith.subi %three, %rows : tensor<4x1xi32>
+      tile.scatter %g, %Y[%c0, %c0] indices(%reversed) dims [0] : tensor<4x2xf32>, !tile.tensor<[4, 2], f32>, tensor<4x1xi32>
+      tile.atomic add %g, %H[%c0, %c0] indices(%ids) dims [0] : tensor<4x2xf32>, !tile.tensor<[3, 2], f32>, tensor<4x1xi32>
+      tile.atomic max %g, %H[%c0, %c0] indices(%ids) dims [0] : tensor<4x2xf32>, !tile.tensor<[3, 2], f32>, tensor<4x1xi32>
+      tile.return
+    }
+  )mlir",
+                {&e, &ids, &g, &y, &h}),
+            "");
+  EXPECT_EQ(elements(g), (std::vector<double>{5, 6, 9, 9, 1, 2, 9, 9}));
+  EXPECT_EQ(elements(y), (std::vector<double>{9, 9, 1, 2, 9, 9, 5, 6}));
+  // Row 0 += [1, 2] then max with it; row 2 += [5, 6]; row 1 untouched.
+  EXPECT_EQ(elements(h), (std::vector<double>{11, 12, 10, 10, 15, 16}));
 }
 
 } // namespace
