@@ -165,3 +165,23 @@ def gemm(A: tensor(F16, ["M", "K"]), B: tensor(F16, ["K", "N"]),
         b = B[k:k + 32, col:col + 128]
         acc += tile.dot(a, b)
     C[row:row + 128, col:col + 128] = tile.f16(acc)
+
+
+# examples/activations.tile
+A_ROWS, A_COLS = 16, 64
+
+
+@tile.kernel(threads=256,
+             grid=lambda M, N: (tile.cdiv(N, A_COLS), tile.cdiv(M, A_ROWS)))
+def activations(X: tensor(F16, ["M", "N"]), Gelu: tensor(F16, ["M", "N"]),
+                GeluTanh: tensor(F16, ["M", "N"]),
+                Silu: tensor(F16, ["M", "N"])):
+    r = tile.ctx.block.y * A_ROWS
+    c = tile.ctx.block.x * A_COLS
+    h = X[r:r + A_ROWS, c:c + A_COLS]
+    x = tile.f32(h)
+    Gelu[r:r + A_ROWS, c:c + A_COLS] = tile.f16(
+        0.5 * x * (1.0 + tile.erf(x * 0.70710678118654752)))
+    inner = tile.f16(0.79788456080286536 * (x + 0.044715 * tile.pow(x, 3.0)))
+    GeluTanh[r:r + A_ROWS, c:c + A_COLS] = 0.5 * h * (1.0 + tile.tanh(inner))
+    Silu[r:r + A_ROWS, c:c + A_COLS] = tile.f16(x * tile.sigmoid(x))
