@@ -250,7 +250,21 @@ def python_int_of_value(X: tile.tensor(F32, [32])):
     X[0:32] = int(X[0:32])
 
 
+@tile.kernel(threads=32)
+def zero_step(X: tile.tensor(F32, [64])):
+    for c in tile.range(0, 64, 0):
+        X[c:c + 32] = 1.0
+
+
+@tile.kernel(threads=32)
+def float_start(X: tile.tensor(F32, [64])):
+    for c in tile.range(0.5, 64, 32):
+        X[c:c + 32] = 1.0
+
+
 @pytest.mark.parametrize("kernel, message", [
+    (zero_step, "the range step must be positive, got 0"),
+    (float_start, "0.5"),
     (index_reassigned, "cannot assign to loop index 'i'"),
     (break_in_loop, "break is not supported in a kernel"),
     (bad_annotation, "the annotation of 'x' must be an element type"),
@@ -262,8 +276,9 @@ def python_int_of_value(X: tile.tensor(F32, [32])):
     (python_int_of_value, r"int\(\) of a kernel value"),
 ])
 def test_front_end_errors(kernel, message):
-    with pytest.raises(tile.CompileError, match=message):
+    with pytest.raises(tile.CompileError, match=message) as raised:
         kernel.compile()
+    assert "test_frontend.py:" in str(raised.value)
 
 
 @tile.kernel(threads=32)

@@ -739,10 +739,22 @@ class Frontend:
         if not isinstance(target, ast.Name):
             raise self.error("the index of a tile.range loop is one name",
                              target)
-        args = [self.expr(a) for a in call.args]
         if call.keywords:
             raise self.error("tile.range takes (stop), (start, stop) or "
                              "(start, stop, step)", call)
+        # The start, an integer literal, is made an index before the stop
+        # is evaluated, as the .tile front end does (the step stays a
+        # literal, whose sign the builder checks).
+        args = []
+        for arg in call.args:
+            value = self.expr(arg)
+            if not args and len(call.args) > 1 and (
+                    isinstance(value, Value) and value.kind == "int" or (
+                        isinstance(value, int) and
+                        not isinstance(value, bool))):
+                self.pos = _pos(node)
+                value = self.cast(dtypes.index, value)
+            args.append(value)
         if not 1 <= len(args) <= 3:
             raise self.error(f"tile.range takes 1 to 3 arguments, got "
                              f"{len(args)}", call)
