@@ -33,6 +33,7 @@
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SetVector.h"
 
@@ -174,6 +175,61 @@ int64_t elementBytes(RankedTensorType type) {
   return llvm::divideCeil(type.getElementType().getIntOrFloatBitWidth(), 8);
 }
 
+/// About how many registers a thread keeps for a SIMT `dot` in the
+/// inner product tile-to-gpu lowers it to (the thread of element e is
+/// e % threads, its slot e / threads): a partial sum a slot (unless it
+/// accumulates into a register tile, counted already), the operand
+/// elements of one step (one a distinct row of the left operand and one a
+/// distinct column of the right that its slots read), and the 64-bit
+/// shared address of each, which ptxas keeps through the inner loop,
+/// unless that row (column) is at the same distance from slot 0's in every
+/// thread (an immediate offset). Slots that may hold no element compute
+/// their coordinates at run time: nothing is shared or immediate. An upper
+/// bound rather than a plan: ptxas may recompute or reuse some.
+int64_t simtDotRegisters(DotOp dot, int64_t threads) {
+  RankedTensorType type = dot.getType();
+  int64_t columns = type.getDimSize(1), elements = type.getNumElements();
+  int64_t slots = llvm::divideCeil(elements, threads);
+  bool sumsCounted = dot.getAcc() && isa<BlockArgument>(dot.getAcc());
+  int64_t sums = sumsCounted ? 0 : slots;
+  if (elements % threads != 0)
+    return sums + 2 * slots + 2 * 2 * slots;
+  // Whether slot s's row (column) is at one distance from slot 0's in
+  // every thread.
+  auto rowOf = [&](int64_t thread, int64_t slot) {
+    return (slot * threads + thread) / columns;
+  };
+  auto columnOf = [&](int64_t thread, int64_t slot) {
+    return (slot * threads + thread) % columns;
+  };
+  SmallVector<bool> rowImmediate(slots, true), columnImmediate(slots, true);
+  for (int64_t thread = 1; thread < threads; ++thread)
+    for (int64_t slot = 1; slot < slots; ++slot) {
+      rowImmediate[slot] =
+          rowImmediate[slot] && rowOf(thread, slot) - rowOf(thread, 0) ==
+                                    rowOf(0, slot) - rowOf(0, 0);
+      columnImmediate[slot] = columnImmediate[slot] &&
+                              columnOf(thread, slot) - columnOf(thread, 0) ==
+                                  columnOf(0, slot) - columnOf(0, 0);
+    }
+  int64_t most = 0;
+  for (int64_t thread = 0; thread < threads; ++thread) {
+    llvm::SmallDenseSet<int64_t> rows, cols, addressedRows, addressedCols;
+    for (int64_t slot = 0; slot < slots; ++slot) {
+      rows.insert(rowOf(thread, slot));
+      cols.insert(columnOf(thread, slot));
+      if (!rowImmediate[slot])
+        addressedRows.insert(rowOf(thread, slot));
+      if (!columnImmediate[slot])
+        addressedCols.insert(columnOf(thread, slot));
+    }
+    // Slot 0's row and column are the two base addresses.
+    int64_t addresses = 2 * (2 + addressedRows.size() + addressedCols.size());
+    most = std::max<int64_t>(most, rows.size() + cols.size() + addresses);
+  }
+  return sums + most;
+}
+
 struct TilePipelineLoads
     : tile::impl::TilePipelineLoadsBase<TilePipelineLoads> {
   using TilePipelineLoadsBase::TilePipelineLoadsBase;
@@ -220,15 +276,19 @@ struct TilePipelineLoads
     auto stagesAttr = pipeline.getAs<IntegerAttr>("stages");
     int64_t stages = stagesAttr ? stagesAttr.getInt() : chooseStages(work);
     stagesChosen = stagesAttr ? "given" : "auto";
-    int64_t registers = estimateRegisters(kernel, work, stages);
+    int64_t tiles = estimateRegisters(kernel, work, stages);
+    int64_t inLoop = estimateLoopRegisters(work);
     int64_t budget = registerBudget();
-    if (registers > budget)
+    if (tiles + inLoop > budget)
       kernel.emitWarning("@pipeline with ")
-          << stages << " stages keeps about " << registers
-          << " registers a thread of tiles (register tiles, and tiles in "
-             "flight in registers), more than the "
+          << stages << " stages keeps about " << tiles + inLoop
+          << " registers a thread (" << tiles
+          << " of tiles: register tiles, and tiles in flight in registers; "
+          << inLoop
+          << " in the loop: a SIMT dot's sums, operands and their addresses, "
+             "and the async copies' addresses), more than the "
           << budget << " a thread has for them with " << kernel.getThreads()
-          << " threads: ptxas will likely spill";
+          << " threads: ptxas may spill";
     for (auto &[loop, loads] : work)
       pipelineLoop(kernel, cast<scf::ForOp>(loop), loads.getArrayRef(), stages,
                    remarks);
@@ -261,6 +321,39 @@ struct TilePipelineLoads
               llvm::divideCeil(getNumElements(staged.load.getType()), threads);
       }
     return registers;
+  }
+
+  /// About how many registers a thread keeps, whatever the stages, for
+  /// the work of a pipelined loop: the SIMT dot with the largest working
+  /// set (simtDotRegisters), and 2 (a 64-bit global address) for each
+  /// cp.async a thread issues an iteration. Stages do not change it, so
+  /// chooseStages leaves it out; it is added for the warning.
+  int64_t estimateLoopRegisters(const Work &work) {
+    KernelOp kernel = getOperation();
+    int64_t threads = kernel.getThreads();
+    int64_t registers = 0;
+    for (auto &[loop, loads] : work)
+      for (Operation *op : loads) {
+        StagedLoad staged =
+            classify(cast<LoadOp>(op), cast<scf::ForOp>(loop), sharedStages);
+        if (staged.shared)
+          registers +=
+              2 * llvm::divideCeil(getNumElements(staged.load.getType()),
+                                   staged.width * threads);
+      }
+    // Which dots stay SIMT is tile-tensor-cores' decision: taken on a copy.
+    IRMapping mapping;
+    OwningOpRef<ModuleOp> scratch = ModuleOp::create(kernel.getLoc());
+    auto copy = cast<KernelOp>(kernel->clone(mapping));
+    scratch->getBody()->push_back(copy);
+    assignTensorCores(copy, chipVersion);
+    int64_t largestDot = 0;
+    for (auto &entry : work)
+      mapping.lookup(entry.first)->walk([&](DotOp dot) {
+        if (!getMmaLayout(dot))
+          largestDot = std::max(largestDot, simtDotRegisters(dot, threads));
+      });
+    return registers + largestDot;
   }
 
   /// The most stages, from kMaxAutoStages down to 2, with which the

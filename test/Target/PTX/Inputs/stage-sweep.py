@@ -62,7 +62,7 @@ def main():
                              run.stderr.splitlines() if "error: " in line), "?")
                         print(f"{name}: {said}")
                         continue
-                    warned = "ptxas will likely spill" in run.stderr
+                    warned = "ptxas may spill" in run.stderr
                     figures = ptxas_figures(ptxas, chip, ptx)
                     if figures is None:
                         print(f"{name}: FAIL: ptxas rejected the PTX")
