@@ -36,6 +36,7 @@ declare -A check_dims=(
   [argmax]="--dim M=100 --dim N=1000"
   [colsum]="--dim M=100 --dim N=1000"
   [transpose_tiles]="--dim M=100 --dim N=300"
+  [rope]="--dim S=100 --dim N=384 --dim P=100"
 )
 
 if [[ ${TILE_BUNDLE_NO_BUILD:-0} != 1 ]]; then

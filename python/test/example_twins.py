@@ -185,3 +185,27 @@ def activations(X: tensor(F16, ["M", "N"]), Gelu: tensor(F16, ["M", "N"]),
     inner = tile.f16(0.79788456080286536 * (x + 0.044715 * tile.pow(x, 3.0)))
     GeluTanh[r:r + A_ROWS, c:c + A_COLS] = 0.5 * h * (1.0 + tile.tanh(inner))
     Silu[r:r + A_ROWS, c:c + A_COLS] = tile.f16(x * tile.sigmoid(x))
+
+
+# examples/rope.tile
+R_ROWS, R_HEAD, R_HALF = 16, 128, 64
+
+
+@tile.kernel(threads=64, registers=["y"],
+             grid=lambda N, S: (tile.cdiv(N, R_HEAD), tile.cdiv(S, R_ROWS)))
+def rope(X: tensor(F16, ["S", "N"]), Cos: tensor(F32, ["P", R_HALF]),
+         Sin: tensor(F32, ["P", R_HALF]), Start: tensor(I32, [1, 1]),
+         Y: tensor(F16, ["S", "N"])):
+    r = tile.ctx.block.y * R_ROWS
+    h = tile.ctx.block.x * R_HEAD
+    start = Start[0:1, 0:1]
+    p = tile.index(start[0, 0]) + r
+    c = Cos[p:p + R_ROWS, 0:R_HALF]
+    s = Sin[p:p + R_ROWS, 0:R_HALF]
+    x = tile.f32(X[r:r + R_ROWS, h:h + R_HEAD])
+    x1 = x[0:R_ROWS, 0:R_HALF]
+    x2 = x[0:R_ROWS, R_HALF:R_HEAD]
+    y: tile.tile_type(F32, [R_ROWS, R_HEAD]) = 0.0
+    y[0:R_ROWS, 0:R_HALF] = x1 * c - x2 * s
+    y[0:R_ROWS, R_HALF:R_HEAD] = x2 * c + x1 * s
+    Y[r:r + R_ROWS, h:h + R_HEAD] = tile.f16(y)

@@ -112,6 +112,7 @@ def test_same_results_as_tile_run(name, kernel, dims, tmp_path):
     ("cross_entropy", "cross_entropy", {"M": 20, "V": 300}, True),
     ("gemm", "gemm", {"M": 130, "N": 130, "K": 40}, True),
     ("activations", "activations", {"M": 40, "N": 100}, True),
+    ("rope", "rope", {"S": 40, "N": 200, "P": 30}, True),
 ])
 def test_every_tile_example_has_a_python_twin(name, kernel, dims, same_ir,
                                               tmp_path):
@@ -126,7 +127,8 @@ def test_the_examples_are_all_twinned():
     """Each .tile example has a twin here or in examples/python."""
     twinned = set(TWINS) | {"flash_attention", "layernorm", "transpose",
                             "colsum", "argmax", "matmul_splitk", "embedding",
-                            "cross_entropy", "gemm", "activations"}
+                            "cross_entropy", "gemm", "activations",
+                            "rope"}
     examples = {name[:-len(".tile")] for name in
                 os.listdir(os.path.join(ROOT, "examples"))
                 if name.endswith(".tile")}
