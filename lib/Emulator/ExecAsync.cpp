@@ -23,6 +23,13 @@
 // see the copy or not depending on timing. Copies still in flight when
 // their thread exits land then.
 //
+// Where an async copy is not aligned for cp.async and its elements are
+// narrower than 4 bytes, tile-to-gpu moves them with a load and a store
+// marked tile.async_copy. Such a store writes at once, but it is held in
+// flight like the cp.async it stands for: the kernel may rely on the copy
+// only after its wait (docs/spec.md), whichever way it was lowered, and a
+// read before it is that fault, not a race of the lowering's.
+//
 //===----------------------------------------------------------------------===//
 
 #include "Interpreter.h"
@@ -37,13 +44,16 @@ LogicalResult Interpreter::checkInFlight(Operation *op, Address address,
                                          int64_t size, AccessKind kind) {
   auto conflict = [&](uint32_t id, StringRef what) {
     const AsyncCopy &copy = cta.asyncCopies[id - 1];
+    StringRef copyName =
+        copy.stored ? "an async copy (its element-wise store)" : "a cp.async";
     InFlightDiagnostic diagnostic = report(
         op, *thread,
-        Twine(accessName(kind)) + " of " + what + " of a cp.async of " +
+        Twine(accessName(kind)) + " of " + what + " of " + copyName + " of " +
             describeThread(copy.thread) +
             " that is still in flight: no cp.async.wait_group of that thread "
             "covers it yet,");
-    diagnostic.attachNote(copy.op->getLoc()) << "the cp.async";
+    diagnostic.attachNote(copy.op->getLoc())
+        << (copy.stored ? "the async copy" : "the cp.async");
     return failure();
   };
   if (address.space == MemorySpace::Shared) {
@@ -73,6 +83,11 @@ LogicalResult Interpreter::landAsyncCopy(uint32_t index) {
        ++byte)
     if (inFlight[byte] == id)
       inFlight[byte] = 0;
+  // A store's bytes are in place: its write is recorded again, now, for
+  // the race check, as a cp.async's is when it lands.
+  if (copy.stored)
+    return success(access(copy.op, copy.dest, copy.size, AccessKind::Write) !=
+                   nullptr);
   for (int64_t byte = copy.source.offset;
        byte < copy.source.offset + copy.sourceSize; ++byte) {
     auto it = cta.sourcesInFlight.find({copy.source.memory, byte});
@@ -92,6 +107,16 @@ LogicalResult Interpreter::landAsyncCopy(uint32_t index) {
     return failure();
   std::memcpy(to, data.data(), copy.size);
   return success();
+}
+
+void Interpreter::holdAsyncStore(Operation *op, Address dest, int64_t size) {
+  auto index = static_cast<uint32_t>(cta.asyncCopies.size());
+  cta.asyncCopies.push_back({op, thread->linearId, dest, Address{}, size,
+                             /*sourceSize=*/0, /*stored=*/true});
+  std::vector<uint32_t> &inFlight = cta.sharedInFlight[dest.memory];
+  for (int64_t byte = dest.offset; byte < dest.offset + size; ++byte)
+    inFlight[byte] = index + 1;
+  thread->openCopies.push_back(index);
 }
 
 LogicalResult Interpreter::completeAsyncCopies(Operation *op, int64_t pending) {

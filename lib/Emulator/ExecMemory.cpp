@@ -436,10 +436,16 @@ LogicalResult Interpreter::executeMemRef(Operation *op) {
             Address::fromSlots(get(extract.getSource())).toInteger()};
         return success();
       })
-      .Case([&](memref::StoreOp store) {
-        return storeValue(
-            op, memrefElement(op, store.getMemRef(), store.getIndices()),
-            store.getValueToStore());
+      .Case([&](memref::StoreOp store) -> LogicalResult {
+        std::optional<Address> address =
+            memrefElement(op, store.getMemRef(), store.getIndices());
+        if (failed(storeValue(op, address, store.getValueToStore())))
+          return failure();
+        if (op->hasAttr(tile::kAsyncCopyAttr) &&
+            address->space == MemorySpace::Shared)
+          holdAsyncStore(op, *address,
+                         storageBytes(store.getValueToStore().getType()));
+        return success();
       })
       .Default([&](Operation *) { return unsupported(op); });
 }

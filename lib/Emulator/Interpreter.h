@@ -138,6 +138,9 @@ struct AsyncCopy {
   Address dest, source;
   /// Bytes written, and bytes read from the source (the rest zero-filled).
   int64_t size = 0, sourceSize = 0;
+  /// A store that stands for part of an async copy (tile.async_copy): its
+  /// bytes are in place already, and it has no source.
+  bool stored = false;
 };
 
 /// The first CTA that made each kind of access to one element of a global
@@ -237,6 +240,9 @@ private:
   /// `pending` is negative: at its exit).
   LogicalResult completeAsyncCopies(Operation *op, int64_t pending);
   LogicalResult landAsyncCopy(uint32_t index);
+  /// Holds the `size` bytes at `dest` that the store `op` of an async
+  /// copy's element-wise part wrote in flight in the thread's open group.
+  void holdAsyncStore(Operation *op, Address dest, int64_t size);
   /// Fails, with an error naming both ops, when a `kind` access of `op` to
   /// the `size` bytes at `address` touches a cp.async in flight: its
   /// destination, or for a write its source.

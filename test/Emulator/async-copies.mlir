@@ -21,6 +21,14 @@
 // RUN: not tile-emulate %s --kernel store_destination --arg 'In=f32[64]' --arg 'Out=f32[64]' 2>&1 | FileCheck %s --check-prefix=STORE-DESTINATION
 // RUN: not tile-emulate %s --kernel misaligned --arg 'In=f32[64]' --arg 'Out=f32[64]' 2>&1 | FileCheck %s --check-prefix=MISALIGNED
 // RUN: not tile-emulate %s --kernel source_outside --arg 'In=f32[64]' --arg 'Out=f32[64]' 2>&1 | FileCheck %s --check-prefix=OUTSIDE
+//
+// A store marked tile.async_copy (an async copy's element-wise part, which
+// tile-to-gpu lowers to plain stores) is held in flight like a cp.async:
+// read after its wait and a barrier it is clean; read before the wait it
+// is the same fault as a cp.async's; after the wait with no barrier, a race.
+// RUN: tile-emulate %s --kernel stored_clean --arg 'In=f32[64]' --arg 'Out=f32[64]' --output Out --fill index --print 4 | FileCheck %s --check-prefix=CLEAN
+// RUN: not tile-emulate %s --kernel stored_no_wait --arg 'In=f32[64]' --arg 'Out=f32[64]' 2>&1 | FileCheck %s --check-prefix=STORED-NO-WAIT
+// RUN: not tile-emulate %s --kernel stored_no_barrier --arg 'In=f32[64]' --arg 'Out=f32[64]' 2>&1 | FileCheck %s --check-prefix=STORED-NO-BARRIER
 
 module attributes {gpu.container_module} {
 gpu.module @tile_kernels {
@@ -248,6 +256,74 @@ gpu.module @tile_kernels {
     nvvm.cp.async.shared.global %dst, %src, 4, cache = ca, %four : !llvm.ptr<3>, !llvm.ptr<1>, i32
     nvvm.cp.async.commit.group
     nvvm.cp.async.wait.group 0
+    gpu.return
+  }
+
+  // In[t] stored to shared float t, then the wait and a barrier.
+  gpu.func @stored_clean(%in: !llvm.ptr<1>, %out: !llvm.ptr<1>) workgroup(%shared : memref<256xi8, #gpu.address_space<workgroup>>) kernel attributes {known_block_size = array<i32: 64, 1, 1>} {
+    %tid = gpu.thread_id x
+    %t = arith.index_cast %tid : index to i64
+    %c0 = arith.constant 0 : index
+    %view = memref.view %shared[%c0][] : memref<256xi8, #gpu.address_space<workgroup>> to memref<64xf32, #gpu.address_space<workgroup>>
+    %src = llvm.getelementptr %in[%t] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, f32
+    %x = llvm.load %src : !llvm.ptr<1> -> f32
+    memref.store %x, %view[%tid] {tile.async_copy} : memref<64xf32, #gpu.address_space<workgroup>>
+    nvvm.cp.async.commit.group
+    nvvm.cp.async.wait.group 0
+    gpu.barrier
+    %c1 = arith.constant 1 : index
+    %c63 = arith.constant 63 : index
+    %n = arith.addi %tid, %c1 : index
+    %next = arith.andi %n, %c63 : index
+    %v = memref.load %view[%next] : memref<64xf32, #gpu.address_space<workgroup>>
+    %to = llvm.getelementptr %out[%t] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, f32
+    llvm.store %v, %to : f32, !llvm.ptr<1>
+    gpu.return
+  }
+
+  // A barrier but no wait: thread 0 reads thread 1's store in flight.
+  gpu.func @stored_no_wait(%in: !llvm.ptr<1>, %out: !llvm.ptr<1>) workgroup(%shared : memref<256xi8, #gpu.address_space<workgroup>>) kernel attributes {known_block_size = array<i32: 64, 1, 1>} {
+    %tid = gpu.thread_id x
+    %t = arith.index_cast %tid : index to i64
+    %c0 = arith.constant 0 : index
+    %view = memref.view %shared[%c0][] : memref<256xi8, #gpu.address_space<workgroup>> to memref<64xf32, #gpu.address_space<workgroup>>
+    %src = llvm.getelementptr %in[%t] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, f32
+    %x = llvm.load %src : !llvm.ptr<1> -> f32
+    // STORED-NO-WAIT: async-copies.mlir:[[@LINE+9]]:10: error: emulate: read of byte 4 of shared memory, the destination of an async copy (its element-wise store) of thread (1, 0, 0) that is still in flight: no cp.async.wait_group of that thread covers it yet, in block (0, 0, 0), thread (0, 0, 0)
+    // STORED-NO-WAIT: async-copies.mlir:[[@LINE+1]]:5: note: the async copy
+    memref.store %x, %view[%tid] {tile.async_copy} : memref<64xf32, #gpu.address_space<workgroup>>
+    nvvm.cp.async.commit.group
+    gpu.barrier
+    %c1 = arith.constant 1 : index
+    %c63 = arith.constant 63 : index
+    %n = arith.addi %tid, %c1 : index
+    %next = arith.andi %n, %c63 : index
+    %v = memref.load %view[%next] : memref<64xf32, #gpu.address_space<workgroup>>
+    %to = llvm.getelementptr %out[%t] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, f32
+    llvm.store %v, %to : f32, !llvm.ptr<1>
+    gpu.return
+  }
+
+  // The wait but no barrier: what thread 1 stored is not ordered before thread 0's read.
+  gpu.func @stored_no_barrier(%in: !llvm.ptr<1>, %out: !llvm.ptr<1>) workgroup(%shared : memref<256xi8, #gpu.address_space<workgroup>>) kernel attributes {known_block_size = array<i32: 64, 1, 1>} {
+    %tid = gpu.thread_id x
+    %t = arith.index_cast %tid : index to i64
+    %c0 = arith.constant 0 : index
+    %view = memref.view %shared[%c0][] : memref<256xi8, #gpu.address_space<workgroup>> to memref<64xf32, #gpu.address_space<workgroup>>
+    %src = llvm.getelementptr %in[%t] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, f32
+    %x = llvm.load %src : !llvm.ptr<1> -> f32
+    // STORED-NO-BARRIER: async-copies.mlir:[[@LINE+9]]:10: error: emulate: shared-memory race: read of byte 0 of shared memory, which thread (0, 0, 0) wrote with no barrier between, in block (0, 0, 0), thread (63, 0, 0)
+    // STORED-NO-BARRIER: async-copies.mlir:[[@LINE+1]]:5: note: the write of thread (0, 0, 0)
+    memref.store %x, %view[%tid] {tile.async_copy} : memref<64xf32, #gpu.address_space<workgroup>>
+    nvvm.cp.async.commit.group
+    nvvm.cp.async.wait.group 0
+    %c1 = arith.constant 1 : index
+    %c63 = arith.constant 63 : index
+    %n = arith.addi %tid, %c1 : index
+    %next = arith.andi %n, %c63 : index
+    %v = memref.load %view[%next] : memref<64xf32, #gpu.address_space<workgroup>>
+    %to = llvm.getelementptr %out[%t] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, f32
+    llvm.store %v, %to : f32, !llvm.ptr<1>
     gpu.return
   }
 }

@@ -6,7 +6,9 @@
 // global side that crosses its tensor's edge, or whose address is not
 // aligned to a chunk at run time, takes the version that moves and checks
 // one element at a time. An async copy is cp.async, which zero-fills what
-// lies outside the tensor by its source size instead, with no branch.
+// lies outside the tensor by its source size instead, with no branch;
+// where it is not aligned and its elements are narrower than a cp.async,
+// plain stores that stand for it (tile.async_copy).
 //
 //===----------------------------------------------------------------------===//
 
@@ -364,7 +366,9 @@ LogicalResult KernelLowering::lowerAsyncCopy(CopyOp op) {
     });
   };
   // Not aligned: an element at a time, async where an element is a
-  // cp.async's 4 bytes, else a load and a store.
+  // cp.async's 4 bytes, else a load and a store, marked as the async
+  // copy's: the kernel may read it only after the wait that covers the
+  // copy, and the emulator holds it in flight until then.
   auto elementwise = [&] {
     forEachChunk(box, width, [&](const Chunk &chunk) {
       for (int64_t j = 0; j < width; ++j) {
@@ -387,8 +391,10 @@ LogicalResult KernelLowering::lowerAsyncCopy(CopyOp op) {
                                       globalAddress(tensor, global))
               .getResult();
         });
-        memref::StoreOp::create(builder, loc, value, varStorage.lookup(dest),
-                                boxVarIndex(dest, op.getDestOffsets(), coords));
+        auto store = memref::StoreOp::create(
+            builder, loc, value, varStorage.lookup(dest),
+            boxVarIndex(dest, op.getDestOffsets(), coords));
+        store->setAttr(kAsyncCopyAttr, builder.getUnitAttr());
       }
     });
   };

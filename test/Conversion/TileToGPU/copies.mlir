@@ -83,11 +83,14 @@ tile.kernel @ring(%X: !tile.tensor<[K], f32>, %O: !tile.tensor<[K], f32>) attrib
 // group an iteration, a wait for all but the newest before each use and
 // one for all after the loop. Aligned chunks are one cp.async.cg of 16
 // bytes each, whose source size zero-fills what lies past the edge;
-// unaligned ones are 2-byte elements, loaded and stored.
+// unaligned ones are 2-byte elements, loaded and stored, each store marked
+// as the async copy's (the emulator holds it in flight until the wait).
 // CHECK-LABEL: gpu.func @pipeline(
 // CHECK: %[[SHARED:.*]] = memref.extract_aligned_pointer_as_index
 // CHECK: llvm.inttoptr %{{.*}} : i64 to !llvm.ptr<3>
 // CHECK: nvvm.cp.async.shared.global %{{.*}}, %{{.*}}, 16, cache = cg, %{{.*}} : !llvm.ptr<3>, !llvm.ptr<1>, i32
+// CHECK: } else {
+// CHECK: memref.store %{{.*}}, %{{.*}}[%{{.*}}] {tile.async_copy} : memref<1024xf16, #gpu.address_space<workgroup>>
 // CHECK: nvvm.cp.async.commit.group
 // CHECK: scf.for
 // CHECK: nvvm.cp.async.wait.group 1

@@ -273,3 +273,21 @@ tile.kernel @third(%X: !tile.tensor<[16, K], f32>) attributes {threads = 32 : i6
 tile.kernel @typed(%X: !tile.tensor<[16, K], f32>) attributes {threads = 32 : i64} {
   tile.return
 }
+
+// -----
+
+// The mark of an async copy's element-wise store is a unit attribute of a
+// memref.store.
+tile.kernel @async_copy_not_on_store(%O: !tile.tensor<[16], f32>) attributes {threads = 32 : i64} {
+  // expected-error @+1 {{'arith.constant' op attribute 'tile.async_copy' belongs on a memref.store}}
+  %c0 = arith.constant {tile.async_copy} 0 : index
+  tile.return
+}
+
+// -----
+
+func.func @async_copy_not_unit(%m: memref<4xf16, 3>, %v: f16, %i: index) {
+  // expected-error @+1 {{attribute 'tile.async_copy' must be a unit attribute}}
+  memref.store %v, %m[%i] {tile.async_copy = 1 : i64} : memref<4xf16, 3>
+  return
+}

@@ -271,6 +271,14 @@ public:
         return error() << "must be [scatter number, slot]";
       return success();
     }
+    if (name == kAsyncCopyAttr) {
+      // By name, as `scatter`: the dialect does not depend on memref's.
+      if (op->getName().getStringRef() != "memref.store")
+        return error() << "belongs on a memref.store";
+      if (!isa<UnitAttr>(value))
+        return error() << "must be a unit attribute";
+      return success();
+    }
     return op->emitOpError("has unknown attribute '")
            << name << "' of the tile dialect";
   }

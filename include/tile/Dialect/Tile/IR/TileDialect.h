@@ -120,6 +120,8 @@ inline constexpr StringLiteral kIndexAttr =
     TileDialect::IndexAttrHelper::getNameStr();
 inline constexpr StringLiteral kScatterAttr =
     TileDialect::ScatterAttrHelper::getNameStr();
+inline constexpr StringLiteral kAsyncCopyAttr =
+    TileDialect::AsyncCopyAttrHelper::getNameStr();
 inline constexpr StringLiteral kDivisibilityAttr =
     TileDialect::DivisibilityAttrHelper::getNameStr();
 inline constexpr StringLiteral kVariantOfAttr =

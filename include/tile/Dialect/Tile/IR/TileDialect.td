@@ -96,7 +96,13 @@ def Tile_Dialect : Dialect {
     // llvm.store, tile-to-gpu: [n, slot], a store of slot `slot` of the
     // n-th tile.scatter of the kernel, so that the emulator catches two
     // elements of one scatter in one thread reaching one tensor element.
-    "::mlir::DenseI64ArrayAttr":$scatter
+    "::mlir::DenseI64ArrayAttr":$scatter,
+    // memref.store to shared memory, tile-to-gpu: a store of an async
+    // copy's element-wise part (elements narrower than cp.async's 4 bytes,
+    // not aligned to a chunk), which the kernel may rely on only after the
+    // wait that covers the copy's group: the emulator holds it in flight
+    // until then, as it does the copy's cp.async.
+    "::mlir::UnitAttr":$async_copy
   );
 
   let useDefaultTypePrinterParser = 1;
