@@ -29,6 +29,13 @@ def ConvertTileToGPU : Pass<"tile-to-gpu", "::mlir::ModuleOp"> {
     Each `tile.barrier` (placed by `tile-insert-barriers`, which the kernel
     must have run: `tile.synchronized`) becomes a `gpu.barrier`.
 
+    An async `tile.copy` becomes `cp.async` on sm_80 and newer. Below
+    sm_80 (and for a `gpu.module` whose target names no chip), which has
+    no `cp.async`, it is lowered as the synchronous copy, with the same
+    zero-fill outside the tensor, and `tile.commit_group` and
+    `tile.wait_group` become nothing, as CUTLASS's `cp_async` for SM < 80;
+    the barriers stay.
+
     Float ops carry fastmath `contract` unless `fp-contract=false`, so a
     multiply feeding an add becomes one fused multiply-add (rounded once),
     as nvcc and Triton compile them by default.

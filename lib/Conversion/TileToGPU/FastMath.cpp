@@ -18,16 +18,6 @@ namespace mlir::tile {
 using namespace mlir;
 using namespace mlir::tile;
 
-/// The chip the module targets: the `sm_NN` of its #nvvm.target, else 0.
-static int getTargetChip(gpu::GPUModuleOp module) {
-  if (ArrayAttr targets = module.getTargetsAttr())
-    for (Attribute target : targets)
-      if (auto nvvm = dyn_cast<NVVM::NVVMTargetAttr>(target))
-        if (FailureOr<int> chip = parseChip(nvvm.getChip()); succeeded(chip))
-          return *chip;
-  return 0;
-}
-
 /// `tanh.approx.f32` of one f16/bf16 scalar, through f32.
 static Value approximateTanh(OpBuilder &builder, Location loc, Value x) {
   Type f32 = builder.getF32Type();

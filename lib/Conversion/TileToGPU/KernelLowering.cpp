@@ -2,6 +2,8 @@
 
 #include "KernelLowering.h"
 
+#include "tile/Conversion/TileToGPU/TileToGPU.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -19,7 +21,9 @@ static constexpr int64_t kMaxSlots = 256;
 KernelLowering::KernelLowering(KernelOp kernel, gpu::GPUFuncOp func)
     : kernel(kernel), divisibility(kernel), func(func),
       builder(func.getContext()), loc(kernel.getLoc()),
-      threads(kernel.getThreads()) {}
+      threads(kernel.getThreads()),
+      asyncCopies(getTargetChip(func->getParentOfType<gpu::GPUModuleOp>()) >=
+                  kMinAsyncCopyChip) {}
 
 LogicalResult KernelLowering::run() {
   Block &entry = func.getBody().front();

@@ -312,6 +312,9 @@ private:
   OpBuilder builder;
   Location loc;
   int64_t threads;
+  /// Whether the target has cp.async (sm_80 and newer); without it, an
+  /// async copy is lowered as a plain one.
+  bool asyncCopies;
   Value threadId;
   Value sharedBase; // memref<B x i8, workgroup>, or null without shared vars
   IRMapping scalars;

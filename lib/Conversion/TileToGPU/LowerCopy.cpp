@@ -9,6 +9,7 @@
 // lies outside the tensor by its source size instead, with no branch;
 // where it is not aligned and its elements are narrower than a cp.async,
 // plain stores that stand for it (tile.async_copy).
+// Below sm_80, which has no cp.async, it is the synchronous copy.
 //
 //===----------------------------------------------------------------------===//
 
@@ -157,7 +158,10 @@ LogicalResult KernelLowering::lowerCopy(CopyOp op) {
         !isa_and_nonnull<MemRefType>(varStorage.lookup(var).getType()))
       return op.emitError("internal error: a side of this copy is not in "
                           "shared memory; run tile-plan-shared first");
-  if (op.getAsync())
+  // Below sm_80 an async copy is this synchronous one, with the same
+  // zero-fill outside the tensor; its groups and waits are nothing, and
+  // the barriers that order its stage's writes and reads stay.
+  if (op.getAsync() && asyncCopies)
     return lowerAsyncCopy(op);
 
   // A box element's mask: in this thread's slot for chunks of one element
@@ -404,6 +408,8 @@ LogicalResult KernelLowering::lowerAsyncCopy(CopyOp op) {
 }
 
 LogicalResult KernelLowering::lowerAsyncGroupOp(Operation *op) {
+  if (!asyncCopies)
+    return success();
   if (auto wait = dyn_cast<WaitGroupOp>(op))
     NVVM::CpAsyncWaitGroupOp::create(builder, loc, wait.getPending());
   else

@@ -29,6 +29,15 @@ std::string mlir::tile::getPTXFeatures(int chip) {
   return chip >= 100 ? "+ptx86" : "+ptx80";
 }
 
+int mlir::tile::getTargetChip(gpu::GPUModuleOp module) {
+  if (ArrayAttr targets = module.getTargetsAttr())
+    for (Attribute target : targets)
+      if (auto nvvm = dyn_cast<NVVM::NVVMTargetAttr>(target))
+        if (FailureOr<int> chip = parseChip(nvvm.getChip()); succeeded(chip))
+          return *chip;
+  return 0;
+}
+
 static gpu::GPUModuleOp getOrCreateGPUModule(ModuleOp module, StringRef chip,
                                              unsigned optLevel) {
   if (auto existing = module.lookupSymbol<gpu::GPUModuleOp>(kGPUModuleName))

@@ -16,6 +16,11 @@ constexpr llvm::StringLiteral kGPUModuleName = "tile_kernels";
 constexpr int64_t kMaxStaticSharedBytes = 48 * 1024;
 /// The NVVM target features (PTX ISA version) for a chip.
 std::string getPTXFeatures(int chip);
+/// The chip `module` targets: the `sm_NN` of its #nvvm.target, else 0.
+int getTargetChip(gpu::GPUModuleOp module);
+/// The first chip with cp.async: sm_80. Below it an async copy is a plain
+/// copy and its groups and waits are nothing (CUTLASS's SM < 80 path).
+constexpr int kMinAsyncCopyChip = 80;
 
 /// Lowers `kernel`, after tile-promote-registers, tile-plan-shared and
 /// tile-insert-barriers, to a gpu.func kernel in `gpuModule` that follows
