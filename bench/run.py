@@ -4,9 +4,9 @@
 For each example: registers, spill bytes and shared bytes from `ptxas -v`,
 the PTX instructions of the hot loop (and its global loads, shared accesses
 and shuffles), next to the same kernel written in CUDA C++ by hand
-(bench/reference/*.cu, `nvcc -O3 -ptx`, the same ptxas); and the compile
-latency of `tile-translate --tile-to-ptx` against `nvcc -ptx`, median of
-several runs. Prints a table and the ratios (ours / reference). Where a
+(bench/reference/*.cu, `nvcc -O3 -ptx`, the same ptxas; the gemm has
+none); and the compile latency of `tile-translate --tile-to-ptx` against
+`nvcc -ptx`, median of several runs. Prints a table and the ratios (ours / reference). Where a
 cuobjdump is found (`pip install -r bench/requirements.txt` brings one, with
 the nvdisasm it runs), a second table compares the SASS of the hot loops
 (bench/sass_stats.py) of both, compiled for the same chip, and a third
@@ -33,18 +33,21 @@ import ptx_stats  # noqa: E402
 import sass_stats  # noqa: E402
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-# kernel file (under the repository) -> (entry, reference .cu); the
-# bench/pipelined kernels (@pipeline) against their examples' references.
+# kernel file (under the repository) -> (entry, reference .cu, or None
+# where there is none); the bench/pipelined kernels (@pipeline) against
+# their examples' references.
 KERNELS = {
     "examples/squares.tile": ("squares", "squares.cu"),
     "examples/softmax.tile": ("softmax", "softmax.cu"),
     "examples/matmul.tile": ("matmul", "matmul.cu"),
     "examples/rowscale.tile": ("rowscale", "rowscale.cu"),
     "examples/control.tile": ("rowmean", "rowmean.cu"),
+    "examples/gemm.tile": ("gemm", None),
     "bench/pipelined/squares_pipelined.tile": ("squares_pipelined", "squares.cu"),
     "bench/pipelined/matmul_pipelined.tile": ("matmul_pipelined", "matmul.cu"),
     "bench/pipelined/matmul_registers.tile": ("matmul_registers", "matmul.cu"),
     "bench/pipelined/rowscale_pipelined.tile": ("rowscale_pipelined", "rowscale.cu"),
+    "bench/pipelined/gemm_pipelined.tile": ("gemm_pipelined", None),
 }
 
 
@@ -59,7 +62,12 @@ TRITON_EXAMPLES = {
     "matmul": (32 * 32 + 32 * 64) * 2,
     "rowscale": 16 * 128 * 4,
     "rowmean": 16 * 64 * 4,
+    "gemm": (128 * 32 + 32 * 128) * 2,
 }
+# Configurations beyond same, div16 and pref (triton_examples.py): the
+# gemm's same-shape kernels with Triton's wgmma off (DISABLE_MMA_V3), on
+# mma.sync as tile's: the like-for-like HMMA comparison.
+TRITON_EXTRA_CONFIGS = {"gemm": ("same-mma", "div16-mma")}
 TILE_ROWS = 16  # rows of one tile CTA, for kernels with no loop
 
 
@@ -212,7 +220,8 @@ def triton_table(args, out, translate):
             entries.append(("tile/div-full", compile_tile(
                 args, translate, ROOT / example, out / f"{name}.div-full",
                 ["--fp-div=full"]), name, threads // 32, None, None))
-        for config in ("same", "div16", "pref"):
+        for config in ("same", "div16", "pref") + \
+                TRITON_EXTRA_CONFIGS.get(name, ()):
             cubin = out / f"{name}.triton-{config}.cubin"
             cold = run_times([args.triton_python, str(ROOT / "bench" /
                               "triton_examples.py"), name, config, str(cubin),
@@ -221,11 +230,12 @@ def triton_table(args, out, translate):
                 [args.triton_python, str(ROOT / "bench" / "triton_examples.py"),
                  name, config, str(cubin), str(args.runs)],
                 check=True, capture_output=True, text=True).stdout)
-            entries.append((f"triton/{config}", cubin, f"{name}_kernel",
+            entries.append((f"triton/{config}", cubin, report["function"],
                             report["warps"], report["rows"],
                             (cold, statistics.median(report["warm"]))))
-        entries.append(("cuda", out / f"{name}.cuda.cubin", name,
-                         threads // 32, None, None))
+        if (out / f"{name}.cuda.cubin").exists():
+            entries.append(("cuda", out / f"{name}.cuda.cubin", name,
+                            threads // 32, None, None))
         for who, cubin, function, warps, program_rows, seconds in entries:
             usage = sass.resource_usage(args.cuobjdump, cubin)[function]
             parsed = sass.functions(sass.disassemble(args.cuobjdump, cubin))
@@ -239,6 +249,11 @@ def triton_table(args, out, translate):
                        instructions=stats["loop_mma"])
             stats["mma_per_iteration"] = round(per_source_iteration(
                 mma, loop_bytes, warps, program_rows)) if loop_bytes else 0
+            # Hot-loop instructions per 1024 tensor-core multiply-adds: the
+            # measure of kernels of different CTA shapes or MMA kinds.
+            macs = stats["loop_mma_macs"]
+            stats["per_kmac"] = round(1024 * stats["loop_instructions"] /
+                                      macs, 2) if macs else "-"
             stats["warps"] = warps
             prefix = "loop_" if loop_bytes else "function_"
             stats["vector_bytes"] = stats[prefix + "max_load_bytes"]
@@ -271,7 +286,7 @@ def print_triton_table(rows):
                ("shared", "smem B"), ("cta_per_iteration", "CTA instr/it"),
                ("loop_instructions", "loop instr"),
                ("mma_per_iteration", "CTA HMMA/it"), ("loop_mma", "loop HMMA"),
-               ("loop_ldsm", "loop LDSM"),
+               ("loop_ldsm", "loop LDSM"), ("per_kmac", "instr/kMAC"),
                ("vector_bytes", "load B"), ("fma", "FMA share"),
                ("cold_s", "cold s"), ("warm_s", "warm s")]
     print("sm_90 SASS, tile against Triton 3.9 and the hand-written CUDA. "
@@ -280,8 +295,15 @@ def print_triton_table(rows):
           "x warps / source iterations a loop iteration runs;\nsoftmax, which "
           "has no loop: the whole kernel per 16 rows). triton/same: tile's "
           "shapes\nand threads, told what tile knows; /div16: and the "
-          "launcher's divisibility by 16;\n/pref: Triton's own block sizes. "
-          "load B: the widest global load of a thread.\nCTA HMMA/it: the CTA's tensor-core MMAs per source iteration; loop HMMA,\nloop LDSM: a warp's in one loop iteration. FMA share: FFMA/HFMA2 "
+          "launcher's divisibility by 16;\n/pref: Triton's own block sizes "
+          "(gemm: its tutorial kernel and Hopper config); /same-mma,\n"
+          "/div16-mma: same and div16 with Triton's wgmma off, on mma.sync "
+          "as tile's. load B:\nthe widest global load of a thread. CTA "
+          "HMMA/it: the CTA's tensor-core MMAs (HMMA,\nor wgmma's HGMMA) per "
+          "source iteration; loop HMMA, loop LDSM: a warp's in one loop\n"
+          "iteration; instr/kMAC: a warp's loop instructions per 1024 of its "
+          "tensor-core\nmultiply-adds (HGMMA.64xNxK: 64 N K / 4 a warp). "
+          "FMA share: FFMA/HFMA2 "
           "of the float arithmetic. local B: local memory (spills).\nCompile: "
           "tile-translate --tile-to-ptx (cold: first run); Triton in a fresh "
           "process\n(cold: import and compile) and again in that process "
@@ -294,7 +316,7 @@ def print_triton_table(rows):
     print("tile/div-full: compiled with --fp-div=full, f32 `/` as div.full.f32 "
           "(at most 2 ulp),\nas Triton compiles `/`; tile's default, the tile "
           "rows, is div.rn.f32 (correctly\nrounded, as nvcc's default).")
-    header = f"{'kernel':9} {'who':13} " + " ".join(
+    header = f"{'kernel':9} {'who':16} " + " ".join(
         f"{title:>12}" for _, title in columns)
     print(header)
     print("-" * len(header))
@@ -304,7 +326,7 @@ def print_triton_table(rows):
             return f"{value:>12.3f}"
         return f"{value:>12}"
     for name, who, stats in rows:
-        print(f"{name:9} {who:13} " +
+        print(f"{name:9} {who:16} " +
               " ".join(cell(stats[key]) for key, _ in columns))
     print("\ntargets (tile / triton): CTA instructions per iteration against "
           "triton/same and\ntriton/div16 (<= 1; div16/div16: tile's div16 "
@@ -332,6 +354,23 @@ def print_triton_table(rows):
                   f"  instr/div16 {ratio(full['cta_per_iteration'], div['cta_per_iteration'])}"
                   f"  registers {ratio(full['registers'], same['registers'])}"
                   f"  registers/div16 {ratio(full['registers'], div['registers'])}")
+    mma_rows = {name: kinds for name, kinds in by.items()
+                if "triton/same-mma" in kinds}
+    if mma_rows:
+        print("\ntensor cores (issue 12): CTA instructions per iteration "
+              "against Triton's kernel of\nthe same shape on mma.sync "
+              "(<= 1.25), no spills (local B), the same HMMA a CTA\nan "
+              "iteration; instructions per kMAC against triton/pref:")
+    for name, kinds in mma_rows.items():
+        ours, ours_div = kinds["tile"], kinds["tile/div16"]
+        same, div = kinds["triton/same-mma"], kinds["triton/div16-mma"]
+        print(f"  {name:9} instr {ratio(ours['cta_per_iteration'], same['cta_per_iteration'])}"
+              f"  div16/div16 {ratio(ours_div['cta_per_iteration'], div['cta_per_iteration'])}"
+              f"  local B {ours['local']}, {ours_div['local']}"
+              f"  HMMA/it {ours['mma_per_iteration']}, {ours_div['mma_per_iteration']}"
+              f" (triton {same['mma_per_iteration']}, {div['mma_per_iteration']})"
+              f"  instr/kMAC {ratio(ours['per_kmac'], kinds['triton/pref']['per_kmac'])}"
+              f"  div16 {ratio(ours_div['per_kmac'], kinds['triton/pref']['per_kmac'])}")
 
 
 def timed(command, runs):
@@ -384,20 +423,25 @@ def main():
             ours_ptx, ref_ptx = out / f"{entry}.tile.ptx", out / f"{entry}.cu.ptx"
             ours_cmd = [str(translate), "--tile-to-ptx", f"--chip={args.chip}",
                         str(ROOT / example), "-o", str(ours_ptx)]
-            ref_source = str(ROOT / "bench" / "reference" / reference)
-            ref_cmd = [nvcc, "-O3", "-ptx", f"-arch={args.chip}", ref_source,
-                       "-o", str(ref_ptx)]
-            ours_s, ref_s = timed(ours_cmd, args.runs), timed(ref_cmd, args.runs)
-            rows.append((entry, measure(ours_ptx, entry, args.chip),
-                         measure(ref_ptx, pathlib.Path(reference).stem,
-                                 args.chip), ours_s, ref_s))
+            ours_s = timed(ours_cmd, args.runs)
+            ref, ref_s = None, None
+            if reference:
+                ref_source = str(ROOT / "bench" / "reference" / reference)
+                ref_cmd = [nvcc, "-O3", "-ptx", f"-arch={args.chip}",
+                           ref_source, "-o", str(ref_ptx)]
+                ref_s = timed(ref_cmd, args.runs)
+                ref = measure(ref_ptx, pathlib.Path(reference).stem, args.chip)
+            rows.append((entry, measure(ours_ptx, entry, args.chip), ref,
+                         ours_s, ref_s))
             if args.cuobjdump:
                 subprocess.run(["ptxas", f"-arch={args.chip}", str(ours_ptx),
                                 "-o", str(out / f"{entry}.tile.cubin")],
                                check=True)
-                subprocess.run([nvcc, "-O3", "-cubin", f"-arch={args.chip}",
-                                ref_source, "-o",
-                                str(out / f"{entry}.cuda.cubin")], check=True)
+                if reference:
+                    subprocess.run([nvcc, "-O3", "-cubin",
+                                    f"-arch={args.chip}", ref_source, "-o",
+                                    str(out / f"{entry}.cuda.cubin")],
+                                   check=True)
         print_table(rows)
         print()
         if not args.cuobjdump:
@@ -424,8 +468,10 @@ def find_triton_python():
 
 
 def print_table(rows):
+    """The PTX table: each kernel's tile row and, where it has a reference,
+    its cuda row and the ratios."""
     for _, ours, ref, _, _ in rows:
-        for stats in (ours, ref):
+        for stats in (ours, ref) if ref else (ours,):
             loads = stats["loop_global_loads"]
             stats["instr_per_load"] = (
                 round(stats["loop_instructions"] / loads, 1) if loads else 0)
@@ -435,13 +481,18 @@ def print_table(rows):
     print(header + f" {'compile s':>10}")
     print("-" * len(header) + "-" * 11)
     for entry, ours, ref, ours_s, ref_s in rows:
-        for who, stats, seconds in (("tile", ours, ours_s), ("cuda", ref, ref_s)):
+        for who, stats, seconds in (("tile", ours, ours_s),
+                                    ("cuda", ref, ref_s))[:2 if ref else 1]:
             print(f"{entry:18} {who:5} " +
                   " ".join(f"{stats.get(c, 0):>17}" for c in columns) +
                   f" {seconds:>10.3f}")
     print("\nratios tile / cuda (registers; hot-loop instructions per global "
           "load, since nvcc may unroll the loop; compile time):")
     for entry, ours, ref, ours_s, ref_s in rows:
+        if ref is None:
+            print(f"  {entry:18} no hand-written reference")
+            continue
+
         def ratio(a, b):
             return f"{a / b:.2f}" if b else ("1.00" if a == b else "n/a")
         print(f"  {entry:18} registers {ratio(ours['registers'], ref['registers'])}"

@@ -28,7 +28,7 @@ FUNCTION = re.compile(r"^\s*Function\s*:\s*(\S+)")     # cuobjdump
 SECTION = re.compile(r"^\s*\.text\.([\w$.]+):")        # nvdisasm
 LABEL = re.compile(r"^\s*(\.L_x_\d+):")
 INSTRUCTION = re.compile(
-    r"/\*([0-9a-f]+)\*/\s+(@!?U?P(?:\d+|T)\s+)?([A-Z][A-Z0-9_.]*)([^;]*);")
+    r"/\*([0-9a-f]+)\*/\s+(@!?U?P(?:\d+|T)\s+)?([A-Z][A-Z0-9_.x]*)([^;]*);")
 TARGET = re.compile(r"(0x[0-9a-f]+|\.L_x_\d+)\W*$")
 
 # Opcodes that leave the block; the first four take a target.
@@ -189,6 +189,27 @@ def arithmetic(code):
                                len(floats), 2) if floats else 0}
 
 
+# Multiply-adds one warp's tensor-core instruction performs, by its shape:
+# HMMA.MNK (mma.sync: 16816 is m16n8k16, the warp's own), and HGMMA.MxNxK
+# (wgmma: the warpgroup's, each of its 4 warps issuing it, so a quarter a
+# warp).
+HMMA_SHAPES = {"16816": 16 * 8 * 16, "1688": 16 * 8 * 8, "16832": 16 * 8 * 32,
+               "884": 8 * 8 * 4}
+
+
+def mma_macs(instr):
+    """Multiply-adds a warp's `instr` contributes (0 for any other op)."""
+    parts = instr.opcode.split(".")
+    if instr.base in ("HMMA", "IMMA") and len(parts) > 1:
+        return HMMA_SHAPES.get(parts[1], 0)
+    if instr.base in ("HGMMA", "IGMMA") and len(parts) > 1:
+        shape = re.fullmatch(r"(\d+)x(\d+)x(\d+)", parts[1])
+        if shape:
+            m, n, k = map(int, shape.groups())
+            return m * n * k // 4
+    return 0
+
+
 def counts(code, labels):
     bodies, graph = basic_blocks(code, labels)
     loop = ptx_stats.smallest_loop(
@@ -203,6 +224,7 @@ def counts(code, labels):
         "loop_shuffles": ops.count("SHFL"),
         "loop_mma": sum(op.endswith("MMA") for op in ops),
         "loop_ldsm": ops.count("LDSM"),
+        "loop_mma_macs": sum(mma_macs(i) for i in executed(loop)),
         "instructions": len(executed(code)),
     }
     result.update({"loop_" + key: value

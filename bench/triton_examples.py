@@ -12,12 +12,18 @@ Each example has three configurations (CONFIGS):
 * `div16`: the same kernel with what Triton's launcher tells it at every
            real launch: every pointer and integer argument divisible by 16;
 * `pref`:  the configuration a Triton user would pick (the tutorials'
-           block sizes and warps), with the launcher's divisibility.
+           block sizes and warps), with the launcher's divisibility; for
+           the gemm, the tutorial's own kernel in its Hopper config.
+
+The gemm has two more, `same-mma` and `div16-mma`: `same` and `div16` with
+Triton's wgmma off (DISABLE_MMA_V3=1 for the compile), so that its `tl.dot`
+is on mma.sync as tile's is.
 
   python triton_examples.py NAME CONFIG OUT.cubin [WARM]
       compiles one (no cache), writes its cubin, and prints a JSON object:
       the seconds of that compile, of WARM more in the same process, and
-      the configuration's num_warps and rows a program (ROWS).
+      the configuration's num_warps and rows a program (ROWS), its
+      dynamic shared memory and the kernel's function name.
 """
 
 import json
@@ -75,6 +81,66 @@ def matmul_kernel(A, B, C, K, M: tl.constexpr, N: tl.constexpr,
         b_ptrs += BLOCK_K * N
     tl.store(C + rm[:, None] * N + rn[None, :], acc,
              mask=(rm[:, None] < M) & (rn[None, :] < N))
+
+
+@triton.jit
+def gemm_kernel(A, B, C, M, N, K, BLOCK_M: tl.constexpr,
+                BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr):
+    # examples/gemm.tile as a Triton user writes it: a 2-D grid of
+    # [BLOCK_M, BLOCK_N] tiles of C, every edge masked, f16 out.
+    rm = tl.program_id(1) * BLOCK_M + tl.arange(0, BLOCK_M)
+    rn = tl.program_id(0) * BLOCK_N + tl.arange(0, BLOCK_N)
+    rk = tl.arange(0, BLOCK_K)
+    acc = tl.zeros([BLOCK_M, BLOCK_N], dtype=tl.float32)
+    for k in range(0, K, BLOCK_K):
+        a = tl.load(A + rm[:, None] * K + (k + rk)[None, :],
+                    mask=(rm[:, None] < M) & ((k + rk)[None, :] < K), other=0.0)
+        b = tl.load(B + (k + rk)[:, None] * N + rn[None, :],
+                    mask=((k + rk)[:, None] < K) & (rn[None, :] < N), other=0.0)
+        acc += tl.dot(a, b)
+    tl.store(C + rm[:, None] * N + rn[None, :], acc.to(tl.float16),
+             mask=(rm[:, None] < M) & (rn[None, :] < N))
+
+
+@triton.jit
+def gemm_tutorial_kernel(a_ptr, b_ptr, c_ptr, M, N, K,
+                         stride_am, stride_ak, stride_bk, stride_bn,
+                         stride_cm, stride_cn, BLOCK_SIZE_M: tl.constexpr,
+                         BLOCK_SIZE_N: tl.constexpr,
+                         BLOCK_SIZE_K: tl.constexpr,
+                         GROUP_SIZE_M: tl.constexpr):
+    # Triton's tutorial matmul (03-matrix-multiplication), without the
+    # activation: grouped program order for L2 reuse, rows and columns
+    # wrapped (% M, % N) instead of masked, K masked.
+    pid = tl.program_id(axis=0)
+    num_pid_m = tl.cdiv(M, BLOCK_SIZE_M)
+    num_pid_n = tl.cdiv(N, BLOCK_SIZE_N)
+    num_pid_in_group = GROUP_SIZE_M * num_pid_n
+    group_id = pid // num_pid_in_group
+    first_pid_m = group_id * GROUP_SIZE_M
+    group_size_m = min(num_pid_m - first_pid_m, GROUP_SIZE_M)
+    pid_m = first_pid_m + ((pid % num_pid_in_group) % group_size_m)
+    pid_n = (pid % num_pid_in_group) // group_size_m
+    offs_am = (pid_m * BLOCK_SIZE_M + tl.arange(0, BLOCK_SIZE_M)) % M
+    offs_bn = (pid_n * BLOCK_SIZE_N + tl.arange(0, BLOCK_SIZE_N)) % N
+    offs_k = tl.arange(0, BLOCK_SIZE_K)
+    a_ptrs = a_ptr + (offs_am[:, None] * stride_am + offs_k[None, :] * stride_ak)
+    b_ptrs = b_ptr + (offs_k[:, None] * stride_bk + offs_bn[None, :] * stride_bn)
+    accumulator = tl.zeros((BLOCK_SIZE_M, BLOCK_SIZE_N), dtype=tl.float32)
+    for k in range(0, tl.cdiv(K, BLOCK_SIZE_K)):
+        a = tl.load(a_ptrs, mask=offs_k[None, :] < K - k * BLOCK_SIZE_K,
+                    other=0.0)
+        b = tl.load(b_ptrs, mask=offs_k[:, None] < K - k * BLOCK_SIZE_K,
+                    other=0.0)
+        accumulator = tl.dot(a, b, accumulator)
+        a_ptrs += BLOCK_SIZE_K * stride_ak
+        b_ptrs += BLOCK_SIZE_K * stride_bk
+    c = accumulator.to(tl.float16)
+    offs_cm = pid_m * BLOCK_SIZE_M + tl.arange(0, BLOCK_SIZE_M)
+    offs_cn = pid_n * BLOCK_SIZE_N + tl.arange(0, BLOCK_SIZE_N)
+    c_ptrs = c_ptr + stride_cm * offs_cm[:, None] + stride_cn * offs_cn[None, :]
+    c_mask = (offs_cm[:, None] < M) & (offs_cn[None, :] < N)
+    tl.store(c_ptrs, c, mask=c_mask)
 
 
 @triton.jit
@@ -136,28 +202,68 @@ CONFIGS = {
                 {"same": ({"ROWS": 16, "BLOCK_N": 64}, 4),
                  "div16": ({"ROWS": 16, "BLOCK_N": 64}, 4),
                  "pref": ({"ROWS": 1, "BLOCK_N": 1024}, 4)}),
+    # examples/gemm.tile: [128, 128] of C, K step 32, 8 warps; `pref` is
+    # Triton's tutorial kernel in its first (Hopper) autotune config,
+    # [128, 256] x 64, 8 warps, 3 stages, as a launch on 4096^3 f16
+    # specializes it: i32 sizes and strides, the unit strides constexpr 1;
+    # same-mma and div16-mma: same and div16 with Triton's wgmma (MMAv3)
+    # off, on mma.sync (MMAv2) as tile is.
+    "gemm": (gemm_kernel,
+             {"A": "*fp16", "B": "*fp16", "C": "*fp16", "M": "i64",
+              "N": "i64", "K": "i64"},
+             {"same": ({"BLOCK_M": 128, "BLOCK_N": 128, "BLOCK_K": 32}, 8),
+              "div16": ({"BLOCK_M": 128, "BLOCK_N": 128, "BLOCK_K": 32}, 8),
+              "pref": ({"stride_ak": 1, "stride_bn": 1, "stride_cn": 1,
+                        "BLOCK_SIZE_M": 128, "BLOCK_SIZE_N": 256,
+                        "BLOCK_SIZE_K": 64, "GROUP_SIZE_M": 8}, 8,
+                       {"kernel": gemm_tutorial_kernel, "num_stages": 3,
+                        "signature": {"a_ptr": "*fp16", "b_ptr": "*fp16",
+                                      "c_ptr": "*fp16", "M": "i32",
+                                      "N": "i32", "K": "i32",
+                                      "stride_am": "i32", "stride_bk": "i32",
+                                      "stride_cm": "i32"}}),
+              "same-mma": ({"BLOCK_M": 128, "BLOCK_N": 128, "BLOCK_K": 32}, 8,
+                           {"env": {"DISABLE_MMA_V3": "1"}}),
+              "div16-mma": ({"BLOCK_M": 128, "BLOCK_N": 128, "BLOCK_K": 32},
+                            8, {"env": {"DISABLE_MMA_V3": "1"}})}),
 }
 
+
+def configuration(name, config):
+    """(kernel, signature, constexprs, num_warps, options, environment) of
+    `name` in `config`: a config may name its own kernel, signature,
+    num_stages and environment of the compile."""
+    kernel, signature, configs = CONFIGS[name]
+    constexprs, warps, *rest = configs[config]
+    own = rest[0] if rest else {}
+    options = {"num_warps": warps}
+    if "num_stages" in own:
+        options["num_stages"] = own["num_stages"]
+    return (own.get("kernel", kernel), own.get("signature", signature),
+            constexprs, warps, options, own.get("env", {}))
 
 
 def compile_kernel(name, config):
     """The CompiledKernel of `name` in `config`, compiled anew (no cache)."""
-    kernel, signature, configs = CONFIGS[name]
-    constexprs, warps = configs[config]
+    kernel, signature, constexprs, _, options, environment = \
+        configuration(name, config)
+    os.environ.update(environment)
+    # The parameters in the kernel's order, the constexprs among them.
+    names = kernel.arg_names
     attrs = {}
-    if config != "same":
-        attrs = {(i,): [["tt.divisibility", 16]]
-                 for i in range(len(signature))}
-    full = dict(signature)
-    full.update({key: "constexpr" for key in constexprs})
+    if not config.startswith("same"):
+        attrs = {(names.index(key),): [["tt.divisibility", 16]]
+                 for key in signature}
+    full = {key: "constexpr" if key in constexprs else signature[key]
+            for key in names}
     source = ASTSource(fn=kernel, signature=full,
-                       constexprs={(list(full).index(k),): v
+                       constexprs={(names.index(k),): v
                                    for k, v in constexprs.items()},
                        attrs=attrs)
     with tempfile.TemporaryDirectory() as cache:
         os.environ["TRITON_CACHE_DIR"] = cache
         return triton.compile(source, target=GPUTarget("cuda", 90, 32),
-                              options={"num_warps": warps})
+                              options=options)
 
 
 def main():
@@ -172,10 +278,11 @@ def main():
         start = time.perf_counter()
         compile_kernel(name, config)
         warm.append(time.perf_counter() - start)
-    constexprs, warps = CONFIGS[name][2][config]
+    _, _, constexprs, warps, _, _ = configuration(name, config)
     print(json.dumps({"compile": seconds, "warm": warm, "warps": warps,
                       "rows": constexprs.get("ROWS"),
-                      "shared": compiled.metadata.shared}))
+                      "shared": compiled.metadata.shared,
+                      "function": compiled.metadata.name}))
 
 
 if __name__ == "__main__":

@@ -37,6 +37,7 @@ declare -A check_dims=(
   [colsum]="--dim M=100 --dim N=1000"
   [transpose_tiles]="--dim M=100 --dim N=300"
   [rope]="--dim S=100 --dim N=384 --dim P=100"
+  [gemm]="--dim M=200 --dim N=136 --dim K=72"
 )
 
 if [[ ${TILE_BUNDLE_NO_BUILD:-0} != 1 ]]; then

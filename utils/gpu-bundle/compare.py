@@ -46,13 +46,15 @@ class Spec:
     """What one example computes, in torch. `reference` gives the exact
     outputs (by parameter name) that tile and Triton must match; `timed` is
     what a PyTorch user would run for it (default: reference). `dims` are
-    the sizes timed on the GPU, `small` those of --interpret-check."""
+    the sizes timed on the GPU, `small` those of --interpret-check. `flops`
+    (of the sizes), for a compute-bound kernel: its floating-point
+    operations, reported as TFLOP/s of tile, torch and Triton."""
 
     def __init__(self, dims, small, reference, timed=None,
-                 tolerance=(1e-4, 1e-5), note=""):
+                 tolerance=(1e-4, 1e-5), note="", flops=None):
         self.dims, self.small, self.reference = dims, small, reference
         self.timed = timed or reference
-        self.tolerance, self.note = tolerance, note
+        self.tolerance, self.note, self.flops = tolerance, note, flops
 
 
 def squares_reference(t, d):
@@ -91,6 +93,17 @@ SPECS = {
                    timed=lambda t, d: {"C": t["A"] @ t["B"]},
                    tolerance=(1e-3, 1e-2),
                    note="torch: f16 A @ B (cuBLAS, f16 result)"),
+    # f16 in, f32 accumulated, f16 out: the result's rounding to f16 (half
+    # an ulp, 2^-11 relative) is within rtol; the small sizes cross every
+    # edge of tile's [128, 128] x 32 and of Triton's [128, 256] x 64.
+    "gemm": Spec({"M": 4096, "N": 4096, "K": 4096},
+                 {"M": 200, "N": 300, "K": 100},
+                 lambda t, d: {"C": (t["A"].double() @ t["B"].double()).float()},
+                 timed=lambda t, d: {"C": t["A"] @ t["B"]},
+                 tolerance=(1e-3, 1e-2),
+                 flops=lambda d: 2 * d["M"] * d["N"] * d["K"],
+                 note="torch: f16 A @ B (cuBLAS, f16 result); triton: its "
+                      "tutorial matmul, [128, 256] x 64, 8 warps, 3 stages"),
 }
 
 
@@ -381,6 +394,37 @@ def print_table(rows, copy_gbs):
               f"  {checks}")
 
 
+def tflops(row, who):
+    """TFLOP/s of WHO ("tile", "torch", "triton") in a row with flops."""
+    ms = row[f"{who}_ms"]
+    return row["flops"] / (ms * 1e-3) / 1e12 if ms else None
+
+
+def print_throughput(rows):
+    """The compute-bound kernels' TFLOP/s (rows with flops), tile's against
+    torch's and Triton's; sets each row's *_tflops."""
+    rows = [row for row in rows if row.get("flops")]
+    if not rows:
+        return
+    print(f"\n{'kernel':18} {'size':22} {'tile TFLOP/s':>13} "
+          f"{'torch TFLOP/s':>14} {'triton TFLOP/s':>15} {'% torch':>8} "
+          f"{'% triton':>9}")
+    for row in rows:
+        for who in ("tile", "torch", "triton"):
+            row[f"{who}_tflops"] = tflops(row, who)
+        tile, torch_rate, triton_rate = (row[f"{who}_tflops"] for who in
+                                         ("tile", "torch", "triton"))
+
+        def rate(value):
+            return f"{value:.1f}" if value else "-"
+
+        def share(value):
+            return f"{100 * tile / value:.1f}%" if tile and value else "-"
+        print(f"{row['kernel']:18} {row['size']:22} {rate(tile):>13} "
+              f"{rate(torch_rate):>14} {rate(triton_rate):>15} "
+              f"{share(torch_rate):>8} {share(triton_rate):>9}")
+
+
 def write_json(out, device, copy_gbs, rows, notes):
     out = pathlib.Path(out)
     out.mkdir(parents=True, exist_ok=True)
@@ -437,6 +481,8 @@ def compare(kernels, args, deadline):
                 row["triton_ok"], row["triton_ms"] = run_triton(
                     triton_kernels, name, inputs, spec.dims, reference, spec,
                     timer=time_cuda)
+            if spec.flops:
+                row["flops"] = spec.flops(spec.dims)
             failed |= not row["tile_ok"]
             if spec.note:
                 notes.append(f"{name}: {spec.note}")
@@ -447,6 +493,7 @@ def compare(kernels, args, deadline):
         shutil.rmtree(scratch, ignore_errors=True)
 
     print_table(rows, copy_gbs)
+    print_throughput(rows)
     single = [row["kernel"] for row in rows if row["ctas"] == 1]
     if single:
         notes.append(f"single-CTA kernels (one SM of the GPU, a fixed output "
@@ -519,8 +566,9 @@ def interpret_kernel(name, directory, manifest, spec, triton_kernels,
 
 def interpret_check(kernels, args):
     """--interpret-check: every kernel of the bundle on the CPU; 1 unless
-    every check passed, and every kernel has a torch and a Triton
-    version."""
+    every check passed, and every kernel with a torch version has a Triton
+    one. A kernel with no torch version is skipped, as the comparison on
+    the GPU skips it, and named."""
     triton_kernels, triton_reason = import_triton_kernels()
     print("compare.py --interpret-check: on the CPU, Triton under its "
           "interpreter (no GPU)")
@@ -530,13 +578,15 @@ def interpret_check(kernels, args):
         return 1
     generator = torch.Generator(device="cpu")
     generator.manual_seed(1)
-    rows, failed = [], False
+    rows, skipped, failed = [], [], False
     with tempfile.TemporaryDirectory(prefix="tile-interpret-") as scratch:
         for name, (directory, manifest) in kernels.items():
             spec = SPECS.get(base_name(name))
-            if spec is None or not hasattr(triton_kernels, base_name(name)):
-                print(f"{name}: WRONG: no torch version in compare.py or no "
-                      "Triton version in triton_kernels.py")
+            if spec is None:
+                skipped.append(name)
+                continue
+            if not hasattr(triton_kernels, base_name(name)):
+                print(f"{name}: WRONG: no Triton version in triton_kernels.py")
                 failed = True
                 continue
             row = interpret_kernel(name, directory, manifest, spec,
@@ -550,6 +600,9 @@ def interpret_check(kernels, args):
              "read compare.py's files"]
     print(f"note: {notes[0]}")
     write_json(args.out, "cpu (Triton interpreter)", None, rows, notes)
+    if skipped:
+        print(f"skipped, no torch version in compare.py (not compared on the "
+              f"GPU either): {', '.join(skipped)}")
     print(f"interpret check: {len(rows)} of {len(kernels)} kernels checked: "
           + ("FAILED" if failed else "all match"))
     return 1 if failed else 0
