@@ -21,6 +21,8 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
 
+#include <functional>
+
 namespace mlir::scf {
 class ForOp;
 class IfOp;
@@ -169,12 +171,21 @@ private:
   };
   /// The mma.syncs of a tensor-core dot over its K, on `fragments` (C, D
   /// of each mma tile of the warp's block, updated): m16n8k16 of f16 or
-  /// bf16 operands read by ldmatrix, or m16n8k8 of tf32 operands loaded a
-  /// word at a time.
-  void lowerHalfMmaSteps(DotOp op, const MmaWarpBlock &block,
-                         MutableArrayRef<Value> fragments);
-  void lowerTF32MmaSteps(DotOp op, const MmaWarpBlock &block,
-                         MutableArrayRef<Value> fragments);
+  /// bf16 operands, or m16n8k8 of tf32 ones, each K step's from its loader.
+  void lowerMmaSteps(DotOp op, const MmaWarpBlock &block,
+                     MutableArrayRef<Value> fragments);
+  /// One K step's operands: A's fragment for each mma row of the block,
+  /// B's for each mma column.
+  struct MmaStepOperands {
+    SmallVector<Value> a, b;
+  };
+  /// Emits a K step's operand loads (the argument: its first K).
+  using MmaStepLoader = std::function<MmaStepOperands(int64_t)>;
+  /// The loader of f16 and bf16 operands (ldmatrix), and of tf32 ones
+  /// (loaded a word at a time, rounded); each emits its lanes' addressing
+  /// first, once for every step.
+  MmaStepLoader halfMmaOperands(DotOp op, const MmaWarpBlock &block);
+  MmaStepLoader tf32MmaOperands(DotOp op, const MmaWarpBlock &block);
   LogicalResult lowerBroadcast(BroadcastOp op);
   LogicalResult lowerSplat(SplatOp op);
   LogicalResult lowerReshape(ReshapeOp op);

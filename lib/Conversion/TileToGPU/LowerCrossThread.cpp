@@ -564,10 +564,7 @@ LogicalResult KernelLowering::lowerDotOnTensorCores(DotOp op,
       arith::MulIOp::create(builder, loc, warpColumn, columnsOfBlock);
   MmaWarpBlock block{lane, blockRow, blockColumn, tilesM, tilesN,
                      *lhs, *rhs,     pitchA,      pitchB};
-  if (op.getPrecision() == DotPrecision::tf32)
-    lowerTF32MmaSteps(op, block, fragments);
-  else
-    lowerHalfMmaSteps(op, block, fragments);
+  lowerMmaSteps(op, block, fragments);
   Value slots = zero(getSlotsType(type));
   for (auto [tile, fragment] : llvm::enumerate(fragments))
     for (int64_t c = 0; c < 4; ++c)
@@ -580,12 +577,29 @@ LogicalResult KernelLowering::lowerDotOnTensorCores(DotOp op,
   return success();
 }
 
-void KernelLowering::lowerTF32MmaSteps(DotOp op, const MmaWarpBlock &block,
-                                       MutableArrayRef<Value> fragments) {
-  Value lane = block.lane, blockRow = block.blockRow,
-        blockColumn = block.blockColumn, lhs = block.lhs, rhs = block.rhs;
-  int64_t tilesM = block.tilesM, tilesN = block.tilesN, pitchA = block.pitchA,
-          pitchB = block.pitchB;
+void KernelLowering::lowerMmaSteps(DotOp op, const MmaWarpBlock &block,
+                                   MutableArrayRef<Value> fragments) {
+  bool tf32 = op.getPrecision() == DotPrecision::tf32;
+  MmaStepLoader load =
+      tf32 ? tf32MmaOperands(op, block) : halfMmaOperands(op, block);
+  int64_t stepK = getMmaK(op), k = op.getLhs().getType().getDimSize(1);
+  auto fragmentType = VectorType::get({2, 2}, builder.getF32Type());
+  auto mmaType = builder.getI64ArrayAttr({kMmaM, kMmaN, stepK});
+  UnitAttr tf32Enabled = tf32 ? builder.getUnitAttr() : nullptr;
+  for (int64_t k0 = 0; k0 < k; k0 += stepK) {
+    MmaStepOperands operands = load(k0);
+    for (int64_t i = 0; i < block.tilesM; ++i)
+      for (int64_t j = 0; j < block.tilesN; ++j) {
+        Value &fragment = fragments[i * block.tilesN + j];
+        fragment = nvgpu::MmaSyncOp::create(builder, loc, fragmentType,
+                                            operands.a[i], operands.b[j],
+                                            fragment, mmaType, tf32Enabled);
+      }
+  }
+}
+
+KernelLowering::MmaStepLoader
+KernelLowering::tf32MmaOperands(DotOp op, const MmaWarpBlock &block) {
   // mma.sync.m16n8k8.tf32 has no ldmatrix form for B: each thread loads its
   // fragments' words itself, as the PTX ISA's tf32 tables place them, with
   // groupID g = lane / 4 and threadID_in_group t = lane % 4: a_e at row
@@ -596,21 +610,23 @@ void KernelLowering::lowerTF32MmaSteps(DotOp op, const MmaWarpBlock &block,
   // t pitchB + blockColumn + g, or (blockColumn + g) pitchB + t when B is
   // given transposed ([N, K]).
   bool transposed = op.getRhsTransposed();
-  int64_t k = op.getLhs().getType().getDimSize(1);
-  Value group = arith::DivUIOp::create(builder, loc, lane, constantIndex(4));
-  Value inGroup = arith::RemUIOp::create(builder, loc, lane, constantIndex(4));
-  auto plus = [&](Value a, Value b) {
+  int64_t pitchA = block.pitchA, pitchB = block.pitchB;
+  Value group =
+      arith::DivUIOp::create(builder, loc, block.lane, constantIndex(4));
+  Value inGroup =
+      arith::RemUIOp::create(builder, loc, block.lane, constantIndex(4));
+  auto plus = [this](Value a, Value b) {
     return arith::AddIOp::create(builder, loc, a, b).getResult();
   };
-  auto times = [&](Value a, int64_t b) {
+  auto times = [this](Value a, int64_t b) {
     return arith::MulIOp::create(builder, loc, a, constantIndex(b)).getResult();
   };
-  Value baseA = plus(times(plus(blockRow, group), pitchA), inGroup);
-  Value baseB = transposed
-                    ? plus(times(plus(blockColumn, group), pitchB), inGroup)
-                    : plus(plus(times(inGroup, pitchB), blockColumn), group);
-  Type f32 = builder.getF32Type();
-  auto fragment = [&](Value view, Value base, ArrayRef<int64_t> offsets) {
+  Value baseA = plus(times(plus(block.blockRow, group), pitchA), inGroup);
+  Value baseB =
+      transposed ? plus(times(plus(block.blockColumn, group), pitchB), inGroup)
+                 : plus(plus(times(inGroup, pitchB), block.blockColumn), group);
+  auto fragment = [this, plus](Value view, Value base,
+                               ArrayRef<int64_t> offsets) {
     SmallVector<Value> words;
     for (int64_t offset : offsets)
       words.push_back(
@@ -620,44 +636,34 @@ void KernelLowering::lowerTF32MmaSteps(DotOp op, const MmaWarpBlock &block,
                           ValueRange{plus(base, constantIndex(offset))})));
     return vector::FromElementsOp::create(
                builder, loc,
-               VectorType::get({static_cast<int64_t>(offsets.size()), 1}, f32),
+               VectorType::get({static_cast<int64_t>(offsets.size()), 1},
+                               builder.getF32Type()),
                words)
         .getResult();
   };
-  auto fragmentType = VectorType::get({2, 2}, f32);
-  auto mmaType = builder.getI64ArrayAttr({kMmaM, kMmaN, kMmaKTF32});
-  for (int64_t k0 = 0; k0 < k; k0 += kMmaKTF32) {
-    SmallVector<Value> a, b;
-    for (int64_t i = 0; i < tilesM; ++i) {
+  return [=](int64_t k0) {
+    MmaStepOperands operands;
+    for (int64_t i = 0; i < block.tilesM; ++i) {
       int64_t row = kMmaM * i * pitchA + k0;
-      a.push_back(fragment(
-          lhs, baseA, {row, row + 8 * pitchA, row + 4, row + 8 * pitchA + 4}));
+      operands.a.push_back(
+          fragment(block.lhs, baseA,
+                   {row, row + 8 * pitchA, row + 4, row + 8 * pitchA + 4}));
     }
-    for (int64_t j = 0; j < tilesN; ++j) {
+    for (int64_t j = 0; j < block.tilesN; ++j) {
       int64_t start =
           transposed ? kMmaN * j * pitchB + k0 : k0 * pitchB + kMmaN * j;
       int64_t step = transposed ? 4 : 4 * pitchB;
-      b.push_back(fragment(rhs, baseB, {start, start + step}));
+      operands.b.push_back(fragment(block.rhs, baseB, {start, start + step}));
     }
-    for (int64_t i = 0; i < tilesM; ++i)
-      for (int64_t j = 0; j < tilesN; ++j) {
-        Value &c = fragments[i * tilesN + j];
-        c = nvgpu::MmaSyncOp::create(builder, loc, fragmentType, a[i], b[j], c,
-                                     mmaType, builder.getUnitAttr());
-      }
-  }
+    return operands;
+  };
 }
 
-void KernelLowering::lowerHalfMmaSteps(DotOp op, const MmaWarpBlock &block,
-                                       MutableArrayRef<Value> fragments) {
-  Value lane = block.lane, blockRow = block.blockRow,
-        blockColumn = block.blockColumn, lhs = block.lhs, rhs = block.rhs;
-  int64_t tilesM = block.tilesM, tilesN = block.tilesN, pitchA = block.pitchA,
-          pitchB = block.pitchB;
+KernelLowering::MmaStepLoader
+KernelLowering::halfMmaOperands(DotOp op, const MmaWarpBlock &block) {
   bool transposed = op.getRhsTransposed();
   Type element = op.getLhs().getType().getElementType();
-  int64_t k = op.getLhs().getType().getDimSize(1);
-  auto fragmentType = VectorType::get({2, 2}, builder.getF32Type());
+  Value lane = block.lane;
   // ldmatrix's row addresses: lane 8 i + r gives row r of matrix i. For A
   // (x4, per 16 rows of the block) the matrices are rows 0-7 and 8-15 of K
   // 0-7, then of K 8-15: the lane's row is lane % 16 and its column
@@ -673,23 +679,25 @@ void KernelLowering::lowerHalfMmaSteps(DotOp op, const MmaWarpBlock &block,
       arith::DivUIOp::create(builder, loc, lane, constantIndex(16));
   Value laneColumn = arith::MulIOp::create(builder, loc, laneHalf, eight);
   // (row + rowOffset) * pitch + column + columnOffset, in elements.
-  auto address = [&](Value row, int64_t rowOffset, int64_t pitch, Value column,
-                     int64_t columnOffset) {
+  auto address = [this](Value row, int64_t rowOffset, int64_t pitch,
+                        Value column, int64_t columnOffset) {
     Value r =
         arith::AddIOp::create(builder, loc, row, constantIndex(rowOffset));
     Value start = arith::MulIOp::create(builder, loc, r, constantIndex(pitch));
     Value offset = constantIndex(columnOffset);
     Value at = arith::AddIOp::create(builder, loc, start, column);
-    return arith::AddIOp::create(builder, loc, at, offset);
+    return arith::AddIOp::create(builder, loc, at, offset).getResult();
   };
-  Value rowA = arith::AddIOp::create(builder, loc, blockRow, laneRow);
-  Value columnB = arith::AddIOp::create(builder, loc, blockColumn, laneColumn);
+  Value rowA = arith::AddIOp::create(builder, loc, block.blockRow, laneRow);
+  Value columnB =
+      arith::AddIOp::create(builder, loc, block.blockColumn, laneColumn);
   // A transposed B's row (N) and column (K) of the lane's address.
   Value rowBt, rowBtPair, columnBt;
   if (transposed) {
     Value laneInMatrix =
         arith::RemUIOp::create(builder, loc, lane, constantIndex(8));
-    rowBtPair = arith::AddIOp::create(builder, loc, blockColumn, laneInMatrix);
+    rowBtPair =
+        arith::AddIOp::create(builder, loc, block.blockColumn, laneInMatrix);
     Value eightRows = constantIndex(8);
     Value laneHalf =
         arith::DivUIOp::create(builder, loc, lane, constantIndex(16));
@@ -699,11 +707,11 @@ void KernelLowering::lowerHalfMmaSteps(DotOp op, const MmaWarpBlock &block,
         arith::DivUIOp::create(builder, loc, laneRow, constantIndex(8));
     columnBt = arith::MulIOp::create(builder, loc, second, constantIndex(8));
   }
-  auto operandType = [&](int64_t rows) {
+  auto operandType = [element](int64_t rows) {
     return VectorType::get({rows, 2}, element);
   };
   // Rows `first` and `first + 1` of a vector<4x2> as a vector<2x2>.
-  auto rowsOf = [&](Value matrices, int64_t first) {
+  auto rowsOf = [this, operandType](Value matrices, int64_t first) {
     SmallVector<Value> elements;
     for (int64_t row = first; row < first + 2; ++row)
       for (int64_t half = 0; half < 2; ++half)
@@ -713,44 +721,35 @@ void KernelLowering::lowerHalfMmaSteps(DotOp op, const MmaWarpBlock &block,
                                           elements)
         .getResult();
   };
-  auto mmaType = builder.getI64ArrayAttr({kMmaM, kMmaN, kMmaK});
-  for (int64_t step = 0; step < k / kMmaK; ++step) {
-    int64_t k0 = step * kMmaK;
-    SmallVector<Value> a, b;
-    for (int64_t i = 0; i < tilesM; ++i)
-      a.push_back(nvgpu::LdMatrixOp::create(
-          builder, loc, operandType(4), lhs,
-          ValueRange{address(rowA, kMmaM * i, pitchA, laneColumn, k0)},
+  return [=](int64_t k0) {
+    MmaStepOperands operands;
+    int64_t tilesN = block.tilesN, pitchB = block.pitchB;
+    for (int64_t i = 0; i < block.tilesM; ++i)
+      operands.a.push_back(nvgpu::LdMatrixOp::create(
+          builder, loc, operandType(4), block.lhs,
+          ValueRange{address(rowA, kMmaM * i, block.pitchA, laneColumn, k0)},
           /*transpose=*/false, /*numTiles=*/4));
     for (int64_t j = 0; j + 1 < tilesN; j += 2) {
       Value start = transposed
                         ? address(rowBt, kMmaN * j, pitchB, columnBt, k0)
                         : address(laneRow, k0, pitchB, columnB, kMmaN * j);
-      Value pair = nvgpu::LdMatrixOp::create(builder, loc, operandType(4), rhs,
-                                             ValueRange{start},
-                                             /*transpose=*/!transposed,
-                                             /*numTiles=*/4);
-      b.push_back(rowsOf(pair, 0));
-      b.push_back(rowsOf(pair, 2));
+      Value pair = nvgpu::LdMatrixOp::create(
+          builder, loc, operandType(4), block.rhs, ValueRange{start},
+          /*transpose=*/!transposed, /*numTiles=*/4);
+      operands.b.push_back(rowsOf(pair, 0));
+      operands.b.push_back(rowsOf(pair, 2));
     }
     if (tilesN % 2) {
       int64_t last = kMmaN * (tilesN - 1);
       Value start = transposed
                         ? address(rowBtPair, last, pitchB, columnBt, k0)
-                        : address(laneRow, k0, pitchB, blockColumn, last);
-      b.push_back(nvgpu::LdMatrixOp::create(builder, loc, operandType(2), rhs,
-                                            ValueRange{start},
-                                            /*transpose=*/!transposed,
-                                            /*numTiles=*/2));
+                        : address(laneRow, k0, pitchB, block.blockColumn, last);
+      operands.b.push_back(nvgpu::LdMatrixOp::create(
+          builder, loc, operandType(2), block.rhs, ValueRange{start},
+          /*transpose=*/!transposed, /*numTiles=*/2));
     }
-    for (int64_t i = 0; i < tilesM; ++i)
-      for (int64_t j = 0; j < tilesN; ++j) {
-        Value &fragment = fragments[i * tilesN + j];
-        fragment = nvgpu::MmaSyncOp::create(builder, loc, fragmentType, a[i],
-                                            b[j], fragment, mmaType,
-                                            /*tf32Enabled=*/nullptr);
-      }
-  }
+    return operands;
+  };
 }
 
 LogicalResult KernelLowering::lowerDot(DotOp op) {
