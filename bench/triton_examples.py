@@ -37,6 +37,14 @@ import triton.language as tl
 from triton.backends.compiler import GPUTarget
 from triton.compiler import ASTSource
 
+# The GPU bundle's Triton kernels: its matmul of any size (every edge
+# masked; storing to f16 C rounds), the gemm's same-shape kernel, and
+# Triton's tutorial matmul, which the bundle times.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                os.pardir, "utils", "gpu-bundle"))
+from triton_kernels import gemm_tutorial_kernel  # noqa: E402
+from triton_kernels import matmul_kernel as masked_matmul_kernel  # noqa: E402
+
 
 @triton.jit
 def squares_kernel(X, O, S, K, ROWS: tl.constexpr, BLOCK_K: tl.constexpr):
@@ -81,66 +89,6 @@ def matmul_kernel(A, B, C, K, M: tl.constexpr, N: tl.constexpr,
         b_ptrs += BLOCK_K * N
     tl.store(C + rm[:, None] * N + rn[None, :], acc,
              mask=(rm[:, None] < M) & (rn[None, :] < N))
-
-
-@triton.jit
-def gemm_kernel(A, B, C, M, N, K, BLOCK_M: tl.constexpr,
-                BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr):
-    # examples/gemm.tile as a Triton user writes it: a 2-D grid of
-    # [BLOCK_M, BLOCK_N] tiles of C, every edge masked, f16 out.
-    rm = tl.program_id(1) * BLOCK_M + tl.arange(0, BLOCK_M)
-    rn = tl.program_id(0) * BLOCK_N + tl.arange(0, BLOCK_N)
-    rk = tl.arange(0, BLOCK_K)
-    acc = tl.zeros([BLOCK_M, BLOCK_N], dtype=tl.float32)
-    for k in range(0, K, BLOCK_K):
-        a = tl.load(A + rm[:, None] * K + (k + rk)[None, :],
-                    mask=(rm[:, None] < M) & ((k + rk)[None, :] < K), other=0.0)
-        b = tl.load(B + (k + rk)[:, None] * N + rn[None, :],
-                    mask=((k + rk)[:, None] < K) & (rn[None, :] < N), other=0.0)
-        acc += tl.dot(a, b)
-    tl.store(C + rm[:, None] * N + rn[None, :], acc.to(tl.float16),
-             mask=(rm[:, None] < M) & (rn[None, :] < N))
-
-
-@triton.jit
-def gemm_tutorial_kernel(a_ptr, b_ptr, c_ptr, M, N, K,
-                         stride_am, stride_ak, stride_bk, stride_bn,
-                         stride_cm, stride_cn, BLOCK_SIZE_M: tl.constexpr,
-                         BLOCK_SIZE_N: tl.constexpr,
-                         BLOCK_SIZE_K: tl.constexpr,
-                         GROUP_SIZE_M: tl.constexpr):
-    # Triton's tutorial matmul (03-matrix-multiplication), without the
-    # activation: grouped program order for L2 reuse, rows and columns
-    # wrapped (% M, % N) instead of masked, K masked.
-    pid = tl.program_id(axis=0)
-    num_pid_m = tl.cdiv(M, BLOCK_SIZE_M)
-    num_pid_n = tl.cdiv(N, BLOCK_SIZE_N)
-    num_pid_in_group = GROUP_SIZE_M * num_pid_n
-    group_id = pid // num_pid_in_group
-    first_pid_m = group_id * GROUP_SIZE_M
-    group_size_m = min(num_pid_m - first_pid_m, GROUP_SIZE_M)
-    pid_m = first_pid_m + ((pid % num_pid_in_group) % group_size_m)
-    pid_n = (pid % num_pid_in_group) // group_size_m
-    offs_am = (pid_m * BLOCK_SIZE_M + tl.arange(0, BLOCK_SIZE_M)) % M
-    offs_bn = (pid_n * BLOCK_SIZE_N + tl.arange(0, BLOCK_SIZE_N)) % N
-    offs_k = tl.arange(0, BLOCK_SIZE_K)
-    a_ptrs = a_ptr + (offs_am[:, None] * stride_am + offs_k[None, :] * stride_ak)
-    b_ptrs = b_ptr + (offs_k[:, None] * stride_bk + offs_bn[None, :] * stride_bn)
-    accumulator = tl.zeros((BLOCK_SIZE_M, BLOCK_SIZE_N), dtype=tl.float32)
-    for k in range(0, tl.cdiv(K, BLOCK_SIZE_K)):
-        a = tl.load(a_ptrs, mask=offs_k[None, :] < K - k * BLOCK_SIZE_K,
-                    other=0.0)
-        b = tl.load(b_ptrs, mask=offs_k[:, None] < K - k * BLOCK_SIZE_K,
-                    other=0.0)
-        accumulator = tl.dot(a, b, accumulator)
-        a_ptrs += BLOCK_SIZE_K * stride_ak
-        b_ptrs += BLOCK_SIZE_K * stride_bk
-    c = accumulator.to(tl.float16)
-    offs_cm = pid_m * BLOCK_SIZE_M + tl.arange(0, BLOCK_SIZE_M)
-    offs_cn = pid_n * BLOCK_SIZE_N + tl.arange(0, BLOCK_SIZE_N)
-    c_ptrs = c_ptr + stride_cm * offs_cm[:, None] + stride_cn * offs_cn[None, :]
-    c_mask = (offs_cm[:, None] < M) & (offs_cn[None, :] < N)
-    tl.store(c_ptrs, c, mask=c_mask)
 
 
 @triton.jit
@@ -208,7 +156,7 @@ CONFIGS = {
     # specializes it: i32 sizes and strides, the unit strides constexpr 1;
     # same-mma and div16-mma: same and div16 with Triton's wgmma (MMAv3)
     # off, on mma.sync (MMAv2) as tile is.
-    "gemm": (gemm_kernel,
+    "gemm": (masked_matmul_kernel,
              {"A": "*fp16", "B": "*fp16", "C": "*fp16", "M": "i64",
               "N": "i64", "K": "i64"},
              {"same": ({"BLOCK_M": 128, "BLOCK_N": 128, "BLOCK_K": 32}, 8),

@@ -8,11 +8,18 @@ compare.py --interpret-check runs these kernels under Triton's interpreter
 (TRITON_INTERPRET=1, set before this module is imported).
 
 Kept in its own module so that compare.py runs, without Triton, when this
-import fails; @triton.jit needs module-level source and globals."""
+import fails; @triton.jit needs module-level source and globals.
+bench/triton_examples.py compiles gemm_tutorial_kernel from here for sm_90
+with no GPU and no torch: the launch functions need torch, the kernels
+only Triton."""
 
-import torch
 import triton
 import triton.language as tl
+
+try:
+    import torch
+except ImportError:  # bench/triton_examples.py: kernels only
+    torch = None
 
 
 @triton.jit
@@ -121,10 +128,12 @@ def matmul(t, d):
 
 
 @triton.jit
-def gemm_kernel(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_ak,
-                stride_bk, stride_bn, stride_cm, stride_cn,
-                BLOCK_SIZE_M: tl.constexpr, BLOCK_SIZE_N: tl.constexpr,
-                BLOCK_SIZE_K: tl.constexpr, GROUP_SIZE_M: tl.constexpr):
+def gemm_tutorial_kernel(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_ak,
+                         stride_bk, stride_bn, stride_cm, stride_cn,
+                         BLOCK_SIZE_M: tl.constexpr,
+                         BLOCK_SIZE_N: tl.constexpr,
+                         BLOCK_SIZE_K: tl.constexpr,
+                         GROUP_SIZE_M: tl.constexpr):
     # Triton's tutorial matmul (03-matrix-multiplication) without its
     # activation: programs grouped GROUP_SIZE_M rows of blocks at a time for
     # L2 reuse, rows and columns wrapped (% M, % N) for the loads, K masked.
@@ -166,8 +175,8 @@ def gemm(t, d):
     (m, k), n = a.shape, b.shape[1]
     c = torch.empty((m, n), dtype=torch.float16, device=a.device)
     grid = (triton.cdiv(m, 128) * triton.cdiv(n, 256),)
-    gemm_kernel[grid](a, b, c, m, n, k, a.stride(0), a.stride(1),
-                      b.stride(0), b.stride(1), c.stride(0), c.stride(1),
-                      BLOCK_SIZE_M=128, BLOCK_SIZE_N=256, BLOCK_SIZE_K=64,
-                      GROUP_SIZE_M=8, num_warps=8, num_stages=3)
+    gemm_tutorial_kernel[grid](
+        a, b, c, m, n, k, a.stride(0), a.stride(1), b.stride(0), b.stride(1),
+        c.stride(0), c.stride(1), BLOCK_SIZE_M=128, BLOCK_SIZE_N=256,
+        BLOCK_SIZE_K=64, GROUP_SIZE_M=8, num_warps=8, num_stages=3)
     return {"C": c}
