@@ -4,9 +4,9 @@
 For each example: registers, spill bytes and shared bytes from `ptxas -v`,
 the PTX instructions of the hot loop (and its global loads, shared accesses
 and shuffles), next to the same kernel written in CUDA C++ by hand
-(bench/reference/*.cu, `nvcc -O3 -ptx`, the same ptxas; the gemm has
-none); and the compile latency of `tile-translate --tile-to-ptx` against
-`nvcc -ptx`, median of several runs. Prints a table and the ratios (ours / reference). Where a
+(bench/reference/*.cu, `nvcc -O3 -ptx`, the same ptxas); and the compile
+latency of `tile-translate --tile-to-ptx` against `nvcc -ptx`, median of
+several runs. Prints a table and the ratios (ours / reference). Where a
 cuobjdump is found (`pip install -r bench/requirements.txt` brings one, with
 the nvdisasm it runs), a second table compares the SASS of the hot loops
 (bench/sass_stats.py) of both, compiled for the same chip, and a third
@@ -42,12 +42,12 @@ KERNELS = {
     "examples/matmul.tile": ("matmul", "matmul.cu"),
     "examples/rowscale.tile": ("rowscale", "rowscale.cu"),
     "examples/control.tile": ("rowmean", "rowmean.cu"),
-    "examples/gemm.tile": ("gemm", None),
+    "examples/gemm.tile": ("gemm", "gemm.cu"),
     "bench/pipelined/squares_pipelined.tile": ("squares_pipelined", "squares.cu"),
     "bench/pipelined/matmul_pipelined.tile": ("matmul_pipelined", "matmul.cu"),
     "bench/pipelined/matmul_registers.tile": ("matmul_registers", "matmul.cu"),
     "bench/pipelined/rowscale_pipelined.tile": ("rowscale_pipelined", "rowscale.cu"),
-    "bench/pipelined/gemm_pipelined.tile": ("gemm_pipelined", None),
+    "bench/pipelined/gemm_pipelined.tile": ("gemm_pipelined", "gemm.cu"),
 }
 
 
