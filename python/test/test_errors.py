@@ -263,3 +263,22 @@ def test_kernel_fault_is_located():
     assert f"test_errors.py:{line}:" in str(raised.value)
     assert "reads var 'x' before anything was written to it" in \
         str(raised.value)
+
+
+@tile.kernel(threads=256)
+def wide_dot(A: tile.tensor(tile.f32, [64, 160]),
+             B: tile.tensor(tile.f32, [160, 64]),
+             C: tile.tensor(tile.f32, [64, 64])):
+    C[0:64, 0:64] = tile.dot(A[0:64, 0:160], B[0:160, 0:64])
+
+
+def test_shared_memory_limit_is_the_chips():
+    # 81920 B of operands in shared memory: sm_90 and sm_86 take them, sm_75
+    # (64 KiB a CTA) refuses them at compile time, naming the buffers.
+    assert wide_dot.compile().manifest["shared_bytes"] == 81920
+    assert wide_dot.compile(chip="sm_86").manifest["shared_bytes"] == 81920
+    with pytest.raises(tile.CompileError,
+                       match=r"needs 81920 bytes of shared memory, more than "
+                             r"the 65536 sm_75 allows: 'dot.lhs' \(40960 B\) "
+                             r"'dot.rhs' \(40960 B\)"):
+        wide_dot.compile(chip="sm_75")

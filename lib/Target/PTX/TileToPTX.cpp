@@ -41,6 +41,7 @@ void mlir::tile::buildTilePlacementPipeline(OpPassManager &pm,
   kernels.addPass(createTileTensorCores(tensorCores));
   TilePlanSharedOptions plan;
   plan.report = options.remarks;
+  plan.chip = options.chip;
   kernels.addPass(createTilePlanShared(plan));
   TileAssignLayoutsOptions layouts;
   layouts.remarks = options.remarks;

@@ -25,6 +25,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tile/Analysis/ThreadMapping.h"
+#include "tile/Dialect/Tile/IR/ChipLimits.h"
 #include "tile/Dialect/Tile/Transforms/Passes.h"
 
 #include "mlir/Analysis/SliceAnalysis.h"
@@ -240,6 +241,9 @@ struct TilePipelineLoads
   bool sharedStages = true;
   /// The chip's number (90 for sm_90).
   int chipVersion = 0;
+  /// The shared memory the kernel may use: max-shared-bytes, else the
+  /// chip's.
+  int64_t sharedLimit = 0;
   /// Whether @pipeline gave the stages ("given") or the pass chose them
   /// ("auto"), for the manifest.
   StringRef stagesChosen = "given";
@@ -270,6 +274,8 @@ struct TilePipelineLoads
       return signalPassFailure();
     }
     chipVersion = *chipNumber;
+    sharedLimit =
+        maxSharedBytes > 0 ? maxSharedBytes : getMaxSharedBytes(chipVersion);
     // The kernel's verifier checked the options.
     auto sharedAttr = pipeline.getAs<BoolAttr>("shared");
     sharedStages = !sharedAttr || sharedAttr.getValue();
@@ -357,7 +363,7 @@ struct TilePipelineLoads
   }
 
   /// The most stages, from kMaxAutoStages down to 2, with which the
-  /// kernel's shared memory fits `maxSharedBytes` and its tiles the
+  /// kernel's shared memory fits `sharedLimit` and its tiles the
   /// registers; 2 when none fits (tile-plan-shared then names the buffers).
   int64_t chooseStages(const Work &work) {
     KernelOp kernel = getOperation();
@@ -373,7 +379,7 @@ struct TilePipelineLoads
         continue;
       }
       FailureOr<int64_t> bytes = sharedBytesWith(work, stages);
-      if (succeeded(bytes) && *bytes <= maxSharedBytes) {
+      if (succeeded(bytes) && *bytes <= sharedLimit) {
         if (remarks)
           kernel.emitRemark("@pipeline: ")
               << stages << " stages (the most, up to " << kMaxAutoStages
@@ -382,7 +388,7 @@ struct TilePipelineLoads
       }
       why = succeeded(bytes) ? std::to_string(*bytes) +
                                    " bytes of shared memory, more than the " +
-                                   std::to_string(maxSharedBytes) + " a CTA has"
+                                   std::to_string(sharedLimit) + " a CTA has"
                              : "a shared-memory plan that fails";
     }
     if (remarks)

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tile/Analysis/ThreadMapping.h"
+#include "tile/Dialect/Tile/IR/ChipLimits.h"
 #include "tile/Dialect/Tile/IR/Layouts.h"
 #include "tile/Dialect/Tile/Transforms/Passes.h"
 
@@ -629,17 +630,26 @@ struct TilePlanShared : tile::impl::TilePlanSharedBase<TilePlanShared> {
 
   void runOnOperation() override {
     KernelOp kernel = getOperation();
+    FailureOr<int> chipNumber = parseChip(chip);
+    if (failed(chipNumber)) {
+      kernel.emitError("unsupported chip '") << chip << "'";
+      return signalPassFailure();
+    }
+    int64_t limit = maxBytes > 0 ? maxBytes : getMaxSharedBytes(*chipNumber);
     SharedPlanner planner(report);
     FailureOr<int64_t> total = planner.run(kernel);
     if (failed(total))
       return signalPassFailure();
-    if (*total <= maxBytes)
+    if (*total <= limit)
       return;
     InFlightDiagnostic diag = kernel.emitError()
                               << "kernel '" << kernel.getSymName() << "' needs "
                               << *total
                               << " bytes of shared memory, more than the "
-                              << maxBytes.getValue() << " the target allows:";
+                              << limit << " "
+                              << (maxBytes > 0 ? StringRef("the target")
+                                               : StringRef(chip))
+                              << " allows:";
     for (SharedBuffer &buffer : planner.buffers) {
       diag << " '" << buffer.var.getName() << "' (";
       if (std::optional<int64_t> stages = buffer.var.getStages())

@@ -115,11 +115,12 @@ def TilePipelineLoads
     tiles in flight are iteration arguments.
 
     `stages` is 2 to 8. Without it, the pass takes the most stages, up to
-    4, with which the kernel's shared memory fits `max-shared-bytes` (it
-    pipelines a copy of the kernel, decides its tensor-core dots for `chip`
-    as tile-tensor-cores does, and plans its shared memory: the bytes
-    counted are the plan's, the padding of tensor-core operands included) and its
-    tiles (register tiles, tiles staged in registers) the registers a
+    4, with which the kernel's shared memory fits `max-shared-bytes` (by
+    default what a CTA of `chip` may use, as tile-plan-shared's limit; the
+    pass pipelines a copy of the kernel, decides its tensor-core dots for
+    `chip` as tile-tensor-cores does, and plans its shared memory: the
+    bytes counted are the plan's, the padding of tensor-core operands
+    included) and its tiles (register tiles, tiles staged in registers) the registers a
     thread has; else 2. A pipeline whose tiles would not fit the registers
     is a warning. The kernel records each pipelined loop in
     `tile.pipelined` (stages, loads, the loads in shared memory and their
@@ -131,9 +132,10 @@ def TilePipelineLoads
     Option<"remarks", "remarks", "bool", /*default=*/"false",
            "remark on every load issued ahead, and on the stages chosen">,
     Option<"maxSharedBytes", "max-shared-bytes", "int64_t",
-           /*default=*/"232448",
-           "shared memory a CTA may use, for choosing the stages (227 KiB "
-           "on sm_90, as tile-plan-shared's max-bytes)">,
+           /*default=*/"0",
+           "shared memory a CTA may use, for choosing the stages; 0: the "
+           "chip's (as tile-plan-shared's max-bytes: 227 KiB on sm_90, 64 "
+           "KiB on sm_75)">,
     Option<"chip", "chip", "std::string", /*default=*/"\"sm_90\"",
            "the target, as tile-tensor-cores's chip: which dots run on "
            "tensor cores, whose shared operands the plan pads">,
@@ -165,15 +167,20 @@ def TilePlanShared : Pass<"tile-plan-shared", "::mlir::tile::KernelOp"> {
       so that vars that are never live at once share bytes; the kernel
       gets `tile.shared_bytes`.
 
-    A kernel that needs more than `max-bytes` is an error naming its
-    buffers. `report=true` prints the plan as a remark: one line a buffer
+    A kernel that needs more than `max-bytes` (by default the shared
+    memory a CTA of `chip` may use, `getMaxSharedBytes`) is an error naming
+    its buffers. `report=true` prints the plan as a remark: one line a buffer
     with its name, bytes, offset and live range.
   }];
   let options = [
     Option<"report", "report", "bool", /*default=*/"false",
            "print the shared-memory plan of every kernel as a remark">,
-    Option<"maxBytes", "max-bytes", "int64_t", /*default=*/"232448",
-           "shared memory a CTA may use (227 KiB on sm_90)">,
+    Option<"maxBytes", "max-bytes", "int64_t", /*default=*/"0",
+           "shared memory a CTA may use; 0: the chip's (227 KiB on sm_90, "
+           "64 KiB on sm_75: include/tile/Dialect/Tile/IR/ChipLimits.h)">,
+    Option<"chip", "chip", "std::string", /*default=*/"\"sm_90\"",
+           "the target, whose shared memory a CTA may use (as "
+           "tile-pipeline-loads's chip)">,
   ];
 }
 
