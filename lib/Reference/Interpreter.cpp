@@ -421,10 +421,11 @@ Interpreter::executeElementwise(Operation &op,
   // (div.full.f32), and one that carries `afn`.
   auto division = dyn_cast<arith::DivFOp>(op);
   bool approximated =
-      (options.fpContract && ofProduct &&
+      (options.compiled.contract && ofProduct &&
        isa<arith::AddFOp, arith::SubFOp>(op)) ||
       (division &&
-       ((options.approximateDivision && result.elementType.isF32()) ||
+       ((options.compiled.division == rt::FloatDivision::Full &&
+         result.elementType.isF32()) ||
         bitEnumContainsAll(division.getFastmath(), arith::FastMathFlags::afn)));
   result.product = isa<arith::MulFOp>(op) ||
                    (isa<arith::NegFOp>(op) && operands[0]->product);

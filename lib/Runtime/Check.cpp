@@ -199,3 +199,22 @@ tile::runtime::findMismatches(const OutputComparison &check) {
   mismatches.insert(mismatches.end(), others.begin(), others.end());
   return mismatches;
 }
+
+Error tile::runtime::checkMarksApply(const FloatOptions &compiled,
+                                     const FloatOptions &assumed) {
+  if (compiled == assumed)
+    return Error::success();
+  std::string flags;
+  if (compiled.contract != assumed.contract)
+    flags +=
+        std::string(" --fp-contract=") + (compiled.contract ? "true" : "false");
+  if (compiled.division != assumed.division)
+    flags += std::string(" --fp-div=") + floatDivisionName(compiled.division);
+  return Error::input(
+      "the marks of the expected outputs are for a kernel compiled with %s, "
+      "but this one was compiled with %s: they would hold some of its "
+      "elements to the wrong tolerance; write them with tile-run%s "
+      "--write-io, or replace the tolerance with --rtol and --atol",
+      describeFloatOptions(assumed).c_str(),
+      describeFloatOptions(compiled).c_str(), flags.c_str());
+}

@@ -492,11 +492,13 @@ namespace {
 /// Reads the members of one JSON object, naming the path in its errors.
 class ObjectReader {
 public:
-  ObjectReader(const JsonValue &object, std::string path)
-      : object(object), path(std::move(path)) {}
+  /// `document` names what the object is in ("manifest").
+  ObjectReader(const JsonValue &object, std::string path,
+               const char *document = "manifest")
+      : object(object), path(std::move(path)), document(document) {}
 
   Error fail(const std::string &field, const std::string &what) const {
-    return Error::input("manifest: %s%s: %s", path.c_str(), field.c_str(),
+    return Error::input("%s: %s%s: %s", document, path.c_str(), field.c_str(),
                         what.c_str());
   }
 
@@ -548,8 +550,43 @@ public:
 
   const JsonValue &object;
   std::string path;
+  const char *document;
 };
 } // namespace
+
+/// `fp_contract` and `fp_div`, where the object has them.
+static Error readFloatOptions(ObjectReader &reader, FloatOptions &options) {
+  std::string division = floatDivisionName(options.division);
+  if (Error error = reader.readBool("fp_contract", options.contract))
+    return error;
+  if (Error error = reader.readString("fp_div", division, false))
+    return error;
+  std::optional<FloatDivision> parsed = parseFloatDivision(division);
+  if (!parsed)
+    return reader.fail("fp_div", "must be \"ieee\" or \"full\", not \"" +
+                                     division + "\"");
+  options.division = *parsed;
+  return Error::success();
+}
+
+Expected<FloatOptions> tile::runtime::parseFloatOptions(std::string_view text) {
+  Expected<JsonValue> json = parseJson(text);
+  if (!json)
+    return json.takeError().prefix("floating-point options: ");
+  if (json->kind != JsonValue::Kind::Object)
+    return Error::input("floating-point options: must be a JSON object");
+  ObjectReader reader(*json, "", "floating-point options");
+  FloatOptions options;
+  if (Error error = readFloatOptions(reader, options))
+    return error;
+  return options;
+}
+
+std::string tile::runtime::formatFloatOptions(const FloatOptions &options) {
+  return std::string("{\"fp_contract\": ") +
+         (options.contract ? "true" : "false") + ", \"fp_div\": \"" +
+         floatDivisionName(options.division) + "\"}";
+}
 
 static Error readParam(const JsonValue &json, size_t index, ParamSpec &param) {
   ObjectReader reader(json, "params[" + std::to_string(index) + "].");
@@ -771,6 +808,8 @@ static Expected<KernelManifest> readManifest(const JsonValue &json,
     return error;
   if (manifest.indexBits != 32 && manifest.indexBits != 64)
     return reader.fail("index_bits", "must be 32 or 64");
+  if (Error error = readFloatOptions(reader, manifest.floatOptions))
+    return error;
   if (manifest.entry.empty())
     return reader.fail("entry", "must not be empty");
 

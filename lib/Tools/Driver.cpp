@@ -91,6 +91,45 @@ bool mlir::tile::isTileSource(const llvm::MemoryBuffer &buffer) {
 }
 
 namespace {
+struct FloatOptionFlags {
+  llvm::cl::opt<bool> contract{
+      "fp-contract",
+      llvm::cl::desc("fuse float multiplies and adds into FMAs (default; "
+                     "--fp-contract=false rounds every op on its own)"),
+      llvm::cl::init(true)};
+  llvm::cl::opt<FloatDivision> division{
+      "fp-div",
+      llvm::cl::desc("how f32 divisions are compiled (docs/spec.md, "
+                     "\"Floating point\")"),
+      llvm::cl::init(FloatDivision::IEEE),
+      llvm::cl::values(clEnumValN(FloatDivision::IEEE, "ieee",
+                                  "div.rn.f32, correctly rounded (default)"),
+                       clEnumValN(FloatDivision::Full, "full",
+                                  "div.full.f32, at most 2 ulp (Triton's /); "
+                                  "the manifest says so and the check "
+                                  "counts / as inexact"))};
+};
+} // namespace
+
+static FloatOptionFlags &getFloatOptionFlags() {
+  static FloatOptionFlags flags;
+  return flags;
+}
+
+void mlir::tile::registerFloatOptions(llvm::cl::OptionCategory *category) {
+  FloatOptionFlags &flags = getFloatOptionFlags();
+  if (!category)
+    return;
+  flags.contract.addCategory(*category);
+  flags.division.addCategory(*category);
+}
+
+FloatOptions mlir::tile::getFloatOptions() {
+  FloatOptionFlags &flags = getFloatOptionFlags();
+  return {flags.contract, flags.division};
+}
+
+namespace {
 struct CompileOptions {
   llvm::cl::opt<std::string> chip{
       "chip", llvm::cl::desc("target GPU of --tile-to-ptx, sm_70 to sm_100"),
@@ -106,20 +145,6 @@ struct CompileOptions {
       "tile-remarks",
       llvm::cl::desc("report register promotion and the shared-memory plan"),
       llvm::cl::init(false)};
-  llvm::cl::opt<bool> fpContract{
-      "fp-contract",
-      llvm::cl::desc("fuse float multiplies and adds into FMAs (default; "
-                     "--fp-contract=false rounds every op on its own)"),
-      llvm::cl::init(true)};
-  llvm::cl::opt<FloatDivision> fpDiv{
-      "fp-div",
-      llvm::cl::desc("how f32 divisions are compiled (docs/spec.md, "
-                     "\"Floating point\")"),
-      llvm::cl::init(FloatDivision::IEEE),
-      llvm::cl::values(clEnumValN(FloatDivision::IEEE, "ieee",
-                                  "div.rn.f32, correctly rounded (default)"),
-                       clEnumValN(FloatDivision::Full, "full",
-                                  "div.full.f32, at most 2 ulp (Triton's /)"))};
   llvm::cl::opt<bool> variants{
       "variants",
       llvm::cl::desc("also compile the div16 variant of each kernel whose "
@@ -138,8 +163,7 @@ struct CompileOptions {
     options.optLevel = optLevel;
     options.remarks = remarks;
     options.cudaPath = cudaPath;
-    options.fpContract = fpContract;
-    options.fpDiv = fpDiv;
+    options.floatOptions = getFloatOptions();
     options.variants = variants;
     options.indexBits = indexBits;
     return options;
@@ -175,6 +199,7 @@ static TranslateFunction fromKernelSource(
 }
 
 void mlir::tile::registerCompileTranslations() {
+  registerFloatOptions();
   getCompileOptions();
   static TranslateRegistration toPTX(
       "tile-to-ptx", "compile tile kernels (.tile or .mlir) to PTX text",
@@ -195,9 +220,8 @@ void mlir::tile::registerCompileTranslations() {
         buildTilePlacementPipeline(pm, options);
         if (failed(pm.run(module)))
           return failure();
-        output << llvm::formatv("{0:2}",
-                                llvm::json::Value(buildManifests(
-                                    module, options.chip, options.indexBits)))
+        output << llvm::formatv("{0:2}", llvm::json::Value(
+                                             buildManifests(module, options)))
                << "\n";
         return success();
       }));

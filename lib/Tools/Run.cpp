@@ -62,8 +62,7 @@ mlir::tile::placeKernel(ModuleOp module, StringRef name,
   buildTilePlacementPipeline(pm, options);
   if (failed(pm.run(*placed)))
     return failure();
-  for (llvm::json::Value &manifest :
-       buildManifests(*placed, options.chip, options.indexBits)) {
+  for (llvm::json::Value &manifest : buildManifests(*placed, options)) {
     if (manifest.getAsObject()->getString("kernel") != name)
       continue;
     std::string json = llvm::formatv("{0:2}", manifest).str();

@@ -112,7 +112,7 @@ std::optional<Failure> Compilation::finish(const std::string &name,
   if (!division)
     return Failure{Failure::Kind::Input,
                    "fp_div '" + fpDiv + "': expected 'ieee' or 'full'"};
-  options.fpDiv = *division;
+  options.floatOptions.division = *division;
   module = builder->takeModule();
   if (!module)
     return compileFailure();
@@ -303,8 +303,9 @@ Compilation::run(std::vector<rt::HostTensor> &buffers,
       args.push_back(&tensor);
     rt::SymbolBindings bound = symbols;
     auto kernel = module->lookupSymbol<KernelOp>(kernelName);
+    // Exact where the manifest's floating-point options leave it so.
     reference::InterpOptions interpOptions;
-    interpOptions.approximateDivision = options.fpDiv == FloatDivision::Full;
+    interpOptions.compiled = manifest.floatOptions;
     if (failed(reference::interpretKernel(kernel, args, bound, interpOptions,
                                           &marks)))
       return Failure{marks.fault ? Failure::Kind::Fault

@@ -159,6 +159,10 @@ def test_division_is_exact_unless_fp_div_full(rng):
     assert full.run(X, Y, Q, backend="emulate", _planted_bugs=bug).matched
     assert "div.full.f32" in full.ptx and "div.rn.f32" not in full.ptx
     assert "div.rn.f32" in quotients.compile().ptx
+    # The manifest says how it was compiled, and the check follows it.
+    assert (full.manifest["fp_div"], full.manifest["fp_contract"]) == \
+        ("full", True)
+    assert quotients.compile().manifest["fp_div"] == "ieee"
     with pytest.raises(tile.Error, match="fp_div 'fast': expected 'ieee' or "
                        "'full'"):
         quotients.compile(fp_div="fast")

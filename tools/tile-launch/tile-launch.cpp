@@ -346,6 +346,21 @@ readMarks(const std::string &path, size_t elements) {
   return std::optional<std::vector<ElementMark>>(std::move(marks));
 }
 
+/// The floating-point options the reference's marks in `dir` assume:
+/// DIR/fp-options.json (tile-run --write-io writes it), else the defaults.
+Expected<FloatOptions> readAssumedOptions(const std::string &dir) {
+  std::string path = dir + "/fp-options.json";
+  if (!pathExists(path))
+    return FloatOptions();
+  Expected<std::string> text = readFile(path);
+  if (!text)
+    return text.takeError();
+  Expected<FloatOptions> options = parseFloatOptions(*text);
+  if (!options)
+    return options.takeError().prefix(path + ": ");
+  return options;
+}
+
 /// What an output is checked against: EXPECT/NAME.bin and, where it
 /// exists, EXPECT/NAME.marks.
 struct Expectation {
@@ -381,6 +396,18 @@ readExpectations(const Options &options, const KernelManifest &manifest,
     if (!marks)
       return marks.takeError();
     expectations[i] = Expectation{path, std::move(*want), std::move(*marks)};
+  }
+  // Marks hold only for a kernel compiled as the reference assumed, unless
+  // --rtol and --atol replace every tolerance they give.
+  bool marked = std::any_of(
+      expectations.begin(), expectations.end(),
+      [](const auto &expected) { return expected && expected->marks; });
+  if (marked && !(options.rtol && options.atol)) {
+    Expected<FloatOptions> assumed = readAssumedOptions(options.expectDir);
+    if (!assumed)
+      return assumed.takeError();
+    if (Error error = checkMarksApply(manifest.floatOptions, *assumed))
+      return error.prefix("--expect " + options.expectDir + ": ");
   }
   return expectations;
 }

@@ -35,7 +35,8 @@ importTile(std::unique_ptr<llvm::MemoryBuffer> file,
   std::string name = file->getBufferIdentifier().str();
   sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
   SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
-  OwningOpRef<ModuleOp> module = tile::parseTileSource(sourceMgr, &context);
+  OwningOpRef<ModuleOp> module =
+      mlir::tile::parseTileSource(sourceMgr, &context);
   if (!module)
     return nullptr;
   std::string text;
@@ -54,19 +55,19 @@ static bool acceptedByParser(const llvm::MemoryBuffer &input) {
   sourceMgr.AddNewSourceBuffer(
       llvm::MemoryBuffer::getMemBuffer(input.getMemBufferRef()), llvm::SMLoc());
   SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
-  return succeeded(tile::rejectParserCrashes(sourceMgr, &context));
+  return succeeded(mlir::tile::rejectParserCrashes(sourceMgr, &context));
 }
 
 int main(int argc, char **argv) {
   DialectRegistry registry;
-  tile::registerAllTileDialects(registry);
-  tile::registerAllTilePasses();
+  mlir::tile::registerAllTileDialects(registry);
+  mlir::tile::registerAllTilePasses();
 #ifdef TILE_TEST_PASSES
   // -tile-test-drop-barriers and the other bug planters (test/lib).
-  tile::registerEmulatorTestPasses();
+  mlir::tile::registerEmulatorTestPasses();
 #endif
   // For --tile-to-ptx; a -vectorize-slp on the command line still wins.
-  tile::ScopedSLPVectorizerOff slpOff;
+  mlir::tile::ScopedSLPVectorizerOff slpOff;
   llvm::InitLLVM init(argc, argv);
   auto [inputFilename, outputFilename] = registerAndParseCLIOptions(
       argc, argv, "tile optimizer driver\n", registry);
@@ -82,7 +83,7 @@ int main(int argc, char **argv) {
     llvm::errs() << error << "\n";
     return 1;
   }
-  if (tile::isTileSource(*input)) {
+  if (mlir::tile::isTileSource(*input)) {
     input = importTile(std::move(input), registry);
     if (!input)
       return 1;

@@ -105,24 +105,8 @@ llvm::cl::opt<std::string> writeIO(
     "write-io",
     llvm::cl::desc("also write the inputs (DIR/NAME.bin, DIR/dims.txt), "
                    "interp's outputs and their marks (DIR/expect/NAME.bin, "
-                   "NAME.marks), as tile-launch reads them"),
+                   "NAME.marks, fp-options.json), as tile-launch reads them"),
     llvm::cl::value_desc("DIR"), llvm::cl::cat(tileRunCategory));
-llvm::cl::opt<bool> fpContract(
-    "fp-contract",
-    llvm::cl::desc("fuse float multiplies and adds into FMAs (default; "
-                   "--fp-contract=false rounds every op on its own)"),
-    llvm::cl::init(true), llvm::cl::cat(tileRunCategory));
-llvm::cl::opt<FloatDivision> fpDiv(
-    "fp-div",
-    llvm::cl::desc("how f32 divisions are compiled (docs/spec.md, "
-                   "\"Floating point\")"),
-    llvm::cl::init(FloatDivision::IEEE),
-    llvm::cl::values(clEnumValN(FloatDivision::IEEE, "ieee",
-                                "div.rn.f32, correctly rounded (default)"),
-                     clEnumValN(FloatDivision::Full, "full",
-                                "div.full.f32, at most 2 ulp (Triton's /); "
-                                "the check counts / as inexact")),
-    llvm::cl::cat(tileRunCategory));
 llvm::cl::opt<bool> variants(
     "variants",
     llvm::cl::desc("also compile the div16 variant of each kernel whose code "
@@ -270,6 +254,12 @@ LogicalResult writeRunFiles(StringRef dir, const rt::KernelManifest &manifest,
          failed(writeMarks(expectDir, param.name, marks))))
       return failure();
   }
+  // The marks hold for a kernel compiled as this one (tile-launch checks).
+  if (failed(
+          writeFile(expectDir, "fp-options.json", [&](llvm::raw_ostream &out) {
+            out << rt::formatFloatOptions(manifest.floatOptions) << "\n";
+          })))
+    return failure();
   return writeFile(dir, "dims.txt", [&](llvm::raw_ostream &out) {
     for (const auto &[symbol, value] : symbols)
       out << symbol << "=" << value << "\n";
@@ -280,6 +270,7 @@ LogicalResult writeRunFiles(StringRef dir, const rt::KernelManifest &manifest,
 }
 
 int run(int argc, char **argv) {
+  registerFloatOptions(&tileRunCategory);
   // LLVM's and MLIR's hundreds of options stay usable and listed by
   // --help-hidden; --help shows tile-run's.
   for (auto &[name, option] : llvm::cl::getRegisteredOptions()) {
@@ -324,8 +315,7 @@ int run(int argc, char **argv) {
   TileToPTXOptions options;
   options.chip = chip;
   options.remarks = remarks;
-  options.fpContract = fpContract;
-  options.fpDiv = fpDiv;
+  options.floatOptions = getFloatOptions();
   options.variants = variants;
   options.indexBits = indexBits;
   if (emit == Emit::MLIR) {
@@ -419,12 +409,11 @@ int run(int argc, char **argv) {
   }
 
   // The reference: the tile-level interpreter on the kernel as written,
-  // knowing whether the compiled code fuses multiplies and adds.
+  // knowing from the manifest how the compiled code rounds.
   std::vector<rt::HostTensor> expected = inputs;
   reference::InterpReport reference;
   reference::InterpOptions interpOptions;
-  interpOptions.fpContract = fpContract;
-  interpOptions.approximateDivision = fpDiv == FloatDivision::Full;
+  interpOptions.compiled = manifest.floatOptions;
   {
     std::vector<rt::HostTensor *> args;
     for (rt::HostTensor &tensor : expected)

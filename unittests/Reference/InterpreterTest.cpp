@@ -898,7 +898,7 @@ TEST_F(InterpreterTest, DivisionIsExactUnlessCompiledApproximate) {
   EXPECT_EQ(mismatches(a, 3), 0u);
 
   reference::InterpOptions full;
-  full.approximateDivision = true;
+  full.compiled.division = ::tile::runtime::FloatDivision::Full;
   ASSERT_EQ(run(source, {&x, &q, &h, &a}, {}, full), "");
   EXPECT_EQ(report.marks[1][2].getAccuracy(), Accuracy::F32);
   EXPECT_EQ(report.marks[2][2].getAccuracy(), Accuracy::Exact);

@@ -3,10 +3,12 @@
 // Lets the tests run the runtime's whole driver path (loading, marshalling,
 // copies, timing, error reports) on machines without a GPU. It implements
 // the entry points the runtime resolves, with host memory as device memory,
-// and "runs" two kernels by name:
+// and "runs" these kernels by name:
 //   copy(X, O, K)      O[i] = X[i] for i < min(4 K, threads launched)
 //   copy_half(X, O, K) the same for the first half only
 //   scale(alpha, X, O, K) O[i] = alpha * X[i], alpha an f32 passed by value
+//   divide(X, Y, O, K) O[i] = X[i] / Y[i] for i < 4 K, in f32 and then 2 ulp
+//                      up: what div.full.f32 may return (--fp-div=full)
 // Any other entry in the PTX loads but does nothing when launched.
 //
 //===----------------------------------------------------------------------===//
@@ -14,6 +16,7 @@
 #include "tile/Runtime/CudaDriverApi.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -172,6 +175,15 @@ FAKE_API cuLaunchKernel(CUfunction function, unsigned gridX, unsigned, unsigned,
     int64_t k = *static_cast<int64_t *>(params[3]);
     for (int64_t i = 0; i < 4 * k; ++i)
       o[i] = alpha * x[i];
+    return kSuccess;
+  }
+  if (name == "divide") {
+    auto *x = *static_cast<float **>(params[0]);
+    auto *y = *static_cast<float **>(params[1]);
+    auto *o = *static_cast<float **>(params[2]);
+    int64_t k = *static_cast<int64_t *>(params[3]);
+    for (int64_t i = 0; i < 4 * k; ++i)
+      o[i] = std::nextafter(std::nextafter(x[i] / y[i], INFINITY), INFINITY);
     return kSuccess;
   }
   if (name != "copy" && name != "copy_half" && name != "copy_div16")

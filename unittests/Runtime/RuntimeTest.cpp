@@ -141,8 +141,8 @@ TEST(ManifestTest, MissingAndWrongFieldsAreNamed) {
             "manifest: threads: missing");
   EXPECT_EQ(manifestError(squaresWith("\"threads\": 256", "\"threads\": 0")),
             "manifest: threads: must be an integer in [1, 1024]");
-  EXPECT_EQ(manifestError(squaresWith("\"version\": 1", "\"version\": 5")),
-            "manifest: version: must be an integer in [1, 4]");
+  EXPECT_EQ(manifestError(squaresWith("\"version\": 1", "\"version\": 6")),
+            "manifest: version: must be an integer in [1, 5]");
   EXPECT_EQ(
       manifestError(squaresWith("\"entry\": \"squares\"", "\"entry\": 3")),
       "manifest: entry: must be a string");
@@ -527,6 +527,107 @@ TEST(CheckTest, ToleranceFollowsTheAccuracy) {
   // absolute).
   marks.assign(5, ElementMark::written(Accuracy::F16, false));
   EXPECT_TRUE(problems(comparison).empty());
+}
+
+// The floating-point options a kernel was compiled with: the manifest's
+// fp_contract and fp_div, the defaults where a manifest (before version 5)
+// has neither.
+TEST(FloatOptionsTest, TheManifestRecordsThem) {
+  Expected<KernelManifest> old = parseManifest(kSquares);
+  ASSERT_TRUE(old);
+  EXPECT_TRUE(old->floatOptions == FloatOptions());
+  EXPECT_TRUE(old->floatOptions.contract);
+  EXPECT_EQ(old->floatOptions.division, FloatDivision::IEEE);
+
+  Expected<KernelManifest> full = parseManifest(
+      squaresWith("\"threads\": 256", "\"threads\": 256, \"fp_contract\": "
+                                      "false, \"fp_div\": \"full\""));
+  ASSERT_TRUE(full) << full.getError().message();
+  EXPECT_FALSE(full->floatOptions.contract);
+  EXPECT_EQ(full->floatOptions.division, FloatDivision::Full);
+
+  EXPECT_EQ(manifestError(squaresWith(
+                "\"threads\": 256", "\"threads\": 256, \"fp_div\": \"fast\"")),
+            "manifest: fp_div: must be \"ieee\" or \"full\", not \"fast\"");
+  EXPECT_EQ(manifestError(squaresWith("\"threads\": 256",
+                                      "\"threads\": 256, \"fp_contract\": 1")),
+            "manifest: fp_contract: must be true or false");
+  // The C API reads the same fields: a bad one is bad input before the
+  // driver is looked for.
+  std::string bad =
+      squaresWith("\"threads\": 256", "\"threads\": 256, \"fp_div\": \"fast\"");
+  EXPECT_EQ(tile_launch("", 0, bad.data(), bad.size(), nullptr, 0, nullptr,
+                        nullptr, 0, 0, 0, "libtile-no-such-driver.so", nullptr),
+            TILE_BAD_INPUT);
+  EXPECT_STREQ(tile_last_error(),
+               "manifest: fp_div: must be \"ieee\" or \"full\", not \"fast\"");
+}
+
+// What tile-run --write-io records next to the marks, and reads back.
+TEST(FloatOptionsTest, ExpectationsRecordThemAsTheManifestDoes) {
+  for (FloatOptions options :
+       {FloatOptions{}, FloatOptions{false, FloatDivision::Full}}) {
+    Expected<FloatOptions> read =
+        parseFloatOptions(formatFloatOptions(options));
+    ASSERT_TRUE(read) << read.getError().message();
+    EXPECT_TRUE(*read == options) << formatFloatOptions(options);
+  }
+  EXPECT_EQ(formatFloatOptions({true, FloatDivision::Full}),
+            "{\"fp_contract\": true, \"fp_div\": \"full\"}");
+  Expected<FloatOptions> empty = parseFloatOptions("{}");
+  ASSERT_TRUE(empty);
+  EXPECT_TRUE(*empty == FloatOptions());
+  Expected<FloatOptions> bad = parseFloatOptions("{\"fp_div\": 2}");
+  ASSERT_FALSE(bad);
+  EXPECT_EQ(bad.getError().message(),
+            "floating-point options: fp_div: must be a string");
+  EXPECT_FALSE(parseFloatOptions("[]"));
+}
+
+// Marks hold for a kernel compiled with the options they assume, and only
+// for it: a quotient 2 ulp off (div.full.f32) passes the marks of
+// --fp-div=full, fails the default's, and a larger error fails both.
+TEST(FloatOptionsTest, MarksHoldOnlyForTheOptionsTheyAssume) {
+  FloatOptions ieee, full{true, FloatDivision::Full};
+  EXPECT_FALSE(checkMarksApply(ieee, ieee));
+  EXPECT_FALSE(checkMarksApply(full, full));
+  Error stricter = checkMarksApply(full, ieee);
+  ASSERT_TRUE(stricter);
+  EXPECT_EQ(stricter.getKind(), ErrorKind::Input);
+  EXPECT_EQ(stricter.message(),
+            "the marks of the expected outputs are for a kernel compiled "
+            "with fp_contract=true, fp_div=ieee, but this one was compiled "
+            "with fp_contract=true, fp_div=full: they would hold some of its "
+            "elements to the wrong tolerance; write them with tile-run "
+            "--fp-div=full --write-io, or replace the tolerance with --rtol "
+            "and --atol");
+  Error looser =
+      checkMarksApply(FloatOptions{false, FloatDivision::IEEE}, full);
+  ASSERT_TRUE(looser);
+  EXPECT_NE(looser.message().find("tile-run --fp-contract=false "
+                                  "--fp-div=ieee --write-io"),
+            std::string::npos)
+      << looser.message();
+
+  // 5 / 3 and 1 / 3, the second 2 ulp up.
+  HostTensor want = HostTensor::zeros(DType::F32, {2});
+  want.set(0, 5.0f / 3.0f);
+  want.set(1, 1.0f / 3.0f);
+  HostTensor got = want;
+  got.set(1, std::nextafter(std::nextafter(1.0f / 3.0f, 1.0f), 1.0f));
+  OutputComparison comparison;
+  comparison.got = &got;
+  comparison.want = &want;
+  std::vector<ElementMark> exact(2,
+                                 ElementMark::written(Accuracy::Exact, false));
+  std::vector<ElementMark> inexact(2,
+                                   ElementMark::written(Accuracy::F32, false));
+  comparison.wantMarks = &exact; // the default's marks of a quotient
+  EXPECT_EQ(problems(comparison).size(), 1u);
+  comparison.wantMarks = &inexact; // --fp-div=full's
+  EXPECT_TRUE(problems(comparison).empty());
+  got.set(1, 1.0f / 3.0f * 1.001f);
+  EXPECT_EQ(problems(comparison).size(), 1u);
 }
 
 // An element computed from a sum whose terms cancel is known only to their

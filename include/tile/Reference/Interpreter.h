@@ -29,15 +29,13 @@ struct InterpOptions {
   /// largest tile operand or result) before the interpreter gives up: a
   /// loop over tiles reaches it long before maxSteps.
   uint64_t maxElements = 250'000'000;
-  /// The kernel is compiled with fused multiply-adds (tile-to-gpu's
-  /// fp-contract, the default): an add or subtract of a product is then
-  /// rounded once on the GPU, so it is not exact.
-  bool fpContract = true;
-  /// The kernel is compiled with `--fp-div=full`: an f32 division is then
-  /// div.full.f32 on the GPU (up to 2 ulp), so it is not exact. (A division
-  /// that carries fastmath `afn`, of any float type, is approximate either
-  /// way.)
-  bool approximateDivision = false;
+  /// How the kernel the marks are for is compiled (its manifest's
+  /// fp_contract and fp_div). With `contract` (the default) an add or
+  /// subtract of a product is rounded once on the GPU, and with fp_div=full
+  /// an f32 division is div.full.f32 (up to 2 ulp): neither is then exact.
+  /// (A division that carries fastmath `afn`, of any float type, is
+  /// approximate either way.)
+  ::tile::runtime::FloatOptions compiled;
 };
 
 /// What a run found besides the buffers' contents.

@@ -11,6 +11,7 @@
 #ifndef TILE_RUNTIME_CHECK_H
 #define TILE_RUNTIME_CHECK_H
 
+#include "tile/Runtime/FloatOptions.h"
 #include "tile/Runtime/Tensor.h"
 
 #include <algorithm>
@@ -148,6 +149,18 @@ struct OutputComparison {
 /// Every problem of the output, the first element of each kind present
 /// (NeverWritten first, then by index).
 Expected<std::vector<Mismatch>> findMismatches(const OutputComparison &check);
+
+/// Marks say how exactly a kernel compiled with the floating-point options
+/// the reference assumed (`assumed`) must reproduce each element; they hold
+/// for a kernel compiled with `compiled` only when the options are the same.
+/// Marks computed without fp_div=full or fp_contract hold its quotients or
+/// fused adds exact, so they would fail a correct kernel compiled with
+/// them; marks computed with them allow a tolerance where a kernel compiled
+/// without had to be exact, so they would pass a wrong one. Neither says
+/// which elements the other options would change. An Input error naming
+/// both option sets and how to write marks for `compiled` when they differ.
+Error checkMarksApply(const FloatOptions &compiled,
+                      const FloatOptions &assumed);
 
 } // namespace tile::runtime
 

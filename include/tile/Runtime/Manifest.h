@@ -9,6 +9,7 @@
 #ifndef TILE_RUNTIME_MANIFEST_H
 #define TILE_RUNTIME_MANIFEST_H
 
+#include "tile/Runtime/FloatOptions.h"
 #include "tile/Runtime/Tensor.h"
 
 #include <array>
@@ -40,8 +41,10 @@ struct ParamSpec {
 /// The manifest format this runtime writes and the newest it reads:
 /// version 2 added scalar parameters (shape []), version 3 variants,
 /// version 4 `index_bits` (a reader that ignored it would launch a 32-bit
-/// kernel on sizes it cannot reach).
-constexpr int64_t kManifestVersion = 4;
+/// kernel on sizes it cannot reach), version 5 `fp_contract` and `fp_div`
+/// (one that ignored them would check a kernel's quotients and fused
+/// multiply-adds as if exact).
+constexpr int64_t kManifestVersion = 5;
 
 /// The alignment in bytes of every tensor's base address that the ABI
 /// requires and every runtime's allocations have (docs/abi.md).
@@ -73,6 +76,8 @@ struct KernelManifest {
   std::vector<Variant> variants;
   /// The width of the kernel's index arithmetic: 32 or 64 (absent: 64).
   int64_t indexBits = 64;
+  /// `fp_contract` and `fp_div` (absent: the defaults).
+  FloatOptions floatOptions;
 };
 
 /// Parses and checks a manifest; every problem is an Input error naming
@@ -83,6 +88,14 @@ Expected<KernelManifest> parseManifest(std::string_view json,
                                        const std::string &kernel = "");
 Expected<KernelManifest> readManifestFile(const std::string &path,
                                           const std::string &kernel = "");
+
+/// The floating-point options that expected outputs' marks assume, as
+/// `tile-run --write-io` records them in EXPECT/fp-options.json: a JSON
+/// object with the manifest's `fp_contract` and `fp_div` (each optional,
+/// the default when absent). Errors name the field.
+Expected<FloatOptions> parseFloatOptions(std::string_view json);
+/// `options` as parseFloatOptions reads them, one line.
+std::string formatFloatOptions(const FloatOptions &options);
 
 /// The value of each symbolic dimension of a launch.
 using SymbolBindings = std::map<std::string, int64_t>;

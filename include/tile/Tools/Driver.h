@@ -11,9 +11,14 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"
 
+#include "tile/Runtime/FloatOptions.h"
+
 namespace llvm {
 class MemoryBuffer;
 class SourceMgr;
+namespace cl {
+class OptionCategory;
+} // namespace cl
 } // namespace llvm
 
 namespace mlir::tile {
@@ -34,6 +39,15 @@ OwningOpRef<ModuleOp> parseKernelSource(llvm::SourceMgr &sourceMgr,
 /// null). Every tool calls it before parsing MLIR.
 LogicalResult rejectParserCrashes(llvm::SourceMgr &sourceMgr,
                                   MLIRContext *context);
+
+/// Declares `--fp-contract` and `--fp-div`, the one definition of the
+/// floating-point flags of every tool that compiles kernels, listed under
+/// `category` when one is given; call it before parsing the command line
+/// (again: no effect).
+void registerFloatOptions(llvm::cl::OptionCategory *category = nullptr);
+/// The floating-point options the command line gave (registerFloatOptions
+/// first).
+::tile::runtime::FloatOptions getFloatOptions();
 
 /// Registers tile-translate's `--tile-to-ptx` and `--tile-to-manifest`,
 /// whose input is a .tile or .mlir file, with `--chip` and `--opt-level`.

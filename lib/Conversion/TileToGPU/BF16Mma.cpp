@@ -45,7 +45,7 @@ static SmallVector<Value> registersOf(OpBuilder &builder, Location loc,
 
 namespace {
 struct TileBF16MmaToNVVM
-    : tile::impl::TileBF16MmaToNVVMBase<TileBF16MmaToNVVM> {
+    : mlir::tile::impl::TileBF16MmaToNVVMBase<TileBF16MmaToNVVM> {
   void runOnOperation() override {
     WalkResult walked = getOperation().walk([](nvgpu::MmaSyncOp mma) {
       if (!mma.getMatrixA().getType().getElementType().isBF16())

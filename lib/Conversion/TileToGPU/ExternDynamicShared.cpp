@@ -22,7 +22,7 @@ using namespace mlir;
 
 namespace {
 struct TileExternDynamicShared
-    : tile::impl::TileExternDynamicSharedBase<TileExternDynamicShared> {
+    : mlir::tile::impl::TileExternDynamicSharedBase<TileExternDynamicShared> {
   void runOnOperation() override {
     for (auto global : getOperation().getOps<LLVM::GlobalOp>()) {
       auto array = dyn_cast<LLVM::LLVMArrayType>(global.getGlobalType());

@@ -73,7 +73,7 @@ static void replaceByScalars(
 }
 
 namespace {
-struct TileFastMath : tile::impl::TileFastMathBase<TileFastMath> {
+struct TileFastMath : mlir::tile::impl::TileFastMathBase<TileFastMath> {
   void runOnOperation() override {
     gpu::GPUModuleOp module = getOperation();
     bool hasTanh = getTargetChip(module) >= 75;

@@ -213,7 +213,8 @@ unsigned mlir::tile::chooseIndexBits(ModuleOp module, unsigned requested) {
 }
 
 namespace {
-struct ConvertTileToGPU : tile::impl::ConvertTileToGPUBase<ConvertTileToGPU> {
+struct ConvertTileToGPU
+    : mlir::tile::impl::ConvertTileToGPUBase<ConvertTileToGPU> {
   using ConvertTileToGPUBase::ConvertTileToGPUBase;
 
   void runOnOperation() override {

@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "tile/Runtime/Manifest.h"
 #include "tile/Conversion/TileToGPU/TileToGPU.h"
 #include "tile/Dialect/Tile/IR/Layouts.h"
 #include "tile/Dialect/Tile/IR/TileDialect.h"
@@ -16,9 +17,6 @@
 
 using namespace mlir;
 using namespace mlir::tile;
-
-/// The alignment in bytes of every tensor's base address (docs/abi.md).
-static constexpr int64_t kTensorAlignment = 16;
 
 /// An affine expression over the kernel's symbols in the manifest grammar.
 static std::string printGridExpr(AffineExpr expr,
@@ -125,7 +123,8 @@ static StringRef getReductionMedium(ReductionOpInterface reduction) {
   llvm_unreachable("unknown reduction strategy");
 }
 
-static llvm::json::Object buildManifest(KernelOp kernel, StringRef chip,
+static llvm::json::Object buildManifest(KernelOp kernel,
+                                        const TileToPTXOptions &options,
                                         unsigned indexBits) {
   SmallVector<StringAttr> symbols = kernel.getSymbols();
   llvm::json::Array grid;
@@ -229,9 +228,10 @@ static llvm::json::Object buildManifest(KernelOp kernel, StringRef chip,
             of->getAttrOfType<DictionaryAttr>(kDivisibilityAttr))
       for (NamedAttribute entry : divisibility)
         divisors[entry.getName().str()] = toJSON(entry.getValue());
-    variants.push_back(llvm::json::Object{{"entry", of.getSymName().str()},
-                                          {"divisible", std::move(divisors)},
-                                          {"aligned", kTensorAlignment}});
+    variants.push_back(
+        llvm::json::Object{{"entry", of.getSymName().str()},
+                           {"divisible", std::move(divisors)},
+                           {"aligned", ::tile::runtime::kTensorAlignment}});
   };
   if (auto module = kernel->getParentOfType<ModuleOp>())
     for (KernelOp other : module.getOps<KernelOp>())
@@ -242,12 +242,14 @@ static llvm::json::Object buildManifest(KernelOp kernel, StringRef chip,
   variant(kernel);
 
   llvm::json::Object manifest{
-      {"version", 4},
+      {"version", ::tile::runtime::kManifestVersion},
       {"kernel", kernel.getSymName().str()},
       {"entry", kernel.getSymName().str()},
-      {"chip", chip.str()},
+      {"chip", options.chip},
       {"threads", kernel.getThreads()},
       {"index_bits", indexBits},
+      {"fp_contract", options.floatOptions.contract},
+      {"fp_div", stringifyFloatDivision(options.floatOptions.division)},
       {"grid", std::move(grid)},
       {"symbols", std::move(symbolNames)},
       {"params", std::move(params)},
@@ -269,13 +271,13 @@ static llvm::json::Object buildManifest(KernelOp kernel, StringRef chip,
   return manifest;
 }
 
-llvm::json::Array mlir::tile::buildManifests(ModuleOp module, StringRef chip,
-                                             unsigned indexBits) {
+llvm::json::Array mlir::tile::buildManifests(ModuleOp module,
+                                             const TileToPTXOptions &options) {
   llvm::json::Array manifests;
   // A variant is in its general kernel's manifest, not one of its own.
-  unsigned bits = chooseIndexBits(module, indexBits);
+  unsigned bits = chooseIndexBits(module, options.indexBits);
   for (KernelOp kernel : module.getOps<KernelOp>())
     if (!kernel->hasAttr(kVariantOfAttr))
-      manifests.push_back(buildManifest(kernel, chip, bits));
+      manifests.push_back(buildManifest(kernel, options, bits));
   return manifests;
 }

@@ -77,8 +77,8 @@ void mlir::tile::buildTileToPTXPipeline(OpPassManager &pm,
   ConvertTileToGPUOptions toGPU;
   toGPU.chip = options.chip;
   toGPU.optLevel = options.optLevel;
-  toGPU.fpContract = options.fpContract;
-  toGPU.fpDiv = stringifyFloatDivision(options.fpDiv).str();
+  toGPU.fpContract = options.floatOptions.contract;
+  toGPU.fpDiv = stringifyFloatDivision(options.floatOptions.division).str();
   toGPU.indexBits = options.indexBits;
   pm.addPass(createConvertTileToGPU(toGPU));
 
@@ -153,8 +153,8 @@ void mlir::tile::registerTileToPTXPipeline() {
         options.chip = cli.chip;
         options.optLevel = cli.optLevel;
         options.remarks = cli.remarks;
-        options.fpContract = cli.fpContract;
-        options.fpDiv = cli.fpDiv;
+        options.floatOptions.contract = cli.fpContract;
+        options.floatOptions.division = cli.fpDiv;
         options.variants = cli.variants;
         options.indexBits = cli.indexBits;
         buildTileToPTXPipeline(pm, options);

@@ -1,36 +1,30 @@
 //===- FloatDivision.h - how the GPU code divides floats --------*- C++ -*-===//
+//
+// The runtime's FloatDivision (tile/Runtime/FloatOptions.h, where the
+// manifest reads it) under the names the compiler's options use.
+//
+//===----------------------------------------------------------------------===//
 
 #ifndef TILE_CONVERSION_TILETOGPU_FLOATDIVISION_H
 #define TILE_CONVERSION_TILETOGPU_FLOATDIVISION_H
 
-#include "llvm/ADT/StringRef.h"
+#include "tile/Runtime/FloatOptions.h"
 
-#include <optional>
+#include "llvm/ADT/StringRef.h"
 
 namespace mlir::tile {
 
-/// How an f32 `/` is compiled (`--fp-div`, docs/spec.md "Floating point").
-enum class FloatDivision {
-  /// `div.rn.f32`: correctly rounded, as the reference computes it (nvcc's
-  /// default, -prec-div=true). The default.
-  IEEE,
-  /// `div.full.f32`: the PTX ISA's full-range approximation, at most 2 ulp
-  /// off (Triton's `/`, nvcc's -prec-div=false).
-  Full,
-};
+using ::tile::runtime::FloatDivision;
+using ::tile::runtime::FloatOptions;
 
 /// The spelling of `division` in options: "ieee" or "full".
 inline llvm::StringRef stringifyFloatDivision(FloatDivision division) {
-  return division == FloatDivision::Full ? "full" : "ieee";
+  return ::tile::runtime::floatDivisionName(division);
 }
 
 /// The FloatDivision spelled `name`, if any.
 inline std::optional<FloatDivision> parseFloatDivision(llvm::StringRef name) {
-  if (name == "ieee")
-    return FloatDivision::IEEE;
-  if (name == "full")
-    return FloatDivision::Full;
-  return std::nullopt;
+  return ::tile::runtime::parseFloatDivision(std::string_view(name));
 }
 
 } // namespace mlir::tile

@@ -18,12 +18,12 @@ struct TileToPTXOptions {
   unsigned optLevel = 3;
   /// Report register promotion and the shared-memory plan as remarks.
   bool remarks = false;
-  /// Fuse float multiplies and adds into FMAs (tile-to-gpu's fp-contract);
-  /// false keeps every op's own IEEE rounding, bit for bit.
-  bool fpContract = true;
-  /// How f32 divisions are compiled (tile-to-gpu's fp-div): div.rn.f32,
-  /// correctly rounded, or div.full.f32.
-  FloatDivision fpDiv = FloatDivision::IEEE;
+  /// tile-to-gpu's fp-contract (fuse float multiplies and adds into FMAs;
+  /// false keeps every op's own IEEE rounding, bit for bit) and fp-div (f32
+  /// divisions as div.rn.f32, correctly rounded, or div.full.f32). The
+  /// manifest records them: they decide which results the check holds
+  /// exact.
+  FloatOptions floatOptions;
   /// Compile the div16 variant of each kernel that has one
   /// (tile-specialize-divisibility); false compiles the general kernels
   /// only.
@@ -83,9 +83,9 @@ compileToPTX(ModuleOp module, const TileToPTXOptions &options,
              llvm::function_ref<void(PassManager &)> instrument = {});
 
 /// The manifests (docs/abi.md) of the kernels of `module` after
-/// buildTilePlacementPipeline, one object per kernel.
-llvm::json::Array buildManifests(ModuleOp module, StringRef chip,
-                                 unsigned indexBits);
+/// buildTilePlacementPipeline with `options`, one object per kernel.
+llvm::json::Array buildManifests(ModuleOp module,
+                                 const TileToPTXOptions &options);
 
 /// Registers the tile-translate translations --tile-to-ptx and
 /// --tile-to-manifest.
