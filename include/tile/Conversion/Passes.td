@@ -101,6 +101,32 @@ def TileFastMath : Pass<"tile-fast-math", "::mlir::gpu::GPUModuleOp"> {
                            "::mlir::vector::VectorDialect"];
 }
 
+def TilePredicatedLoads
+    : Pass<"tile-predicated-loads", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "guarded global loads as predicated PTX loads";
+  let description = [{
+    Runs on the `gpu.module` of the PTX pipeline, after tile-to-gpu and
+    before `convert-scf-to-cf`; the emulator runs tile-to-gpu's output,
+    before it. Each `scf.if %inside -> (T) { ...; %v = llvm.load %p; yield
+    %v } else { yield %other }` that tile-to-gpu makes of a guarded load
+    of global memory (address space 1) of 4, 8 or 16 bytes becomes one
+    predicated PTX load with no branch, Triton's form: the then-branch's
+    address arithmetic is hoisted (only where every op of it is pure and
+    speculatable), the result registers are set to `%other`, and
+    `@p ld.global[.v2|.v4].b32` overwrites them where `%inside` holds.
+    Why: LLVM folds an operation on the else-branch's constant into the
+    branches (`x * x` of a zero is zero), which splits `acc + x * x`
+    across blocks, and NVPTX fuses a multiply and an add only within one
+    (squares' div16 loop had FMUL and FADD where it should have FFMA).
+    The load is an `llvm.inline_asm` with side effects, so neither MLIR
+    nor LLVM moves, merges or deletes it; ptxas schedules it as any load.
+    Other `scf.if`s, loads of shared memory, and loads of other widths
+    are left as they are.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect",
+                           "::mlir::vector::VectorDialect"];
+}
+
 def TileBF16MmaToNVVM
     : Pass<"tile-bf16-mma-to-nvvm", "::mlir::gpu::GPUModuleOp"> {
   let summary = "nvgpu.mma.sync of bf16 to nvvm.mma.sync";

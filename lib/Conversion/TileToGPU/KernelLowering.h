@@ -287,11 +287,13 @@ private:
   /// (`whole`) and its runs aligned, by `perElement(false)` where it is
   /// inside and they are not, else by `perElement(true)`; where the runs
   /// are known aligned, by `runs(true)` outside instead, each run checked
-  /// once.
+  /// once, and with `checkedOnly` by `runs(true)` everywhere: no test of
+  /// the whole slice, no branch.
   Value withRuns(ValueRange offsets, RankedTensorType type,
                  const GlobalTensor &tensor, int64_t run, Value whole,
                  Type result, function_ref<Value(bool checkBounds)> perElement,
-                 function_ref<Value(bool checkBounds)> runs);
+                 function_ref<Value(bool checkBounds)> runs,
+                 bool checkedOnly = false);
   /// Loads (or, with `store`, stores) the slots of a slice of `type` at
   /// `offsets` a run of `vector` elements at a time; with `checkBounds`,
   /// only the runs inside the tensor (a load gives the others `outside`, or

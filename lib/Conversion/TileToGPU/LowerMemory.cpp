@@ -109,14 +109,13 @@ static bool isStaticallyInside(Value offset, Value size, int64_t extent) {
          constantOffset.getSExtValue() <= constantSize.getSExtValue() - extent;
 }
 
-/// The condition for `index` to fall inside a dimension of `size`.
+/// The condition for `index` to fall inside a dimension of `size`:
+/// 0 <= index < size is one unsigned compare, since a size is never
+/// negative (a launch refuses sizes below 1, docs/abi.md), so a negative
+/// index is above it as an unsigned number.
 Value KernelLowering::insideDimension(Value index, Value size) {
-  Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
-  Value notBelow = arith::CmpIOp::create(
-      builder, loc, arith::CmpIPredicate::sge, index, zero);
-  Value below = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::slt,
-                                      index, size);
-  return arith::AndIOp::create(builder, loc, notBelow, below);
+  return arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ult, index,
+                               size);
 }
 
 Value KernelLowering::sliceInside(ValueRange offsets, RankedTensorType type,
@@ -189,11 +188,28 @@ LogicalResult KernelLowering::lowerLoad(LoadOp op) {
     }
     return slots;
   };
-  Value slots = withRuns(op.getOffsets(), type, tensor, run, whole, slotsType,
-                         perElement, [&](bool checkBounds) {
-                           return vectorAccess(op.getOffsets(), type, tensor,
-                                               run, {}, checkBounds, outside);
-                         });
+  // A load that is its block's only access of global memory has no other
+  // access to share a test of the whole slice with: its runs, where known
+  // aligned, are each checked, which costs a compare and the zeroing of a
+  // predicated load's registers (tile-predicated-loads) where the test and
+  // its branch cost more and keep ptxas from unrolling the loop.
+  bool alone = llvm::none_of(*op->getBlock(), [&](Operation &other) {
+    return &other != op.getOperation() &&
+           other
+               .walk([](Operation *nested) {
+                 return getAccessedTensor(nested) || isa<CopyOp>(nested)
+                            ? WalkResult::interrupt()
+                            : WalkResult::advance();
+               })
+               .wasInterrupted();
+  });
+  Value slots = withRuns(
+      op.getOffsets(), type, tensor, run, whole, slotsType, perElement,
+      [&](bool checkBounds) {
+        return vectorAccess(op.getOffsets(), type, tensor, run, {}, checkBounds,
+                            outside);
+      },
+      /*checkedOnly=*/alone);
   mapTile(op.getResult(), slots);
   return success();
 }
@@ -290,7 +306,8 @@ Value KernelLowering::withRuns(ValueRange offsets, RankedTensorType type,
                                const GlobalTensor &tensor, int64_t run,
                                Value whole, Type result,
                                function_ref<Value(bool checkBounds)> perElement,
-                               function_ref<Value(bool checkBounds)> runs) {
+                               function_ref<Value(bool checkBounds)> runs,
+                               bool checkedOnly) {
   if (run <= 1)
     return versioned(whole, result, perElement);
   RunAlignment alignment;
@@ -303,8 +320,10 @@ Value KernelLowering::withRuns(ValueRange offsets, RankedTensorType type,
   // tensor of 130 elements ended inside the run [128, 132) and its vector
   // load read past the end: utils/fuzz.py seed 105, iteration 15816.)
   if (alignment == RunAlignment::Always &&
-      divisibility.hasWholeRuns(tensor.type, run))
-    return versioned(whole, result, runs);
+      divisibility.hasWholeRuns(tensor.type, run)) {
+    return checkedOnly ? runs(/*checkBounds=*/true)
+                       : versioned(whole, result, runs);
+  }
   // Inside the tensor the runs are taken whole where they are aligned and
   // element by element, unchecked, where not: a row pitch the compiler
   // cannot see is a multiple of the run still skips every bounds check on
@@ -377,9 +396,17 @@ KernelLowering::sliceElement(ValueRange offsets, RankedTensorType type,
     Value index =
         arith::AddIOp::create(builder, loc, lookupScalar(offset), local[dim]);
     global.push_back(index);
-    if (checkBounds &&
-        !isStaticallyInside(offset, tensor.dims[dim], type.getDimSize(dim)))
-      inside = both(inside, insideDimension(index, tensor.dims[dim]));
+    if (!checkBounds ||
+        isStaticallyInside(offset, tensor.dims[dim], type.getDimSize(dim)))
+      continue;
+    // Where the offset and the size are multiples of a group at least the
+    // slice's extent, the slice is wholly inside the dimension or wholly
+    // outside: its first index answers for all (one test a slice, the
+    // same for every thread and slot, where the loop may hoist it).
+    int64_t group = std::min(divisibility.getDivisor(offset),
+                             divisibility.getDimDivisor(tensor.type, dim));
+    Value tested = group >= type.getDimSize(dim) ? lookupScalar(offset) : index;
+    inside = both(inside, insideDimension(tested, tensor.dims[dim]));
   }
   return {global, inside};
 }

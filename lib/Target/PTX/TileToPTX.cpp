@@ -85,6 +85,9 @@ void mlir::tile::buildTileToPTXPipeline(OpPassManager &pm,
   OpPassManager &gpu = pm.nest<gpu::GPUModuleOp>();
   gpu.addPass(createCanonicalizerPass());
   gpu.addPass(createCSEPass());
+  // Guarded global loads as branch-free predicated loads (the emulator runs
+  // the scf.if form, before this).
+  gpu.addPass(createTilePredicatedLoads());
   gpu.addPass(createSCFToControlFlowPass());
   gpu.addPass(createTileFastMath());
   // Tensor cores: nvgpu.ldmatrix and nvgpu.mma.sync to nvvm (bf16 mma.sync,

@@ -141,3 +141,46 @@ tile.kernel @var_offset_odd(%X: !tile.tensor<[16, N], f32>, %Y: !tile.tensor<[16
   }
   tile.return
 }
+
+// A load that is its block's only access of global
+// memory, with runs known aligned: its runs are each checked, with no
+// unchecked version and no test of the whole slice (tile-predicated-loads
+// makes each a predicated load). The 16 rows start at a multiple of 16 of
+// an M that is one: all inside or all outside, one unsigned test of the
+// first row, the same for every thread (loop-invariant, which LLVM hoists);
+// the column's test is one unsigned compare, and the two runs of a thread
+// share the predicate.
+// CHECK-LABEL: gpu.func @rows_div16(
+// CHECK: %[[M:.*]] = arith.index_cast %{{.*}} : i64 to index
+// CHECK: %[[ROW:.*]] = arith.muli %{{.*}}, %c16 : index
+// CHECK: scf.for %[[COL:.*]] = %c0 to %{{.*}} step %c64
+// CHECK-NOT: scf.if
+// CHECK: %[[ROWS:.*]] = arith.cmpi ult, %[[ROW]], %[[M]] : index
+// CHECK-NOT: scf.if
+// CHECK: %[[C:.*]] = arith.addi %[[COL]], %{{.*}} : index
+// CHECK: %[[COLUMN:.*]] = arith.cmpi ult, %[[C]], %{{.*}} : index
+// CHECK: %[[INSIDE:.*]] = arith.andi %[[ROWS]], %[[COLUMN]] : i1
+// CHECK: scf.if %[[INSIDE]] -> (vector<4xf32>)
+// CHECK: llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<1> -> vector<4xf32>
+// CHECK-NOT: arith.cmpi
+// CHECK: scf.if %[[INSIDE]] -> (vector<4xf32>)
+// CHECK: llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<1> -> vector<4xf32>
+// CHECK-NOT: scf.if
+// CHECK: arith.addf
+// CHECK: scf.yield
+tile.kernel @rows_div16(%X: !tile.tensor<[M, N], f32>, %O: !tile.tensor<[M, 64], f32>) attributes {threads = 128 : i64, tile.divisibility = {M = 16 : i64, N = 16 : i64}} {
+  %c0 = arith.constant 0 : index
+  %c16 = arith.constant 16 : index
+  %c64 = arith.constant 64 : index
+  %N = tile.dim %X[1] : !tile.tensor<[M, N], f32>
+  %block = tile.block_id x
+  %row = arith.muli %block, %c16 : index
+  %zero = arith.constant dense<0.000000e+00> : tensor<16x64xf32>
+  %sum = scf.for %col = %c0 to %N step %c64 iter_args(%acc = %zero) -> (tensor<16x64xf32>) {
+    %x = tile.load %X[%row, %col] : !tile.tensor<[M, N], f32> -> tensor<16x64xf32>
+    %next = arith.addf %acc, %x : tensor<16x64xf32>
+    scf.yield %next : tensor<16x64xf32>
+  }
+  tile.store %sum, %O[%row, %c0] : tensor<16x64xf32> -> !tile.tensor<[M, 64], f32>
+  tile.return
+}

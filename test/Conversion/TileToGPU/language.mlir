@@ -163,13 +163,14 @@ tile.kernel @subtiles(%X: !tile.tensor<[16, 64], f32>, %Y: !tile.tensor<[16, 64]
 
 // A gather of rows: each element's row index comes from the [16, 1] index
 // tile in shared memory (its owners are other threads), and is checked
-// against the tensor with the element's column; outside, `other`.
+// against the tensor (0 <= row < V, one unsigned compare) with the
+// element's column; outside, `other`.
 // CHECK-LABEL: gpu.func @gather(
 // CHECK: memref.store %{{.*}} : memref<16xi32, #gpu.address_space<workgroup>>
 // CHECK: gpu.barrier
 // CHECK: %[[ID:.*]] = memref.load %{{.*}} : memref<16xi32, #gpu.address_space<workgroup>>
 // CHECK: %[[ROW:.*]] = arith.index_cast %[[ID]] : i32 to index
-// CHECK: arith.cmpi sge, %[[ROW]], %c0
+// CHECK: arith.cmpi ult, %[[ROW]], %{{.*}} : index
 // CHECK: scf.if %{{.*}} -> (f32) {
 // CHECK: llvm.load
 // CHECK: } else {

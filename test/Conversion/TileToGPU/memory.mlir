@@ -20,9 +20,8 @@
 // CHECK: %[[COL:.*]] = arith.remui %[[TID]], %c64
 // CHECK: %[[ROW:.*]] = arith.divui %[[TID]], %c64
 // CHECK: %[[GCOL:.*]] = arith.addi %[[COL]], %c64
-// CHECK: %[[GE:.*]] = arith.cmpi sge, %[[GCOL]], %c0
-// CHECK: %[[LT:.*]] = arith.cmpi slt, %[[GCOL]], %[[KI]]
-// CHECK: %[[IN:.*]] = arith.andi %[[GE]], %[[LT]]
+// 0 <= column < K is one unsigned compare (K is never negative).
+// CHECK: %[[IN:.*]] = arith.cmpi ult, %[[GCOL]], %[[KI]]
 // CHECK: scf.if %[[IN]] -> (f32)
 // CHECK: %[[LIN:.*]] = arith.muli %[[ROW]], %[[KI]]
 // CHECK: llvm.getelementptr %[[X]][%{{.*}}] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, f32
@@ -136,10 +135,10 @@ tile.kernel @whole_slice_check(%X: !tile.tensor<[16, K], f32>, %O: !tile.tensor<
 // CHECK: llvm.load
 // CHECK-NOT: scf.if
 // CHECK: llvm.store
-// CHECK: arith.cmpi slt, %{{.*}}, %c4294967328 : index
+// CHECK: arith.cmpi ult, %{{.*}}, %c4294967328 : index
 // CHECK: scf.if
 // CHECK: llvm.load
-// CHECK: arith.cmpi slt, %{{.*}}, %c4294967328 : index
+// CHECK: arith.cmpi ult, %{{.*}}, %c4294967328 : index
 // CHECK: scf.if
 // CHECK: llvm.load
 // CHECK: gpu.return
