@@ -180,9 +180,34 @@ mlir::tile::ScopedSLPVectorizerOff::~ScopedSLPVectorizerOff() {
     static_cast<llvm::cl::opt<bool> *>(option)->setValue(previous);
 }
 
+/// Fails at `module` when the command line gave one of NVPTX's own options
+/// that change how float arithmetic rounds: the PTX would then round other
+/// than the manifest's fp_contract and fp_div say, and the check, which
+/// follows those, would fail a correct kernel (div.approx.f32 held exact)
+/// or hold fused adds exact. Each has a tile option that the manifest
+/// records.
+static LogicalResult rejectUnrecordedFloatOptions(ModuleOp module) {
+  static const std::pair<StringRef, StringRef> kOptions[] = {
+      {"nvptx-prec-divf32", "--fp-div (ieee or full)"},
+      {"nvptx-fma-level", "--fp-contract"}};
+  auto registered = llvm::cl::getRegisteredOptions();
+  for (auto [name, instead] : kOptions) {
+    auto option = registered.find(name);
+    if (option != registered.end() && option->second->getNumOccurrences())
+      return module.emitError("-")
+             << name
+             << " changes how the PTX rounds float arithmetic, which the "
+                "manifest would not record and the check would not know: use "
+             << instead;
+  }
+  return success();
+}
+
 FailureOr<std::string>
 mlir::tile::compileToPTX(ModuleOp module, const TileToPTXOptions &options,
                          llvm::function_ref<void(PassManager &)> instrument) {
+  if (failed(rejectUnrecordedFloatOptions(module)))
+    return failure();
   ScopedSLPVectorizerOff slpOff;
   PassManager pm(module.getContext());
   buildTileToPTXPipeline(pm, options);
