@@ -91,48 +91,10 @@ bool mlir::tile::isTileSource(const llvm::MemoryBuffer &buffer) {
 }
 
 namespace {
-struct FloatOptionFlags {
-  llvm::cl::opt<bool> contract{
-      "fp-contract",
-      llvm::cl::desc("fuse float multiplies and adds into FMAs (default; "
-                     "--fp-contract=false rounds every op on its own)"),
-      llvm::cl::init(true)};
-  llvm::cl::opt<FloatDivision> division{
-      "fp-div",
-      llvm::cl::desc("how f32 divisions are compiled (docs/spec.md, "
-                     "\"Floating point\")"),
-      llvm::cl::init(FloatDivision::IEEE),
-      llvm::cl::values(clEnumValN(FloatDivision::IEEE, "ieee",
-                                  "div.rn.f32, correctly rounded (default)"),
-                       clEnumValN(FloatDivision::Full, "full",
-                                  "div.full.f32, at most 2 ulp (Triton's /); "
-                                  "the manifest says so and the check "
-                                  "counts / as inexact"))};
-};
-} // namespace
-
-static FloatOptionFlags &getFloatOptionFlags() {
-  static FloatOptionFlags flags;
-  return flags;
-}
-
-void mlir::tile::registerFloatOptions(llvm::cl::OptionCategory *category) {
-  FloatOptionFlags &flags = getFloatOptionFlags();
-  if (!category)
-    return;
-  flags.contract.addCategory(*category);
-  flags.division.addCategory(*category);
-}
-
-FloatOptions mlir::tile::getFloatOptions() {
-  FloatOptionFlags &flags = getFloatOptionFlags();
-  return {flags.contract, flags.division};
-}
-
-namespace {
+/// The options of every tool that compiles kernels, declared once.
 struct CompileOptions {
   llvm::cl::opt<std::string> chip{
-      "chip", llvm::cl::desc("target GPU of --tile-to-ptx, sm_70 to sm_100"),
+      "chip", llvm::cl::desc("target GPU, sm_70 to sm_100 (default sm_90)"),
       llvm::cl::init("sm_90")};
   llvm::cl::opt<unsigned> optLevel{
       "opt-level", llvm::cl::desc("NVPTX optimization level (0-3)"),
@@ -145,11 +107,28 @@ struct CompileOptions {
       "tile-remarks",
       llvm::cl::desc("report register promotion and the shared-memory plan"),
       llvm::cl::init(false)};
+  llvm::cl::opt<bool> fpContract{
+      "fp-contract",
+      llvm::cl::desc("fuse float multiplies and adds into FMAs (default; "
+                     "--fp-contract=false rounds every op on its own)"),
+      llvm::cl::init(true)};
+  llvm::cl::opt<FloatDivision> fpDiv{
+      "fp-div",
+      llvm::cl::desc("how f32 divisions are compiled (docs/spec.md, "
+                     "\"Floating point\")"),
+      llvm::cl::init(FloatDivision::IEEE),
+      llvm::cl::values(clEnumValN(FloatDivision::IEEE, "ieee",
+                                  "div.rn.f32, correctly rounded (default)"),
+                       clEnumValN(FloatDivision::Full, "full",
+                                  "div.full.f32, at most 2 ulp (Triton's /); "
+                                  "the manifest says so and the check "
+                                  "counts / as inexact"))};
   llvm::cl::opt<bool> variants{
       "variants",
       llvm::cl::desc("also compile the div16 variant of each kernel whose "
-                     "code divisibility by 16 changes (default; "
-                     "--variants=false: the general kernels only)"),
+                     "code divisibility by 16 changes, which launches run "
+                     "where the sizes allow (default; --variants=false: the "
+                     "general kernels only)"),
       llvm::cl::init(true)};
   llvm::cl::opt<unsigned> indexBits{
       "index-bits",
@@ -157,13 +136,20 @@ struct CompileOptions {
                      "(default; launches check that sizes fit) or 64"),
       llvm::cl::init(32)};
 
+  void addCategory(llvm::cl::OptionCategory &category) {
+    for (llvm::cl::Option *option : std::initializer_list<llvm::cl::Option *>{
+             &chip, &optLevel, &cudaPath, &remarks, &fpContract, &fpDiv,
+             &variants, &indexBits})
+      option->addCategory(category);
+  }
+
   TileToPTXOptions get() const {
     TileToPTXOptions options;
     options.chip = chip;
     options.optLevel = optLevel;
     options.remarks = remarks;
     options.cudaPath = cudaPath;
-    options.floatOptions = getFloatOptions();
+    options.floatOptions = {fpContract, fpDiv};
     options.variants = variants;
     options.indexBits = indexBits;
     return options;
@@ -171,9 +157,19 @@ struct CompileOptions {
 };
 } // namespace
 
-static CompileOptions &getCompileOptions() {
+static CompileOptions &getCompileOptionFlags() {
   static CompileOptions options;
   return options;
+}
+
+void mlir::tile::registerCompileOptions(llvm::cl::OptionCategory *category) {
+  CompileOptions &options = getCompileOptionFlags();
+  if (category)
+    options.addCategory(*category);
+}
+
+TileToPTXOptions mlir::tile::getCompileOptions() {
+  return getCompileOptionFlags().get();
 }
 
 /// A translation from a kernel source (.tile or .mlir): `translate` gets
@@ -199,13 +195,11 @@ static TranslateFunction fromKernelSource(
 }
 
 void mlir::tile::registerCompileTranslations() {
-  registerFloatOptions();
-  getCompileOptions();
+  registerCompileOptions();
   static TranslateRegistration toPTX(
       "tile-to-ptx", "compile tile kernels (.tile or .mlir) to PTX text",
       fromKernelSource([](ModuleOp module, llvm::raw_ostream &output) {
-        FailureOr<std::string> ptx =
-            compileToPTX(module, getCompileOptions().get());
+        FailureOr<std::string> ptx = compileToPTX(module, getCompileOptions());
         if (failed(ptx))
           return failure();
         output << *ptx;
@@ -215,7 +209,7 @@ void mlir::tile::registerCompileTranslations() {
       "tile-to-manifest",
       "the JSON manifests (docs/abi.md) of tile kernels (.tile or .mlir)",
       fromKernelSource([](ModuleOp module, llvm::raw_ostream &output) {
-        TileToPTXOptions options = getCompileOptions().get();
+        TileToPTXOptions options = getCompileOptions();
         PassManager pm(module.getContext());
         buildTilePlacementPipeline(pm, options);
         if (failed(pm.run(module)))

@@ -85,9 +85,6 @@ llvm::cl::list<std::string>
                llvm::cl::cat(tileRunCategory));
 llvm::cl::opt<unsigned> seed("seed", llvm::cl::desc("seed of the inputs"),
                              llvm::cl::init(1), llvm::cl::cat(tileRunCategory));
-llvm::cl::opt<std::string> chip("chip", llvm::cl::desc("target GPU"),
-                                llvm::cl::init("sm_90"),
-                                llvm::cl::cat(tileRunCategory));
 llvm::cl::opt<Emit> emit(
     "emit", llvm::cl::desc("print an intermediate product and stop"),
     llvm::cl::values(clEnumValN(Emit::MLIR, "mlir", "the imported tile IR"),
@@ -107,17 +104,6 @@ llvm::cl::opt<std::string> writeIO(
                    "interp's outputs and their marks (DIR/expect/NAME.bin, "
                    "NAME.marks, fp-options.json), as tile-launch reads them"),
     llvm::cl::value_desc("DIR"), llvm::cl::cat(tileRunCategory));
-llvm::cl::opt<bool> variants(
-    "variants",
-    llvm::cl::desc("also compile the div16 variant of each kernel whose code "
-                   "divisibility by 16 changes, and run it where the sizes "
-                   "allow (default; --variants=false: the general kernel)"),
-    llvm::cl::init(true), llvm::cl::cat(tileRunCategory));
-llvm::cl::opt<unsigned> indexBits(
-    "index-bits",
-    llvm::cl::desc("width of index arithmetic in the GPU code: 32 (default; "
-                   "the launch checks that sizes fit) or 64"),
-    llvm::cl::init(32), llvm::cl::cat(tileRunCategory));
 llvm::cl::opt<bool> ptxFigures(
     "ptx-figures",
     llvm::cl::desc("compile to PTX and report ptxas's figures even when the "
@@ -129,11 +115,6 @@ llvm::cl::opt<bool> bankConflicts(
                    "conflicts of every warp's accesses (ld/st.shared, "
                    "ldmatrix, cp.async) and report them, in all and per op"),
     llvm::cl::init(false), llvm::cl::cat(tileRunCategory));
-llvm::cl::opt<bool> remarks(
-    "tile-remarks",
-    llvm::cl::desc("report register promotion and the shared-memory plan"),
-    llvm::cl::init(false), llvm::cl::cat(tileRunCategory));
-
 /// Symbols nobody gave a value get this one.
 constexpr int64_t kDefaultSymbolValue = 1024;
 /// The bytes of all of a kernel's tensors at most: tile-run holds each
@@ -270,7 +251,7 @@ LogicalResult writeRunFiles(StringRef dir, const rt::KernelManifest &manifest,
 }
 
 int run(int argc, char **argv) {
-  registerFloatOptions(&tileRunCategory);
+  registerCompileOptions(&tileRunCategory);
   // LLVM's and MLIR's hundreds of options stay usable and listed by
   // --help-hidden; --help shows tile-run's.
   for (auto &[name, option] : llvm::cl::getRegisteredOptions()) {
@@ -312,12 +293,7 @@ int run(int argc, char **argv) {
     return kBadInput;
   std::string name = kernel->getSymName().str();
 
-  TileToPTXOptions options;
-  options.chip = chip;
-  options.remarks = remarks;
-  options.floatOptions = getFloatOptions();
-  options.variants = variants;
-  options.indexBits = indexBits;
+  TileToPTXOptions options = getCompileOptions();
   if (emit == Emit::MLIR) {
     module->print(llvm::outs());
     llvm::outs() << "\n";
@@ -466,8 +442,8 @@ int run(int argc, char **argv) {
     llvm::outs() << "\n";
   PtxasFigures ptxas;
   if (!ptx.empty())
-    ptxas = runPtxas(ptx, chip, manifest.entry);
-  llvm::outs() << formatCompileReport(ptx, ptxas, *placed, chip);
+    ptxas = runPtxas(ptx, options.chip, manifest.entry);
+  llvm::outs() << formatCompileReport(ptx, ptxas, *placed, options.chip);
   llvm::outs().flush();
   std::string backendName = getBackendName(backend).str();
   bool allMatch = true;

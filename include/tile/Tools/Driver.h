@@ -11,8 +11,6 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"
 
-#include "tile/Runtime/FloatOptions.h"
-
 namespace llvm {
 class MemoryBuffer;
 class SourceMgr;
@@ -22,6 +20,8 @@ class OptionCategory;
 } // namespace llvm
 
 namespace mlir::tile {
+
+struct TileToPTXOptions;
 
 /// Whether `buffer` holds the .tile language: its name ends in `.tile`,
 /// or (another name, or stdin) its first token is `@` or `kernel`; a name
@@ -40,14 +40,14 @@ OwningOpRef<ModuleOp> parseKernelSource(llvm::SourceMgr &sourceMgr,
 LogicalResult rejectParserCrashes(llvm::SourceMgr &sourceMgr,
                                   MLIRContext *context);
 
-/// Declares `--fp-contract` and `--fp-div`, the one definition of the
-/// floating-point flags of every tool that compiles kernels, listed under
-/// `category` when one is given; call it before parsing the command line
-/// (again: no effect).
-void registerFloatOptions(llvm::cl::OptionCategory *category = nullptr);
-/// The floating-point options the command line gave (registerFloatOptions
-/// first).
-::tile::runtime::FloatOptions getFloatOptions();
+/// Declares the options of every tool that compiles kernels (tile-translate,
+/// tile-run), their one definition: `--chip`, `--opt-level`, `--cuda-path`,
+/// `--tile-remarks`, `--fp-contract`, `--fp-div`, `--variants` and
+/// `--index-bits`, listed under `category` when one is given. Call it
+/// before parsing the command line.
+void registerCompileOptions(llvm::cl::OptionCategory *category = nullptr);
+/// The options the command line gave (registerCompileOptions first).
+TileToPTXOptions getCompileOptions();
 
 /// Registers tile-translate's `--tile-to-ptx` and `--tile-to-manifest`,
 /// whose input is a .tile or .mlir file, with `--chip` and `--opt-level`.
