@@ -162,4 +162,24 @@ def TileExternDynamicShared
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 
+def TilePTXThreadLimit
+    : Pass<"tile-ptx-thread-limit", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "PTX's .maxntid only where it limits a thread's registers";
+  let description = [{
+    Runs on the `gpu.module` after `convert-gpu-to-nvvm`, which turns each
+    kernel's `known_block_size` into `nvvm.maxntid` (PTX's `.maxntid`).
+    ptxas reads `.maxntid` as a limit (a thread may use 65536 / threads
+    registers) and also as a target of CTAs an SM: at `.maxntid 256` it
+    holds a thread to 128 registers, two CTAs an SM, where the code needs
+    a few more, and spills to get there (an f32 SIMT GEMM of [64, 32] x
+    [32, 64] slices: 128 registers and 20 B of spills with it, 146 and none
+    without; docs/performance.md). tile's register estimate gives a thread
+    the register file's share of one CTA. For a kernel of at most 256
+    threads the limit says nothing (the 255 registers a thread may have fit
+    256 threads), so the pass removes the directive; above 256 threads it
+    stays, since there it is what keeps ptxas within the register file.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
 #endif // TILE_CONVERSION_PASSES_TD

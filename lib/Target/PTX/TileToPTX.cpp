@@ -100,6 +100,7 @@ void mlir::tile::buildTileToPTXPipeline(OpPassManager &pm,
   toNVVM.indexBitwidth = 0;
   gpu.addPass(createConvertGpuOpsToNVVMOps(toNVVM));
   gpu.addPass(createTileExternDynamicShared());
+  gpu.addPass(createTilePTXThreadLimit());
   gpu.addPass(createCanonicalizerPass());
   pm.addPass(createConvertVectorToLLVMPass());
   // Vector unrolling of the mma fragments leaves ub.poison behind.
