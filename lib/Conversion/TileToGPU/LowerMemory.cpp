@@ -191,7 +191,7 @@ LogicalResult KernelLowering::lowerLoad(LoadOp op) {
   // A load that is its block's only access of global memory has no other
   // access to share a test of the whole slice with: its runs, where known
   // aligned, are each checked, which costs a compare and the zeroing of a
-  // predicated load's registers (tile-predicated-loads) where the test and
+  // predicated load's registers (tile-predicated-accesses) where the test and
   // its branch cost more and keep ptxas from unrolling the loop.
   bool alone = llvm::none_of(*op->getBlock(), [&](Operation &other) {
     return &other != op.getOperation() &&

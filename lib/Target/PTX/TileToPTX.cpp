@@ -87,7 +87,7 @@ void mlir::tile::buildTileToPTXPipeline(OpPassManager &pm,
   gpu.addPass(createCSEPass());
   // Guarded global loads as branch-free predicated loads (the emulator runs
   // the scf.if form, before this).
-  gpu.addPass(createTilePredicatedLoads());
+  gpu.addPass(createTilePredicatedAccesses());
   gpu.addPass(createSCFToControlFlowPass());
   gpu.addPass(createTileFastMath());
   // Tensor cores: nvgpu.ldmatrix and nvgpu.mma.sync to nvvm (bf16 mma.sync,

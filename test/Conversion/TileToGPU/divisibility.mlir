@@ -144,7 +144,7 @@ tile.kernel @var_offset_odd(%X: !tile.tensor<[16, N], f32>, %Y: !tile.tensor<[16
 
 // A load that is its block's only access of global
 // memory, with runs known aligned: its runs are each checked, with no
-// unchecked version and no test of the whole slice (tile-predicated-loads
+// unchecked version and no test of the whole slice (tile-predicated-accesses
 // makes each a predicated load). The 16 rows start at a multiple of 16 of
 // an M that is one: all inside or all outside, one unsigned test of the
 // first row, the same for every thread (loop-invariant, which LLVM hoists);

@@ -1,4 +1,4 @@
-// RUN: tile-opt %s -split-input-file --allow-unregistered-dialect --pass-pipeline='builtin.module(gpu.module(tile-predicated-loads))' | FileCheck %s
+// RUN: tile-opt %s -split-input-file --allow-unregistered-dialect --pass-pipeline='builtin.module(gpu.module(tile-predicated-accesses))' | FileCheck %s
 
 // A guarded 16-byte load of global memory: the address arithmetic leaves
 // the branch, the registers take the else-branch's value, and one
@@ -118,6 +118,47 @@ gpu.module @tile_kernels [#nvvm.target<chip = "sm_90">] {
       scf.yield %f : f32
     }
     "test.use"(%0, %1, %2, %3, %4) : (f32, f16, vector<4xf32>, f32, f32) -> ()
+    gpu.return
+  }
+}
+
+// -----
+
+// A guarded 16-byte store to global memory in a loop: the address
+// arithmetic leaves the branch and one predicated st.global.v4.b32 stores
+// the words of the value where the guard holds. Outside a loop, and to
+// shared memory, a guarded store keeps its branch.
+// CHECK-LABEL: gpu.func @stores(
+// CHECK: scf.for
+// CHECK-NOT: scf.if
+// CHECK: %[[A:.*]] = llvm.getelementptr
+// CHECK: %[[W:.*]] = vector.bitcast %{{.*}} : vector<4xf32> to vector<4xi32>
+// CHECK: llvm.inline_asm has_side_effects "@$0 st.global.v4.b32 [$1], {$2, $3, $4, $5};", "b,l,r,r,r,r" %{{.*}}, %[[A]], {{.*}} : (i1, !llvm.ptr<1>, i32, i32, i32, i32) -> ()
+// CHECK: scf.if
+// CHECK: llvm.store %{{.*}}, %{{.*}} {alignment = 16 : i64} : vector<4xf32>, !llvm.ptr<1>
+// CHECK: scf.if
+// CHECK: llvm.store %{{.*}}, %{{.*}} : f32, !llvm.ptr<3>
+// CHECK-NOT: llvm.inline_asm
+gpu.module @tile_kernels [#nvvm.target<chip = "sm_90">] {
+  gpu.func @stores(%p: !llvm.ptr<1>, %s: !llvm.ptr<3>, %c: i1, %v: vector<4xf32>, %n: index) kernel {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %f = arith.constant 1.000000e+00 : f32
+    scf.for %i = %c0 to %n step %c1 {
+      scf.if %c {
+        %j = arith.index_cast %i : index to i64
+        %a = llvm.getelementptr %p[%j] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, f32
+        llvm.store %v, %a {alignment = 16 : i64} : vector<4xf32>, !llvm.ptr<1>
+      }
+    }
+    scf.if %c {
+      llvm.store %v, %p {alignment = 16 : i64} : vector<4xf32>, !llvm.ptr<1>
+    }
+    scf.for %i = %c0 to %n step %c1 {
+      scf.if %c {
+        llvm.store %f, %s : f32, !llvm.ptr<3>
+      }
+    }
     gpu.return
   }
 }

@@ -1,4 +1,5 @@
-//===- PredicatedLoads.cpp - guarded global loads as predicated loads -----===//
+//===- PredicatedAccesses.cpp - guarded global loads as predicated loads
+//-----===//
 
 #include "tile/Conversion/Passes.h"
 
@@ -7,11 +8,12 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/Interfaces/LoopLikeInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/Support/FormatVariadic.h"
 
 namespace mlir::tile {
-#define GEN_PASS_DEF_TILEPREDICATEDLOADS
+#define GEN_PASS_DEF_TILEPREDICATEDACCESSES
 #include "tile/Conversion/Passes.h.inc"
 } // namespace mlir::tile
 
@@ -128,9 +130,64 @@ static Value predicatedLoad(OpBuilder &builder, Location loc, Type type,
   return vector ? value : vector::ExtractOp::create(builder, loc, value, 0);
 }
 
+/// The store `ifOp` guards, where it is one: a result-less if whose
+/// then-branch is pure, speculatable ops and one plain store to global
+/// memory of 4, 8 or 16 bytes (aligned so), with no else-branch ops.
+static LLVM::StoreOp guardedGlobalStore(scf::IfOp ifOp) {
+  if (ifOp.getNumResults() != 0 ||
+      (!ifOp.getElseRegion().empty() &&
+       !ifOp.getElseRegion().front().without_terminator().empty()))
+    return {};
+  Block &then = ifOp.getThenRegion().front();
+  LLVM::StoreOp store;
+  for (Operation &op : then.without_terminator()) {
+    if (auto found = dyn_cast<LLVM::StoreOp>(op); found && !store) {
+      store = found;
+      continue;
+    }
+    if (op.getNumRegions() != 0 || !isPure(&op))
+      return {};
+  }
+  if (!store || store.getVolatile_() || store.getNontemporal() ||
+      store.getInvariantGroup() ||
+      store.getOrdering() != LLVM::AtomicOrdering::not_atomic)
+    return {};
+  auto pointer = dyn_cast<LLVM::LLVMPointerType>(store.getAddr().getType());
+  unsigned words = wordsOf(store.getValue().getType());
+  if (!pointer || pointer.getAddressSpace() != 1 || words == 0 ||
+      (words > 1 && store.getAlignment().value_or(0) < 4 * words))
+    return {};
+  return store;
+}
+
+/// `@inside st.global` of `value` to `pointer`.
+static void predicatedStore(OpBuilder &builder, Location loc, Value value,
+                            Value pointer, Value inside) {
+  unsigned words = wordsOf(value.getType());
+  Value valueWords = toWords(builder, loc, value, words);
+  SmallVector<Value> operands{inside, pointer};
+  SmallVector<std::string> registers;
+  std::string constraints = "b,l";
+  for (unsigned word = 0; word < words; ++word) {
+    operands.push_back(
+        vector::ExtractOp::create(builder, loc, valueWords, int64_t(word)));
+    registers.push_back("$" + std::to_string(2 + word));
+    constraints += ",r";
+  }
+  std::string text = llvm::formatv(
+      "@$0 st.global{0}.b32 [$1], {1};",
+      words == 1 ? "" : ".v" + std::to_string(words),
+      words == 1 ? registers[0] : "{" + llvm::join(registers, ", ") + "}");
+  LLVM::InlineAsmOp::create(builder, loc, Type(), operands, text, constraints,
+                            /*has_side_effects=*/true, /*is_align_stack=*/false,
+                            LLVM::tailcallkind::TailCallKind::None,
+                            /*asm_dialect=*/LLVM::AsmDialectAttr(),
+                            /*operand_attrs=*/ArrayAttr());
+}
+
 namespace {
-struct TilePredicatedLoads
-    : tile::impl::TilePredicatedLoadsBase<TilePredicatedLoads> {
+struct TilePredicatedAccesses
+    : tile::impl::TilePredicatedAccessesBase<TilePredicatedAccesses> {
   void runOnOperation() override {
     SmallVector<std::pair<scf::IfOp, LLVM::LoadOp>> guarded;
     getOperation().walk([&](scf::IfOp ifOp) {
@@ -149,6 +206,26 @@ struct TilePredicatedLoads
       Value value = predicatedLoad(builder, load.getLoc(), load.getType(),
                                    load.getAddr(), ifOp.getCondition(), other);
       ifOp.getResult(0).replaceAllUsesWith(value);
+      ifOp.erase();
+    }
+    // Stores: the guarded store of a slice's checked path is otherwise the
+    // unchecked path's, and LLVM sinks both under one guard.
+    SmallVector<std::pair<scf::IfOp, LLVM::StoreOp>> stores;
+    getOperation().walk([&](scf::IfOp ifOp) {
+      // In a loop only: an access outside runs once, and keeps the
+      // branch ptxas if-converts.
+      LLVM::StoreOp store = guardedGlobalStore(ifOp);
+      if (store && ifOp->getParentOfType<LoopLikeOpInterface>())
+        stores.push_back({ifOp, store});
+    });
+    for (auto [ifOp, store] : stores) {
+      for (Operation &op : llvm::make_early_inc_range(
+               ifOp.getThenRegion().front().without_terminator()))
+        if (&op != store.getOperation())
+          op.moveBefore(ifOp);
+      OpBuilder builder(ifOp);
+      predicatedStore(builder, store.getLoc(), store.getValue(),
+                      store.getAddr(), ifOp.getCondition());
       ifOp.erase();
     }
   }
