@@ -63,13 +63,65 @@ double reference::roundToType(double value, Type type) {
   return value;
 }
 
-unsigned reference::cancellationOf(double magnitudes, double sum) {
-  if (!std::isfinite(magnitudes) || magnitudes == 0 || std::isnan(sum))
+/// The absolute tolerance of `accuracy`'s type, in its units: what an
+/// element near 0 may be off by.
+static double floorUnits(Accuracy accuracy) {
+  rt::Tolerance tolerance =
+      rt::defaultTolerance(accuracy == Accuracy::F16    ? rt::DType::F16
+                           : accuracy == Accuracy::BF16 ? rt::DType::BF16
+                                                        : rt::DType::F32);
+  return tolerance.absolute / tolerance.relative;
+}
+
+/// The smallest normal magnitude of `accuracy`'s type: below it an error
+/// is no longer relative.
+static double smallestNormal(Accuracy accuracy) {
+  return accuracy == Accuracy::F16 ? 0x1p-14 : 0x1p-126;
+}
+
+/// One ulp of `accuracy`'s type, relative, in its units.
+static double roundingUnits(Accuracy accuracy) {
+  double ulp = accuracy == Accuracy::F16    ? 0x1p-10
+               : accuracy == Accuracy::BF16 ? 0x1p-7
+                                            : 0x1p-23;
+  return ulp / rt::relativeTolerance(accuracy);
+}
+
+double reference::errorBound(const Val &val, size_t i, Accuracy in) {
+  double error = val.errorAt(i);
+  if (error == 0 || !std::isfinite(val.floats[i]))
+    return 0; // exact, or compared exactly
+  return error * rt::relativeTolerance(val.accuracy) /
+         rt::relativeTolerance(in);
+}
+
+double reference::ownError(double result, Accuracy accuracy, bool inexact) {
+  double magnitude = std::fabs(result);
+  double own = (inexact ? 1 : roundingUnits(accuracy)) * magnitude;
+  if (magnitude < smallestNormal(accuracy))
+    own = std::max(own, floorUnits(accuracy));
+  return own;
+}
+
+unsigned reference::amplificationOf(double error, double value,
+                                    Accuracy accuracy) {
+  constexpr unsigned unbounded = rt::ElementMark::kUnboundedAmplification;
+  if (!std::isfinite(value) || std::isnan(error))
+    return std::isnan(error) ? unbounded : 0;
+  // The absolute floor covers what is left beyond it.
+  error -= floorUnits(accuracy);
+  if (error <= 0)
     return 0;
-  if (sum == 0)
-    return ::tile::runtime::ElementMark::kMaxCancellation;
-  double ratio = magnitudes / std::fabs(sum);
-  return ratio <= 1 ? 0 : static_cast<unsigned>(std::ceil(std::log2(ratio)));
+  double magnitude = std::fabs(value);
+  if (!std::isfinite(error) || magnitude == 0)
+    return unbounded;
+  // Within 1/16 of a power of two counts as it, so that a chain of ops does
+  // not double the bound at each step for a rounding's worth.
+  double ratio = error / magnitude / (1 + 1.0 / 16);
+  if (ratio <= 1)
+    return 0;
+  double bits = std::ceil(std::log2(ratio));
+  return bits >= unbounded ? unbounded : static_cast<unsigned>(bits);
 }
 
 Accuracy reference::accuracyOfType(Type type) {
@@ -438,6 +490,23 @@ std::optional<ElementwiseOp> ElementwiseOp::get(Operation &op) {
     result.accuracy = ResultAccuracy::Inexact;
   else
     return std::nullopt;
+  result.errorRule =
+      llvm::StringSwitch<ErrorRule>(name)
+          .Cases({"arith.addf", "arith.subf"}, ErrorRule::Sum)
+          .Case("arith.mulf", ErrorRule::Product)
+          .Case("arith.divf", ErrorRule::Quotient)
+          .Case("math.fma", ErrorRule::Fma)
+          .Cases({"arith.maximumf", "arith.minimumf", "arith.maxnumf",
+                  "arith.minnumf"},
+                 ErrorRule::Largest)
+          .Case("arith.select", ErrorRule::Pick)
+          .Cases({"arith.negf", "math.absf", "arith.extf"}, ErrorRule::Same)
+          .Case("arith.truncf", ErrorRule::Narrow)
+          .Default(isStepFunction(name)  ? ErrorRule::Same
+                   : getFloatUnary(name) ? ErrorRule::Function
+                   : isa<arith::SIToFPOp, arith::UIToFPOp>(op)
+                       ? ErrorRule::Same
+                       : ErrorRule::None);
   result.width = intWidth(op.getOperand(op.getNumOperands() - 1).getType());
   result.fromWidth = intWidth(op.getOperand(0).getType());
   if (auto cmp = dyn_cast<arith::CmpFOp>(op)) {
@@ -552,4 +621,72 @@ bool ElementwiseOp::apply(Val &result, size_t i, ArrayRef<const Val *> operands,
   }
   }
   return false;
+}
+
+double ElementwiseOp::errorOf(const Val &result, size_t i,
+                              ArrayRef<const Val *> operands,
+                              ArrayRef<size_t> indices,
+                              bool approximated) const {
+  Accuracy in = result.accuracy;
+  auto value = [&](unsigned k) { return operands[k]->floats[indices[k]]; };
+  auto error = [&](unsigned k) {
+    return errorBound(*operands[k], indices[k], in);
+  };
+  double r = result.floats[i];
+  double own =
+      ownError(r, in, accuracy == ResultAccuracy::Inexact || approximated);
+  switch (errorRule) {
+  case ErrorRule::Sum:
+    // A fused add's product rounds once, not twice: off by a tolerance of
+    // the terms, not of the result.
+    if (approximated)
+      own = std::fabs(value(0)) + std::fabs(value(1));
+    return error(0) + error(1) + own;
+  case ErrorRule::Product:
+  case ErrorRule::Fma: {
+    double a = std::fabs(value(0)), b = std::fabs(value(1));
+    double ea = error(0), eb = error(1);
+    double product = b * ea + a * eb + ea * eb * rt::relativeTolerance(in);
+    if (errorRule == ErrorRule::Product)
+      return product + own;
+    return product + error(2) + a * b + std::fabs(value(2));
+  }
+  case ErrorRule::Quotient: {
+    double b = std::fabs(value(1)), ea = error(0), eb = error(1);
+    if (ea == 0 && eb == 0)
+      return own;
+    // Beyond first order once the divisor may be off by half itself.
+    if (eb * rt::relativeTolerance(in) * 2 >= b)
+      return INFINITY;
+    return (ea + std::fabs(r) * eb) / (b - eb * rt::relativeTolerance(in)) +
+           own;
+  }
+  case ErrorRule::Largest:
+    return std::max(error(0), error(1));
+  case ErrorRule::Pick:
+    return operands[0]->ints[indices[0]] ? error(1) : error(2);
+  case ErrorRule::Same:
+    return operands[0]->isFloat ? error(0) : 0;
+  case ErrorRule::Narrow:
+    return error(0) + own;
+  case ErrorRule::Function: {
+    // The function's largest change within the operand's error.
+    double x = value(0), h = error(0) * rt::relativeTolerance(in);
+    if (h == 0)
+      return own;
+    if (!std::isfinite(h))
+      return INFINITY;
+    double change = std::max(std::fabs(unary(x + h) - unary(x)),
+                             std::fabs(unary(x - h) - unary(x)));
+    if (std::isnan(change))
+      return INFINITY;
+    return change / rt::relativeTolerance(in) + own;
+  }
+  case ErrorRule::None:
+    break;
+  }
+  bool exactOperands = llvm::all_of(operands, [](const Val *operand) {
+    return !operand->isFloat || operand->accuracy == Accuracy::Exact;
+  });
+  return exactOperands ? own : INFINITY;
 }

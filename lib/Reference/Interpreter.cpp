@@ -360,54 +360,6 @@ Interpreter::executeElementwise(Operation &op,
     return operand->perThread;
   });
   Val result = Val::zeros(resultType, perThread ? threads : 0);
-  SmallVector<size_t, 3> indices(operands.size());
-  // Of an element nothing wrote the result is one too (a select's, of its
-  // condition or the operand it picks).
-  // So is its cancellation the largest of theirs.
-  bool anyUndefined = llvm::any_of(
-      operands, [](const Val *operand) { return operand->anyUndefined(); });
-  bool anyCancellation = llvm::any_of(operands, [](const Val *operand) {
-    return !operand->cancellation.empty();
-  });
-  bool isSelect = isa<arith::SelectOp>(op);
-  for (size_t i = 0, e = result.size(); i < e; ++i) {
-    for (auto [index, operand] : llvm::zip(indices, operands))
-      index = operand->indexFor(i, tile, threads);
-    bool undefined = false;
-    if (anyUndefined || anyCancellation) {
-      unsigned cancellation = 0;
-      for (auto [k, operand] : llvm::enumerate(operands)) {
-        bool picked = !isSelect || k == 0 ||
-                      (k == 1) == (operands[0]->ints[indices[0]] != 0);
-        if (!picked)
-          continue;
-        if (!undefined && operand->isUndefined(indices[k])) {
-          result.setUndefined(i, true, operand->origin);
-          undefined = true;
-        }
-        cancellation =
-            std::max(cancellation, operand->cancellationAt(indices[k]));
-      }
-      result.setCancellation(i, cancellation);
-    }
-    if (elementwise.apply(result, i, operands, indices))
-      continue;
-    // Undefined only matters where a thread that runs the op computes it,
-    // and from elements something wrote.
-    if (undefined || ((tile || perThread) && !isActive(i % threads)))
-      continue;
-    InFlightDiagnostic diag = fault(&op);
-    if (isa<arith::FPToSIOp, arith::FPToUIOp>(op))
-      diag << "'" << op.getName() << "' of " << operands[0]->floats[indices[0]]
-           << " (element " << i << ") is out of range for "
-           << result.elementType;
-    else
-      diag << "'" << op.getName() << "' is undefined for "
-           << operands[0]->ints[indices[0]] << " and "
-           << operands[1]->ints[indices[1]] << " (element " << i
-           << "): division by zero, overflow or a shift too far";
-    return diag;
-  }
   // How exactly a backend must reproduce it (Check.h). An add of a product
   // may be one fused multiply-add in the compiled code.
   Accuracy accuracy = Accuracy::Exact;
@@ -438,6 +390,51 @@ Interpreter::executeElementwise(Operation &op,
     result.thresholded = true;
   if (result.isFloat && accuracy != Accuracy::Exact)
     result.accuracy = rt::loosest(accuracy, accuracyOfType(result.elementType));
+  bool bounded = result.isFloat && result.accuracy != Accuracy::Exact;
+
+  SmallVector<size_t, 3> indices(operands.size());
+  // Of an element nothing wrote the result is one too (a select's, of its
+  // condition or the operand it picks).
+  bool anyUndefined = llvm::any_of(
+      operands, [](const Val *operand) { return operand->anyUndefined(); });
+  bool isSelect = isa<arith::SelectOp>(op);
+  for (size_t i = 0, e = result.size(); i < e; ++i) {
+    for (auto [index, operand] : llvm::zip(indices, operands))
+      index = operand->indexFor(i, tile, threads);
+    bool undefined = false;
+    for (auto [k, operand] : llvm::enumerate(operands)) {
+      if (!anyUndefined || undefined)
+        break;
+      bool picked = !isSelect || k == 0 ||
+                    (k == 1) == (operands[0]->ints[indices[0]] != 0);
+      if (picked && operand->isUndefined(indices[k])) {
+        result.setUndefined(i, true, operand->origin);
+        undefined = true;
+      }
+    }
+    if (elementwise.apply(result, i, operands, indices)) {
+      // How far a correct kernel's element may be, from its operands'.
+      if (bounded)
+        result.setError(
+            i, elementwise.errorOf(result, i, operands, indices, approximated));
+      continue;
+    }
+    // Undefined only matters where a thread that runs the op computes it,
+    // and from elements something wrote.
+    if (undefined || ((tile || perThread) && !isActive(i % threads)))
+      continue;
+    InFlightDiagnostic diag = fault(&op);
+    if (isa<arith::FPToSIOp, arith::FPToUIOp>(op))
+      diag << "'" << op.getName() << "' of " << operands[0]->floats[indices[0]]
+           << " (element " << i << ") is out of range for "
+           << result.elementType;
+    else
+      diag << "'" << op.getName() << "' is undefined for "
+           << operands[0]->ints[indices[0]] << " and "
+           << operands[1]->ints[indices[1]] << " (element " << i
+           << "): division by zero, overflow or a shift too far";
+    return diag;
+  }
   set(op.getResult(0), std::move(result));
   return success();
 }
@@ -793,20 +790,25 @@ LogicalResult Interpreter::executeSlice(
                                              : std::min(current, value);
       }
       tensor->set(linear, value);
+      // A float atomic combines stores this run does not bound together.
       if (marks)
         (*marks)[linear] =
-            stored->cancellation.empty()
+            storedAccuracy == Accuracy::Exact
                 ? mark
-                : rt::ElementMark::written(storedAccuracy, storedThresholded,
-                                           stored->cancellationAt(e));
+                : rt::ElementMark::written(
+                      storedAccuracy, storedThresholded,
+                      atomic ? rt::ElementMark::kUnboundedAmplification
+                             : amplificationOf(
+                                   errorBound(*stored, e, storedAccuracy),
+                                   stored->floats[e], storedAccuracy));
     } else if (loaded.isFloat) {
       loaded.floats[e] = tensor->get(linear);
       loaded.setUndefined(e, false, nullptr);
-      loaded.setCancellation(e, 0);
+      if (!loaded.errors.empty())
+        loaded.setError(e, 0);
     } else {
       loaded.setInt(e, static_cast<int64_t>(tensor->get(linear)));
       loaded.setUndefined(e, false, nullptr);
-      loaded.setCancellation(e, 0);
     }
   }
   if (loadedOut)
@@ -1157,17 +1159,20 @@ LogicalResult Interpreter::executeTileOp(Operation &op) {
         };
         ReductionKind kind = reduce.getKind();
         bool inputUndefined = input.anyUndefined();
-        bool inputCancels = !input.cancellation.empty();
+        // A float sum depends on its order; a maximum or minimum does not.
+        // An argmax is exact, but a step function of its input: of an
+        // inexact input it may land on another index (as a comparison).
+        result.accuracy = kind == ReductionKind::sum && result.isFloat
+                              ? rt::loosest(input.accuracy,
+                                            accuracyOfType(result.elementType))
+                          : kind == ReductionKind::argmax ? Accuracy::Exact
+                                                          : input.accuracy;
         for (int64_t o = 0; o < outer; ++o) {
           for (int64_t i = 0; inputUndefined && i < inner; ++i)
             if (input.isUndefined(at(o, i))) {
               result.setUndefined(o, true, input.origin);
               break;
             }
-          unsigned cancellation = 0;
-          for (int64_t i = 0; inputCancels && i < inner; ++i)
-            cancellation =
-                std::max(cancellation, input.cancellationAt(at(o, i)));
           if (kind == ReductionKind::argmax) {
             // The first index of the maximum; a NaN is above every number.
             int64_t best = 0;
@@ -1189,20 +1194,27 @@ LogicalResult Interpreter::executeTileOp(Operation &op) {
             double acc = kind == ReductionKind::sum   ? 0.0
                          : kind == ReductionKind::max ? -INFINITY
                                                       : INFINITY;
-            double magnitudes = 0;
+            // The error bound: a sum's is its terms' and their rounding in
+            // any order (one tolerance of their magnitudes), a maximum's or
+            // minimum's the largest of its terms'.
+            double error = 0;
             for (int64_t i = 0; i < inner; ++i) {
               double x = input.floats[at(o, i)];
               acc = kind == ReductionKind::sum   ? acc + x
                     : kind == ReductionKind::max ? maximumf(acc, x)
                                                  : minimumf(acc, x);
-              magnitudes += std::fabs(x);
+              double termError = errorBound(input, at(o, i), result.accuracy);
+              error = kind == ReductionKind::sum
+                          ? error + termError + std::fabs(x)
+                          : std::max(error, termError);
             }
             result.setFloat(o, acc);
-            // A sum whose terms cancel is known only to their rounding.
-            if (kind == ReductionKind::sum)
-              cancellation =
-                  std::max(cancellation, cancellationOf(magnitudes, acc));
-            result.setCancellation(o, cancellation);
+            if (result.accuracy != Accuracy::Exact)
+              result.setError(
+                  o, kind == ReductionKind::sum
+                         ? std::max(error, ownError(result.floats[o],
+                                                    result.accuracy, true))
+                         : error);
           } else {
             int64_t acc = kind == ReductionKind::sum   ? 0
                           : kind == ReductionKind::max ? INT64_MIN
@@ -1218,14 +1230,6 @@ LogicalResult Interpreter::executeTileOp(Operation &op) {
             result.setInt(o, acc);
           }
         }
-        // A float sum depends on its order; a maximum or minimum does not.
-        // An argmax is exact, but a step function of its input: of an
-        // inexact input it may land on another index (as a comparison).
-        result.accuracy = kind == ReductionKind::sum && result.isFloat
-                              ? rt::loosest(input.accuracy,
-                                            accuracyOfType(result.elementType))
-                          : kind == ReductionKind::argmax ? Accuracy::Exact
-                                                          : input.accuracy;
         result.thresholded =
             input.thresholded || (kind == ReductionKind::argmax &&
                                   input.accuracy != Accuracy::Exact);
@@ -1239,27 +1243,51 @@ LogicalResult Interpreter::executeTileOp(Operation &op) {
         bool transposed = dot.getRhsTransposed();
         bool anyUndefined = lhs.anyUndefined() || rhs.anyUndefined() ||
                             (acc && acc->anyUndefined());
-        bool operandsCancel =
-            !lhs.cancellation.empty() || !rhs.cancellation.empty();
         bool tf32 = dot.getPrecision() == DotPrecision::tf32;
+        if (result.isFloat)
+          result.accuracy = rt::loosest(rt::loosest(lhs.accuracy, rhs.accuracy),
+                                        accuracyOfType(result.elementType));
+        if (acc)
+          result.accuracy = rt::loosest(result.accuracy, acc->accuracy);
+        // An operand's error bound as the dot multiplies it: rounded to
+        // tf32, an inexact operand may land on the neighbouring tf32 value.
+        double tf32Units =
+            result.isFloat ? 0x1p-10 / rt::relativeTolerance(result.accuracy)
+                           : 0;
+        auto operandError = [&](const Val &operand, size_t index) {
+          double error = errorBound(operand, index, result.accuracy);
+          if (tf32 && operand.accuracy != Accuracy::Exact)
+            error += tf32Units * std::fabs(operand.floats[index]);
+          return error;
+        };
         int64_t m = lhs.shape[0], k = lhs.shape[1],
                 n = rhs.shape[transposed ? 0 : 1];
         for (int64_t i = 0; i < m; ++i) {
           for (int64_t j = 0; j < n; ++j) {
             // The accumulator, then the products, rounded once.
             double floatAcc = acc && acc->isFloat ? acc->floats[i * n + j] : 0;
-            double magnitudes = std::fabs(floatAcc);
+            // The error bound: the accumulator's, the products' (relative
+            // errors add) and the sum's rounding, a tolerance of its terms.
+            double error = std::fabs(floatAcc) +
+                           (acc && acc->isFloat
+                                ? errorBound(*acc, i * n + j, result.accuracy)
+                                : 0);
             uint64_t intAcc = acc && !acc->isFloat
                                   ? static_cast<uint64_t>(acc->ints[i * n + j])
                                   : 0;
             for (int64_t p = 0; p < k; ++p) {
               int64_t b = transposed ? j * k + p : p * n + j;
               if (lhs.isFloat) {
-                double product = tf32 ? roundToTF32(lhs.floats[i * k + p]) *
-                                            roundToTF32(rhs.floats[b])
-                                      : lhs.floats[i * k + p] * rhs.floats[b];
+                double x = lhs.floats[i * k + p], y = rhs.floats[b];
+                double product = tf32 ? roundToTF32(x) * roundToTF32(y) : x * y;
                 floatAcc += product;
-                magnitudes += std::fabs(product);
+                if (!result.isFloat || result.accuracy == Accuracy::Exact)
+                  continue;
+                double ex = operandError(lhs, i * k + p),
+                       ey = operandError(rhs, b);
+                error += std::fabs(product) + std::fabs(y) * ex +
+                         std::fabs(x) * ey +
+                         ex * ey * rt::relativeTolerance(result.accuracy);
               } else {
                 intAcc += static_cast<uint64_t>(lhs.ints[i * k + p]) *
                           static_cast<uint64_t>(rhs.ints[b]);
@@ -1269,18 +1297,10 @@ LogicalResult Interpreter::executeTileOp(Operation &op) {
               result.setFloat(i * n + j, floatAcc);
             else
               result.setInt(i * n + j, intAcc);
-            // Products that cancel, as in a sum; and what the operands'
-            // own sums cancelled.
-            unsigned cancellation =
-                result.isFloat ? cancellationOf(magnitudes, floatAcc) : 0;
-            if (acc)
-              cancellation =
-                  std::max(cancellation, acc->cancellationAt(i * n + j));
-            for (int64_t p = 0; operandsCancel && p < k; ++p)
-              cancellation = std::max(
-                  {cancellation, lhs.cancellationAt(i * k + p),
-                   rhs.cancellationAt(transposed ? j * k + p : p * n + j)});
-            result.setCancellation(i * n + j, cancellation);
+            if (result.isFloat)
+              result.setError(i * n + j,
+                              std::max(error, ownError(result.floats[i * n + j],
+                                                       result.accuracy, true)));
             if (!anyUndefined)
               continue;
             // Of a row of `lhs` or a column of `rhs` nothing wrote.
@@ -1295,14 +1315,9 @@ LogicalResult Interpreter::executeTileOp(Operation &op) {
               result.setUndefined(i * n + j, true, from->origin);
           }
         }
-        if (result.isFloat)
-          result.accuracy = rt::loosest(rt::loosest(lhs.accuracy, rhs.accuracy),
-                                        accuracyOfType(result.elementType));
         result.thresholded = lhs.thresholded || rhs.thresholded;
-        if (acc) {
-          result.accuracy = rt::loosest(result.accuracy, acc->accuracy);
+        if (acc)
           result.thresholded |= acc->thresholded;
-        }
         set(dot.getResult(), std::move(result));
         return success();
       })

@@ -23,6 +23,7 @@
 #include "llvm/ADT/SmallVector.h"
 
 #include <algorithm>
+#include <cmath>
 #include <memory>
 #include <string>
 #include <vector>
@@ -41,10 +42,26 @@ uint64_t zeroExtend(int64_t value, unsigned width);
 double roundToType(double value, Type type);
 /// The accuracy of a value of float type `type` that an inexact op made.
 Accuracy accuracyOfType(Type type);
-/// The cancellation of a float sum whose terms add up to `magnitudes` in
-/// absolute value and to `sum`: the bits by which the terms outweigh the
-/// result (0 where they do not cancel, the most where the sum is 0).
-unsigned cancellationOf(double magnitudes, double sum);
+struct Val;
+
+/// Error bounds, to first order (ElementMark::getAmplification): the
+/// absolute error an element may carry, in units of an accuracy's relative
+/// tolerance (an f32 error of 3e-5 is 3 units of F32).
+///
+/// Element `i` of `val`'s bound (Val::errorAt) in units of `in` (no
+/// narrower than val's accuracy).
+double errorBound(const Val &val, size_t i, Accuracy in);
+/// The amplification of a value `value` of accuracy `accuracy` that may be
+/// `error` units off: the least a with 2^a |value| + the type's absolute
+/// floor >= error, unbounded where none fits.
+unsigned amplificationOf(double error, double value, Accuracy accuracy);
+/// The error of an op's own that computed `result` at `accuracy`: one
+/// tolerance of it where the op is `inexact`, else a rounding of it (on
+/// operands a little off, a correctly rounded result may land on the
+/// neighbouring value); at least the type's absolute floor below its
+/// smallest normal value (which the GPU may flush to 0).
+double ownError(double result, Accuracy accuracy, bool inexact);
+
 /// arith.maximumf/minimumf: NaN propagates and -0 orders below +0.
 double maximumf(double a, double b);
 double minimumf(double a, double b);
@@ -79,9 +96,10 @@ struct Val {
   /// tensor, branching or indexing on it) is a kernel fault.
   std::vector<uint8_t> undefined;
   std::shared_ptr<const UndefinedOrigin> origin;
-  /// Per element, the cancellation (ElementMark::getCancellation) of the
-  /// float sums it was computed from; empty when none cancel.
-  std::vector<uint8_t> cancellation;
+  /// Per element of an inexact float value, its error bound (errorBound's
+  /// units of `accuracy`); empty, or negative for an element, where none
+  /// was computed: one tolerance of the element.
+  std::vector<double> errors;
 
   size_t size() const { return isFloat ? floats.size() : ints.size(); }
   bool isUndefined(size_t i) const {
@@ -104,16 +122,19 @@ struct Val {
     if (!origin)
       origin = from;
   }
-  unsigned cancellationAt(size_t i) const {
-    return cancellation.empty() ? 0 : cancellation[i];
+  /// Element `i`'s error bound: 0 for an exact value.
+  double errorAt(size_t i) const {
+    if (!isFloat || accuracy == Accuracy::Exact)
+      return 0;
+    double error = errors.empty() ? -1 : errors[i];
+    return error < 0 ? std::fabs(floats[i]) : error;
   }
-  void setCancellation(size_t i, unsigned bits) {
-    if (!bits && cancellation.empty())
+  void setError(size_t i, double error) {
+    if (!isFloat)
       return;
-    if (cancellation.empty())
-      cancellation.assign(size(), 0);
-    cancellation[i] =
-        std::min(bits, ::tile::runtime::ElementMark::kMaxCancellation);
+    if (errors.empty())
+      errors.assign(size(), -1);
+    errors[i] = error;
   }
   bool isUniform() const { return !isTile && !perThread; }
   /// A uniform scalar's value (element 0).
@@ -145,7 +166,8 @@ struct Val {
     else
       ints[to] = from.ints[index];
     setUndefined(to, from.isUndefined(index), from.origin);
-    setCancellation(to, from.cancellationAt(index));
+    if (from.isFloat && (!errors.empty() || from.accuracy != Accuracy::Exact))
+      setError(to, from.errorAt(index));
   }
 };
 
@@ -189,8 +211,29 @@ public:
   /// overflow of a division, a shift too far, fptosi out of range).
   bool apply(Val &result, size_t i, ArrayRef<const Val *> operands,
              ArrayRef<size_t> indices) const;
+  /// The error bound (errorBound's units of `accuracy`, the result's) of
+  /// element `i` of the result, computed by apply: what its operands' bounds
+  /// become through the op, plus the op's own error (one tolerance of what
+  /// it computes where it is inexact or `approximated`, a fused add or an
+  /// approximate division; one rounding otherwise).
+  double errorOf(const Val &result, size_t i, ArrayRef<const Val *> operands,
+                 ArrayRef<size_t> indices, bool approximated) const;
 
 private:
+  /// How an op carries its operands' errors (errorOf).
+  enum class ErrorRule : uint8_t {
+    Sum,      // addf, subf: the operands' errors add
+    Product,  // mulf: relative errors add
+    Quotient, // divf: relative errors add
+    Fma,      // a * b + c
+    Largest,  // max, min: the larger error of the two
+    Pick,     // select: the picked operand's
+    Same,     // negf, absf, extf, step functions: the operand's
+    Narrow,   // truncf: the operand's and a rounding to the narrower type
+    Function, // math functions: the operand's through the function's slope
+    None,     // no rule (remf, powf, atan2, copysign): unbounded
+  };
+  ErrorRule errorRule = ErrorRule::None;
   /// What the op computes, decided once so that apply is a switch.
   enum class Kind : uint8_t {
     CmpF,

@@ -54,18 +54,31 @@ static Accuracy defaultAccuracy(DType dtype) {
   return Accuracy::Exact;
 }
 
-Tolerance tile::runtime::toleranceFor(DType dtype, Accuracy accuracy,
-                                      double largest) {
-  if (!isFloat(dtype) || accuracy == Accuracy::Exact)
+static DType typeOf(Accuracy accuracy) {
+  return accuracy == Accuracy::F16    ? DType::F16
+         : accuracy == Accuracy::BF16 ? DType::BF16
+                                      : DType::F32;
+}
+
+double tile::runtime::relativeTolerance(Accuracy accuracy) {
+  return accuracy == Accuracy::Exact
+             ? 0
+             : defaultTolerance(typeOf(accuracy)).relative;
+}
+
+Tolerance tile::runtime::toleranceFor(DType dtype, ElementMark mark,
+                                      double largest, bool legacyMarks) {
+  if (!isFloat(dtype) || mark.getAccuracy() == Accuracy::Exact)
     return {0, 0};
   // A value is never closer than the output's own type allows.
-  accuracy = loosest(accuracy, defaultAccuracy(dtype));
-  Tolerance tolerance =
-      defaultTolerance(accuracy == Accuracy::F32   ? DType::F32
-                       : accuracy == Accuracy::F16 ? DType::F16
-                                                   : DType::BF16);
-  tolerance.absolute =
-      std::max(tolerance.absolute, tolerance.relative * largest);
+  Tolerance tolerance = defaultTolerance(
+      typeOf(loosest(mark.getAccuracy(), defaultAccuracy(dtype))));
+  // Without a bound of its own an element may carry the rounding of terms
+  // as large as any the output holds.
+  if (legacyMarks || mark.isUnbounded())
+    tolerance.absolute =
+        std::max(tolerance.absolute, tolerance.relative * largest);
+  tolerance.relative = std::ldexp(tolerance.relative, mark.getAmplification());
   return tolerance;
 }
 
@@ -81,8 +94,11 @@ static double largestMagnitude(const HostTensor &want, Written written) {
 }
 
 Tolerance tile::runtime::toleranceFor(const HostTensor &want) {
-  return toleranceFor(want.dtype, defaultAccuracy(want.dtype),
-                      largestMagnitude(want, [](size_t) { return true; }));
+  Tolerance tolerance = defaultTolerance(want.dtype);
+  tolerance.absolute = std::max(
+      tolerance.absolute,
+      tolerance.relative * largestMagnitude(want, [](size_t) { return true; }));
+  return tolerance;
 }
 
 static bool withinTolerance(double got, double want, Tolerance tolerance) {
@@ -153,6 +169,8 @@ tile::runtime::findMismatches(const OutputComparison &check) {
   };
   double largest =
       largestMagnitude(want, [&](size_t i) { return wantMark(i).isWritten(); });
+  // Without marks no element's bound is known.
+  bool legacyMarks = check.legacyMarks || !check.wantMarks;
 
   // The first element and the count of each kind, in enum order.
   std::optional<Mismatch> found[4];
@@ -178,8 +196,7 @@ tile::runtime::findMismatches(const OutputComparison &check) {
       note(MismatchKind::NotWritten, i, mark.isThresholded());
       continue;
     }
-    Tolerance tolerance = toleranceFor(want.dtype, mark.getAccuracy(), largest);
-    tolerance.relative = std::ldexp(tolerance.relative, mark.getCancellation());
+    Tolerance tolerance = toleranceFor(want.dtype, mark, largest, legacyMarks);
     tolerance.relative = check.relative.value_or(tolerance.relative);
     tolerance.absolute = check.absolute.value_or(tolerance.absolute);
     if (!withinTolerance(got.get(i), want.get(i), tolerance))

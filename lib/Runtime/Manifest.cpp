@@ -1,6 +1,7 @@
 //===- Manifest.cpp - the kernel manifest of docs/abi.md ------------------===//
 
 #include "tile/Runtime/Manifest.h"
+#include "tile/Runtime/Check.h"
 #include "tile/Runtime/Json.h"
 
 #include <algorithm>
@@ -569,7 +570,8 @@ static Error readFloatOptions(ObjectReader &reader, FloatOptions &options) {
   return Error::success();
 }
 
-Expected<FloatOptions> tile::runtime::parseFloatOptions(std::string_view text) {
+Expected<FloatOptions> tile::runtime::parseFloatOptions(std::string_view text,
+                                                        int64_t *marksVersion) {
   Expected<JsonValue> json = parseJson(text);
   if (!json)
     return json.takeError().prefix("floating-point options: ");
@@ -579,13 +581,25 @@ Expected<FloatOptions> tile::runtime::parseFloatOptions(std::string_view text) {
   FloatOptions options;
   if (Error error = readFloatOptions(reader, options))
     return error;
+  if (marksVersion) {
+    *marksVersion = 1;
+    if (Error error = reader.readInt("marks_version", *marksVersion, 1,
+                                     kMarksVersion, false))
+      return error;
+  }
   return options;
 }
 
-std::string tile::runtime::formatFloatOptions(const FloatOptions &options) {
-  return std::string("{\"fp_contract\": ") +
-         (options.contract ? "true" : "false") + ", \"fp_div\": \"" +
-         floatDivisionName(options.division) + "\"}";
+std::string
+tile::runtime::formatFloatOptions(const FloatOptions &options,
+                                  std::optional<int64_t> marksVersion) {
+  std::string text = std::string("{\"fp_contract\": ") +
+                     (options.contract ? "true" : "false") +
+                     ", \"fp_div\": \"" + floatDivisionName(options.division) +
+                     "\"";
+  if (marksVersion)
+    text += ", \"marks_version\": " + std::to_string(*marksVersion);
+  return text + "}";
 }
 
 static Error readParam(const JsonValue &json, size_t index, ParamSpec &param) {

@@ -346,16 +346,19 @@ readMarks(const std::string &path, size_t elements) {
   return std::optional<std::vector<ElementMark>>(std::move(marks));
 }
 
-/// The floating-point options the reference's marks in `dir` assume:
-/// DIR/fp-options.json (tile-run --write-io writes it), else the defaults.
-Expected<FloatOptions> readAssumedOptions(const std::string &dir) {
+/// The floating-point options the reference's marks in `dir` assume, and
+/// their version: DIR/fp-options.json (tile-run --write-io writes it), else
+/// the defaults and version 1.
+Expected<FloatOptions> readAssumedOptions(const std::string &dir,
+                                          int64_t &marksVersion) {
   std::string path = dir + "/fp-options.json";
+  marksVersion = 1;
   if (!pathExists(path))
     return FloatOptions();
   Expected<std::string> text = readFile(path);
   if (!text)
     return text.takeError();
-  Expected<FloatOptions> options = parseFloatOptions(*text);
+  Expected<FloatOptions> options = parseFloatOptions(*text, &marksVersion);
   if (!options)
     return options.takeError().prefix(path + ": ");
   return options;
@@ -367,6 +370,8 @@ struct Expectation {
   std::string path;
   HostTensor want;
   std::optional<std::vector<ElementMark>> marks;
+  /// The marks are of version 1 (OutputComparison::legacyMarks).
+  bool legacyMarks = false;
 };
 
 /// The expectation of every parameter the kernel writes (none for the
@@ -403,11 +408,16 @@ readExpectations(const Options &options, const KernelManifest &manifest,
       expectations.begin(), expectations.end(),
       [](const auto &expected) { return expected && expected->marks; });
   if (marked && !(options.rtol && options.atol)) {
-    Expected<FloatOptions> assumed = readAssumedOptions(options.expectDir);
+    int64_t marksVersion;
+    Expected<FloatOptions> assumed =
+        readAssumedOptions(options.expectDir, marksVersion);
     if (!assumed)
       return assumed.takeError();
     if (Error error = checkMarksApply(manifest.floatOptions, *assumed))
       return error.prefix("--expect " + options.expectDir + ": ");
+    for (std::optional<Expectation> &expected : expectations)
+      if (expected)
+        expected->legacyMarks = marksVersion < 2;
   }
   return expectations;
 }
@@ -429,6 +439,7 @@ checkOutputs(const Options &options, const KernelManifest &manifest,
     comparison.want = &expected.want;
     comparison.wantMarks = expected.marks ? &*expected.marks : nullptr;
     comparison.poisoned = poisoned[i];
+    comparison.legacyMarks = expected.legacyMarks;
     comparison.relative = options.rtol;
     comparison.absolute = options.atol;
     Expected<bool> matched = checkOutput(manifest.params[i].name, comparison,

@@ -238,7 +238,9 @@ LogicalResult writeRunFiles(StringRef dir, const rt::KernelManifest &manifest,
   // The marks hold for a kernel compiled as this one (tile-launch checks).
   if (failed(
           writeFile(expectDir, "fp-options.json", [&](llvm::raw_ostream &out) {
-            out << rt::formatFloatOptions(manifest.floatOptions) << "\n";
+            out << rt::formatFloatOptions(manifest.floatOptions,
+                                          rt::kMarksVersion)
+                << "\n";
           })))
     return failure();
   return writeFile(dir, "dims.txt", [&](llvm::raw_ostream &out) {

@@ -613,7 +613,7 @@ TEST_F(InterpreterTest, UsingWhatNothingWroteIsAFault) {
 
 // A float sum whose terms cancel marks what is computed from it with the
 // bits by which its terms outweigh it; one whose terms do not, with none.
-TEST_F(InterpreterTest, SumsWhoseTermsCancelMarkTheirCancellation) {
+TEST_F(InterpreterTest, SumsWhoseTermsCancelMarkTheirAmplification) {
   // Row 0: 1 - (1 - 2^-10) = 2^-10 of terms of 2: 11 bits; row 1: 1 + 2.
   HostTensor x =
       makeTensor(DType::F32, {2, 2}, {1, -(1 - std::ldexp(1.0, -10)), 1, 2});
@@ -630,10 +630,10 @@ TEST_F(InterpreterTest, SumsWhoseTermsCancelMarkTheirCancellation) {
     })mlir",
                 {&x, &o}),
             "");
-  EXPECT_EQ(report.marks[1][0].getCancellation(), 11u);
-  EXPECT_EQ(report.marks[1][1].getCancellation(), 11u);
-  EXPECT_EQ(report.marks[1][2].getCancellation(), 0u);
-  EXPECT_EQ(report.marks[1][3].getCancellation(), 0u);
+  EXPECT_EQ(report.marks[1][0].getAmplification(), 11u);
+  EXPECT_EQ(report.marks[1][1].getAmplification(), 11u);
+  EXPECT_EQ(report.marks[1][2].getAmplification(), 0u);
+  EXPECT_EQ(report.marks[1][3].getAmplification(), 0u);
   // A dot's products cancel as a sum's terms do: [1, 1] . [1, -1] = 0.
   HostTensor a = makeTensor(DType::F32, {1, 2}, {1, 1});
   HostTensor b = makeTensor(DType::F32, {2, 1}, {1, -1});
@@ -649,8 +649,8 @@ TEST_F(InterpreterTest, SumsWhoseTermsCancelMarkTheirCancellation) {
     })mlir",
                 {&a, &b, &d}),
             "");
-  EXPECT_EQ(report.marks[2][0].getCancellation(),
-            ::tile::runtime::ElementMark::kMaxCancellation);
+  EXPECT_EQ(report.marks[2][0].getAmplification(),
+            ::tile::runtime::ElementMark::kUnboundedAmplification);
 }
 
 TEST_F(InterpreterTest, UnsupportedOpsAreNamed) {
@@ -904,6 +904,67 @@ TEST_F(InterpreterTest, DivisionIsExactUnlessCompiledApproximate) {
   EXPECT_EQ(report.marks[2][2].getAccuracy(), Accuracy::Exact);
   EXPECT_EQ(mismatches(q, 1), 0u);
   EXPECT_EQ(q.get(2), static_cast<double>(5.0f / 3.0f));
+}
+
+// The marks bound each inexact element by what the reference knows of it,
+// not by the output's largest value: a 1% error of a small element beside
+// large ones is caught after an approximate division, a sum and an exp,
+// while the errors a correct kernel makes there (a few ulp) pass.
+TEST_F(InterpreterTest, PlantedErrorsOfSmallElementsAreCaught) {
+  using ::tile::runtime::findMismatches;
+  using ::tile::runtime::OutputComparison;
+  const char *source = R"mlir(
+    tile.kernel @k(%X: !tile.tensor<[1, 4], f32>, %Y: !tile.tensor<[1, 4], f32>, %Q: !tile.tensor<[1, 4], f32>, %S: !tile.tensor<[1, 4], f32>, %E: !tile.tensor<[1, 4], f32>, %D: !tile.tensor<[1, 4], f32>) attributes {threads = 32 : i64} {
+      %c0 = arith.constant 0 : index
+      %x = tile.load %X[%c0, %c0] : !tile.tensor<[1, 4], f32> -> tensor<1x4xf32>
+      %y = tile.load %Y[%c0, %c0] : !tile.tensor<[1, 4], f32> -> tensor<1x4xf32>
+      %q = arith.divf %x, %y : tensor<1x4xf32>
+      tile.store %q, %Q[%c0, %c0] : tensor<1x4xf32> -> !tile.tensor<[1, 4], f32>
+      %s = tile.rowsum %x : tensor<1x4xf32> -> tensor<1x1xf32>
+      %b = tile.broadcast %s : tensor<1x1xf32> -> tensor<1x4xf32>
+      %sx = arith.mulf %b, %y : tensor<1x4xf32>
+      tile.store %sx, %S[%c0, %c0] : tensor<1x4xf32> -> !tile.tensor<[1, 4], f32>
+      %e = math.exp %y : tensor<1x4xf32>
+      tile.store %e, %E[%c0, %c0] : tensor<1x4xf32> -> !tile.tensor<[1, 4], f32>
+      %d = arith.subf %e, %b : tensor<1x4xf32>
+      tile.store %d, %D[%c0, %c0] : tensor<1x4xf32> -> !tile.tensor<[1, 4], f32>
+      tile.return
+    })mlir";
+  HostTensor x = makeTensor(DType::F32, {1, 4}, {0.99993f, 2275, 3, 4});
+  HostTensor y = makeTensor(DType::F32, {1, 4}, {1, 1, 1e-3f, 7.7f});
+  HostTensor q = HostTensor::zeros(DType::F32, {1, 4}), s = q, e = q, d = q;
+  reference::InterpOptions full;
+  full.compiled.division = ::tile::runtime::FloatDivision::Full;
+  ASSERT_EQ(run(source, {&x, &y, &q, &s, &e, &d}, {}, full), "");
+  // Off by `relative` at element `i` of parameter `param`: how many differ.
+  auto mismatches = [&](const HostTensor &want, size_t param, size_t i,
+                        double relative) {
+    HostTensor got = want;
+    got.set(i, want.get(i) * (1 + relative));
+    OutputComparison comparison;
+    comparison.got = &got;
+    comparison.want = &want;
+    comparison.wantMarks = &report.marks[param];
+    auto found = findMismatches(comparison);
+    EXPECT_TRUE(static_cast<bool>(found));
+    return found ? found->size() : 0;
+  };
+  // A quotient of exact operands is one division off at most.
+  EXPECT_EQ(report.marks[2][0].getAmplification(), 0u);
+  EXPECT_EQ(mismatches(q, 2, 0, 0.01), 1u);
+  EXPECT_EQ(mismatches(q, 2, 0, 2.4e-7), 0u); // 2 ulp, as div.full
+  // rowsum(x) * y: the sum's terms do not cancel.
+  EXPECT_EQ(mismatches(s, 3, 2, 0.01), 1u);
+  EXPECT_EQ(mismatches(s, 3, 2, 1e-6), 0u);
+  // exp of an exact value, beside exp(7.7) = 2208.
+  EXPECT_EQ(report.marks[4][0].getAmplification(), 0u);
+  EXPECT_EQ(mismatches(e, 4, 0, 0.01), 1u);
+  EXPECT_EQ(mismatches(e, 4, 0, 5e-6), 0u);
+  // exp(7.7) - rowsum(x) cancels to 2208 - 2282.99993: the terms'
+  // errors, weighed against the difference.
+  EXPECT_GE(report.marks[5][3].getAmplification(), 1u);
+  EXPECT_EQ(mismatches(d, 5, 3, 1e-5), 0u);
+  EXPECT_EQ(mismatches(d, 5, 0, 0.01), 1u);
 }
 
 // Found in issue 17: a vector constant overran the interpreter's buffers.

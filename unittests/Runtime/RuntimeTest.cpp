@@ -582,6 +582,22 @@ TEST(FloatOptionsTest, ExpectationsRecordThemAsTheManifestDoes) {
   EXPECT_EQ(bad.getError().message(),
             "floating-point options: fp_div: must be a string");
   EXPECT_FALSE(parseFloatOptions("[]"));
+  // The marks' version: 1 where absent (written before version 2), a later
+  // one than this build knows refused.
+  int64_t version = 0;
+  ASSERT_TRUE(parseFloatOptions("{}", &version));
+  EXPECT_EQ(version, 1);
+  std::string current = formatFloatOptions({}, kMarksVersion);
+  EXPECT_EQ(current, "{\"fp_contract\": true, \"fp_div\": \"ieee\", "
+                     "\"marks_version\": 2}");
+  ASSERT_TRUE(parseFloatOptions(current, &version));
+  EXPECT_EQ(version, kMarksVersion);
+  Expected<FloatOptions> newer =
+      parseFloatOptions("{\"marks_version\": 3}", &version);
+  ASSERT_FALSE(newer);
+  EXPECT_EQ(newer.getError().message(),
+            "floating-point options: marks_version: must be an integer in "
+            "[1, 2]");
 }
 
 // Marks hold for a kernel compiled with the options they assume, and only
@@ -630,9 +646,9 @@ TEST(FloatOptionsTest, MarksHoldOnlyForTheOptionsTheyAssume) {
   EXPECT_EQ(problems(comparison).size(), 1u);
 }
 
-// An element computed from a sum whose terms cancel is known only to their
-// rounding: 2^c times the f32 tolerance, relative, and not more.
-TEST(CheckTest, CancellationWidensTheRelativeTolerance) {
+// An element's amplification a widens its relative tolerance 2^a times,
+// and not more (a sum whose terms cancel is known only to their rounding).
+TEST(CheckTest, AmplificationWidensTheRelativeTolerance) {
   HostTensor want = HostTensor::zeros(DType::F32, {3});
   for (size_t i = 0; i < 3; ++i)
     want.set(i, 1.0);
@@ -644,14 +660,13 @@ TEST(CheckTest, CancellationWidensTheRelativeTolerance) {
       ElementMark::written(Accuracy::F32, false),
       ElementMark::written(Accuracy::F32, false, 3),
       ElementMark::written(Accuracy::F32, false, 3)};
-  EXPECT_EQ(marks[1].getCancellation(), 3u);
-  EXPECT_EQ(ElementMark::fromByte(marks[1].toByte())->getCancellation(), 3u);
+  EXPECT_EQ(marks[1].getAmplification(), 3u);
+  EXPECT_EQ(ElementMark::fromByte(marks[1].toByte())->getAmplification(), 3u);
   OutputComparison comparison;
   comparison.got = &got;
   comparison.want = &want;
   comparison.wantMarks = &marks;
-  // 4e-5 is over f32's 1e-5 (plus 1e-5 of the largest), within 8 times it;
-  // 2e-4 is over 8 times it.
+  // 4e-5 is over f32's 1e-5, within 8 times it; 2e-4 is over 8 times it.
   Expected<std::vector<Mismatch>> found = findMismatches(comparison);
   ASSERT_TRUE(found);
   ASSERT_EQ(found->size(), 1u);
@@ -659,6 +674,55 @@ TEST(CheckTest, CancellationWidensTheRelativeTolerance) {
   EXPECT_EQ((*found)[0].count, 2u);
   // A byte with an accuracy but not written is no mark.
   EXPECT_FALSE(ElementMark::fromByte(0x40));
+}
+
+// The tolerance of an element follows its own mark, not the output's
+// largest value: a 1% error of a quotient of 0.99993 beside one of 2275
+// fails (the planted error of --fp-div=full marks). Only an element the
+// reference could not bound, or marks of version 1, get the old absolute
+// part of relative * largest.
+TEST(CheckTest, AnElementsToleranceIsItsOwn) {
+  HostTensor want = HostTensor::zeros(DType::F32, {2});
+  want.set(0, 0.99993f);
+  want.set(1, 2275.0f);
+  HostTensor got = want;
+  got.set(0, 0.99993f * 1.01f);
+  std::vector<ElementMark> marks(2, ElementMark::written(Accuracy::F32, false));
+  OutputComparison comparison;
+  comparison.got = &got;
+  comparison.want = &want;
+  comparison.wantMarks = &marks;
+  auto problems = [&] {
+    Expected<std::vector<Mismatch>> found = findMismatches(comparison);
+    EXPECT_TRUE(static_cast<bool>(found));
+    return found ? *found : std::vector<Mismatch>();
+  };
+  ASSERT_EQ(problems().size(), 1u);
+  EXPECT_EQ(problems()[0].index, 0u);
+  // 2 ulp, as div.full.f32 may be off, pass.
+  got.set(0, std::nextafter(std::nextafter(0.99993f, 2.0f), 2.0f));
+  EXPECT_TRUE(problems().empty());
+  got.set(0, 0.99993f * 1.01f);
+  // Version 1 marks: as before, 1e-5 of 2275 absolute.
+  comparison.legacyMarks = true;
+  EXPECT_TRUE(problems().empty());
+  comparison.legacyMarks = false;
+  // Unbounded: the reference knows no bound of its own for it.
+  marks[0] = ElementMark::written(Accuracy::F32, false,
+                                  ElementMark::kUnboundedAmplification);
+  EXPECT_TRUE(marks[0].isUnbounded());
+  EXPECT_TRUE(problems().empty());
+  // Near 0 the type's absolute part remains.
+  marks[0] = ElementMark::written(Accuracy::F32, false);
+  want.set(0, 0);
+  got.set(0, 9e-7);
+  EXPECT_TRUE(problems().empty());
+  got.set(0, 2e-6);
+  EXPECT_EQ(problems().size(), 1u);
+  // Without marks nothing bounds an element: the output's largest does.
+  comparison.wantMarks = nullptr;
+  got.set(0, 2e-2);
+  EXPECT_TRUE(problems().empty());
 }
 
 TEST(CheckTest, TheWrittenElementsMustAgree) {

@@ -35,17 +35,23 @@ const char *accuracyName(Accuracy accuracy);
 /// The looser of two.
 inline Accuracy loosest(Accuracy a, Accuracy b) { return a < b ? b : a; }
 
+/// The version of the marks' meaning (docs/abi.md, `.marks` files): 2,
+/// amplification bounded through every op; 1, only cancelling sums, with
+/// every element's absolute tolerance raised to its type's fraction of the
+/// output's largest magnitude.
+constexpr int64_t kMarksVersion = 2;
+
 /// What a run knows of one element of an output besides its value.
 class ElementMark {
 public:
   /// Not written.
   ElementMark() = default;
   static ElementMark written(Accuracy accuracy, bool thresholded,
-                             unsigned cancellation = 0) {
-    return ElementMark(
-        static_cast<uint8_t>(kWritten | static_cast<unsigned>(accuracy) << 1 |
-                             (thresholded ? kThresholded : 0) |
-                             std::min(cancellation, kMaxCancellation) << 4));
+                             unsigned amplification = 0) {
+    return ElementMark(static_cast<uint8_t>(
+        kWritten | static_cast<unsigned>(accuracy) << 1 |
+        (thresholded ? kThresholded : 0) |
+        std::min(amplification, kUnboundedAmplification) << 4));
   }
   bool isWritten() const { return bits & kWritten; }
   Accuracy getAccuracy() const {
@@ -55,16 +61,28 @@ public:
   /// conversion to an integer: near the threshold, a correct kernel may land
   /// on the other side.
   bool isThresholded() const { return bits & kThresholded; }
-  /// The element was computed from a float sum (a reduction or a dot) whose
-  /// terms cancel: its terms are up to 2^cancellation times its result in
-  /// magnitude, and so are, relative to it, the rounding errors every
-  /// correct order of adding them makes. Its relative tolerance is that
-  /// much wider.
-  unsigned getCancellation() const { return bits >> 4; }
-  static constexpr unsigned kMaxCancellation = 15;
+  /// How far an inexact element may be from the reference's, as the
+  /// reference bounds it through every op that made it (to first order):
+  /// 2^a times its accuracy's relative tolerance, relative to itself. The
+  /// ops' own errors (a sum's rounding of its terms, a math function's
+  /// approximation, a fused add or an approximate division), each one
+  /// tolerance of what it computed, carried through what follows: a sum or
+  /// difference weighs its terms' errors against its result (so a sum whose
+  /// terms cancel is known only to the rounding of its terms), a product's
+  /// and a quotient's relative errors add, a function scales them by its
+  /// slope, a maximum or a select keeps its operand's.
+  /// kUnboundedAmplification where the reference knows no such bound (the
+  /// result is 0 or its terms cancel by 2^15 or more, a float atomic, an
+  /// op with no rule): the element is then also allowed its type's relative
+  /// tolerance of the output's largest magnitude.
+  unsigned getAmplification() const { return bits >> 4; }
+  bool isUnbounded() const {
+    return getAmplification() >= kUnboundedAmplification;
+  }
+  static constexpr unsigned kUnboundedAmplification = 15;
 
   /// One byte, as the `.marks` files of docs/abi.md hold it: bit 0 written,
-  /// bits 1-2 the Accuracy, bit 3 thresholded, bits 4-7 the cancellation.
+  /// bits 1-2 the Accuracy, bit 3 thresholded, bits 4-7 the amplification.
   /// None for a byte with bits set but not bit 0 (an element not written
   /// has no accuracy).
   uint8_t toByte() const { return bits; }
@@ -89,14 +107,22 @@ struct Tolerance {
 /// f32 1e-5 relative (1e-6 absolute, for values near 0); f16 and bf16
 /// looser, by their precision; integers exact.
 Tolerance defaultTolerance(DType dtype);
-/// The tolerance of an element of `accuracy` in an output of `dtype` whose
-/// largest finite magnitude is `largest`: none for Exact elements and
-/// integers, else the accuracy's type's, with the absolute part raised to
-/// `relative * largest` (a sum whose terms cancel carries the rounding
-/// error of its terms, not of its result).
-Tolerance toleranceFor(DType dtype, Accuracy accuracy, double largest);
+/// The relative tolerance of an inexact accuracy (defaultTolerance of its
+/// type); 0 for Exact.
+double relativeTolerance(Accuracy accuracy);
+/// The tolerance of an element marked `mark` in an output of `dtype`:
+/// none for Exact elements and integers, else that of the looser of its
+/// accuracy and its dtype's, the relative part 2^amplification times
+/// wider. An unbounded element's absolute part is raised to `relative *
+/// largest` (`largest` the output's largest finite magnitude), as is every
+/// element's when `legacyMarks` (marks of version 1, docs/abi.md, whose
+/// amplification counted only cancelling sums).
+Tolerance toleranceFor(DType dtype, ElementMark mark, double largest,
+                       bool legacyMarks = false);
 /// The tolerance of every element of `want` as f32/f16/bf16 of its own
-/// dtype would be (no marks known): toleranceFor(dtype, that, max |want|).
+/// dtype would be (no marks known, so no bound on any element):
+/// defaultTolerance(dtype) with the absolute part raised to `relative *
+/// max |want|`.
 Tolerance toleranceFor(const HostTensor &want);
 
 enum class MismatchKind {
@@ -142,6 +168,8 @@ struct OutputComparison {
   const std::vector<ElementMark> *wantMarks = nullptr;
   /// The output starts as poison (the kernel only writes it), not as input.
   bool poisoned = false;
+  /// `wantMarks` are of version 1 (toleranceFor).
+  bool legacyMarks = false;
   /// Replace every element's relative or absolute tolerance.
   std::optional<double> relative, absolute;
 };

@@ -93,9 +93,15 @@ Expected<KernelManifest> readManifestFile(const std::string &path,
 /// `tile-run --write-io` records them in EXPECT/fp-options.json: a JSON
 /// object with the manifest's `fp_contract` and `fp_div` (each optional,
 /// the default when absent). Errors name the field.
-Expected<FloatOptions> parseFloatOptions(std::string_view json);
-/// `options` as parseFloatOptions reads them, one line.
-std::string formatFloatOptions(const FloatOptions &options);
+/// `marksVersion`, where given, receives its `marks_version` (1 when
+/// absent, as tile-run wrote before version 2; a version this build does
+/// not know is an error).
+Expected<FloatOptions> parseFloatOptions(std::string_view json,
+                                         int64_t *marksVersion = nullptr);
+/// `options` as parseFloatOptions reads them, one line, with a
+/// `marks_version` where given.
+std::string formatFloatOptions(const FloatOptions &options,
+                               std::optional<int64_t> marksVersion = {});
 
 /// The value of each symbolic dimension of a launch.
 using SymbolBindings = std::map<std::string, int64_t>;
