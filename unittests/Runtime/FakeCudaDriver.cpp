@@ -9,6 +9,10 @@
 //   scale(alpha, X, O, K) O[i] = alpha * X[i], alpha an f32 passed by value
 //   divide(X, Y, O, K) O[i] = X[i] / Y[i] for i < 4 K, in f32 and then 2 ulp
 //                      up: what div.full.f32 may return (--fp-div=full)
+//   sum_exp(X, Y, S, E, K) over [4, K]: S = X * (the sum of Y * Y over the
+//                      32 columns of X's block, summed from the last), E =
+//                      exp(8 X), in f32
+//                      (test/Runtime/Inputs/sum_exp.tile)
 // Any other entry in the PTX loads but does nothing when launched.
 //
 //===----------------------------------------------------------------------===//
@@ -184,6 +188,26 @@ FAKE_API cuLaunchKernel(CUfunction function, unsigned gridX, unsigned, unsigned,
     int64_t k = *static_cast<int64_t *>(params[3]);
     for (int64_t i = 0; i < 4 * k; ++i)
       o[i] = std::nextafter(std::nextafter(x[i] / y[i], INFINITY), INFINITY);
+    return kSuccess;
+  }
+  if (name == "sum_exp") {
+    auto *x = *static_cast<float **>(params[0]);
+    auto *y = *static_cast<float **>(params[1]);
+    auto *sums = *static_cast<float **>(params[2]);
+    auto *exps = *static_cast<float **>(params[3]);
+    int64_t k = *static_cast<int64_t *>(params[4]);
+    for (int64_t row = 0; row < 4; ++row) {
+      for (int64_t block = 0; block < k; block += 32) {
+        int64_t end = std::min(k, block + 32);
+        float sum = 0;
+        for (int64_t col = end - 1; col >= block; --col)
+          sum += y[row * k + col] * y[row * k + col];
+        for (int64_t col = block; col < end; ++col) {
+          sums[row * k + col] = x[row * k + col] * sum;
+          exps[row * k + col] = std::exp(x[row * k + col] * 8.0f);
+        }
+      }
+    }
     return kSuccess;
   }
   if (name != "copy" && name != "copy_half" && name != "copy_div16")
