@@ -70,6 +70,19 @@ protected:
     return diagnostics;
   }
 
+  /// How many problems the check finds in `got` against `want`, the
+  /// output of parameter `param` of the last run, by its marks.
+  size_t mismatchesOf(const HostTensor &got, const HostTensor &want,
+                      size_t param) {
+    ::tile::runtime::OutputComparison comparison;
+    comparison.got = &got;
+    comparison.want = &want;
+    comparison.wantMarks = &report.marks[param];
+    auto found = ::tile::runtime::findMismatches(comparison);
+    EXPECT_TRUE(static_cast<bool>(found));
+    return found ? found->size() : 0;
+  }
+
   MLIRContext context;
   OwningOpRef<ModuleOp> module;
   SymbolBindings boundSymbols;
@@ -868,8 +881,6 @@ TEST_F(InterpreterTest, DivisionIsExactUnlessCompiledApproximate) {
       tile.return
     })mlir";
   using ::tile::runtime::Accuracy;
-  using ::tile::runtime::findMismatches;
-  using ::tile::runtime::OutputComparison;
   HostTensor x = makeTensor(DType::F32, {4}, {1, 2, 5, 7});
   HostTensor q = HostTensor::poisoned(DType::F32, {4});
   HostTensor h = HostTensor::poisoned(DType::F16, {4});
@@ -881,14 +892,7 @@ TEST_F(InterpreterTest, DivisionIsExactUnlessCompiledApproximate) {
     return got;
   };
   auto mismatches = [&](const HostTensor &want, size_t param) {
-    HostTensor got = oneUlpOff(want);
-    OutputComparison comparison;
-    comparison.got = &got;
-    comparison.want = &want;
-    comparison.wantMarks = &report.marks[param];
-    auto found = findMismatches(comparison);
-    EXPECT_TRUE(static_cast<bool>(found));
-    return found ? found->size() : 0;
+    return mismatchesOf(oneUlpOff(want), want, param);
   };
 
   ASSERT_EQ(run(source, {&x, &q, &h, &a}), "");
@@ -911,8 +915,6 @@ TEST_F(InterpreterTest, DivisionIsExactUnlessCompiledApproximate) {
 // large ones is caught after an approximate division, a sum and an exp,
 // while the errors a correct kernel makes there (a few ulp) pass.
 TEST_F(InterpreterTest, PlantedErrorsOfSmallElementsAreCaught) {
-  using ::tile::runtime::findMismatches;
-  using ::tile::runtime::OutputComparison;
   const char *source = R"mlir(
     tile.kernel @k(%X: !tile.tensor<[1, 4], f32>, %Y: !tile.tensor<[1, 4], f32>, %Q: !tile.tensor<[1, 4], f32>, %S: !tile.tensor<[1, 4], f32>, %E: !tile.tensor<[1, 4], f32>, %D: !tile.tensor<[1, 4], f32>) attributes {threads = 32 : i64} {
       %c0 = arith.constant 0 : index
@@ -941,13 +943,7 @@ TEST_F(InterpreterTest, PlantedErrorsOfSmallElementsAreCaught) {
                         double relative) {
     HostTensor got = want;
     got.set(i, want.get(i) * (1 + relative));
-    OutputComparison comparison;
-    comparison.got = &got;
-    comparison.want = &want;
-    comparison.wantMarks = &report.marks[param];
-    auto found = findMismatches(comparison);
-    EXPECT_TRUE(static_cast<bool>(found));
-    return found ? found->size() : 0;
+    return mismatchesOf(got, want, param);
   };
   // A quotient of exact operands is one division off at most.
   EXPECT_EQ(report.marks[2][0].getAmplification(), 0u);
