@@ -4,6 +4,7 @@
 #include "tile/Dialect/Tile/IR/Layouts.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 
 #include <limits>
 
@@ -48,7 +49,25 @@ static SharedAccess makeAccess(Value tensor, ValueRange offsets, Type tile,
   access.offsets.assign(offsets.begin(), offsets.end());
   access.tileType = tile;
   access.layout = layout;
+  access.withinBox = static_cast<bool>(tile);
   return access;
+}
+
+bool SharedAccess::inDisjointIterations(const SharedAccess &other) const {
+  if (static_cast<bool>(earlierIteration) ==
+      static_cast<bool>(other.earlierIteration))
+    return false;
+  const SharedAccess &earlier = earlierIteration ? *this : other;
+  if (!withinBox || !other.withinBox || offsets.size() != other.offsets.size())
+    return false;
+  auto shape = cast<RankedTensorType>(earlier.tileType).getShape();
+  if (shape.size() != offsets.size())
+    return false;
+  for (auto [dim, mine, theirs] : llvm::enumerate(offsets, other.offsets))
+    if (mine == earlier.earlierIteration && theirs == mine &&
+        shape[dim] <= earlier.step)
+      return true;
+  return false;
 }
 
 bool mlir::tile::isAsyncCopy(Operation *op) {
@@ -81,6 +100,7 @@ SmallVector<SharedAccess> mlir::tile::getSharedAccesses(Operation *op) {
         SharedAccess access =
             makeAccess(side, offsets, copy.getBoxType(), write, Attribute());
         access.byOwner = false;
+        access.withinBox = true;
         accesses.push_back(access);
       } else if (getSharedVar(side)) {
         accesses.push_back(makeAccess(side, write, /*byOwner=*/false));
@@ -123,6 +143,7 @@ SmallVector<SharedAccess> mlir::tile::getSharedAccesses(Operation *op) {
         update.getDest(), update.getOffsets(), update.getValue().getType(),
         /*write=*/true, getLayout(update.getValue()));
     access.byOwner = update.getIndices().empty();
+    access.withinBox = access.byOwner;
     access.atomic = true;
     accesses.push_back(access);
   }
@@ -187,16 +208,38 @@ static bool isLoopVariant(Value value, Operation *loop) {
   return value && loop->isAncestor(value.getParentRegion()->getParentOp());
 }
 
-/// `access`, made in one iteration of `loop`, as another iteration sees
+/// `access`, made in one iteration of `loop`, as a later iteration sees
 /// it: a stage or a slice named by values of the iteration is any stage,
-/// any element.
+/// any element, except that a slice starting at the induction variable of
+/// a loop with a constant step started a step or more before (an access
+/// marked for an enclosing loop keeps that mark: it is from an earlier
+/// iteration of that loop still).
 static SharedAccess fromOtherIteration(SharedAccess access, Operation *loop) {
   if (isLoopVariant(access.rotation, loop))
     access.rotation = Value();
   if (llvm::any_of(access.offsets,
                    [&](Value offset) { return isLoopVariant(offset, loop); }))
     access.byOwner = false;
+  auto forOp = dyn_cast<scf::ForOp>(loop);
+  std::optional<int64_t> step =
+      forOp ? getConstantIntValue(forOp.getStep()) : std::nullopt;
+  if (!access.earlierIteration && step && *step > 0) {
+    access.earlierIteration = forOp.getInductionVar();
+    access.step = *step;
+  }
   return access;
+}
+
+/// Drops the marks of `loop`'s earlier iterations from `accesses` once the
+/// walk leaves it: a later run of the loop starts its induction variable
+/// again.
+static void forgetIterations(AccessSet &accesses, Operation *loop) {
+  auto forOp = dyn_cast<scf::ForOp>(loop);
+  if (!forOp)
+    return;
+  for (SharedAccess &access : accesses)
+    if (access.earlierIteration == forOp.getInductionVar())
+      access.earlierIteration = Value();
 }
 
 /// A dataflow walk over the kernel: the accesses since the last barrier,
@@ -342,6 +385,10 @@ private:
       // The loop may run no iteration, one, or more.
       state = State::join(State::join(std::move(state), first),
                           carried(second, op));
+      forgetIterations(state.accesses, op);
+      forgetIterations(state.open, op);
+      for (AccessSet &group : state.committed)
+        forgetIterations(group, op);
     }
   }
 

@@ -39,6 +39,23 @@ struct SharedAccess {
   /// Of an owners' access: the layout of the tile whose owners touch the
   /// elements (getLayout; null for others).
   Attribute layout;
+  /// Of a global access: it touches only elements of the box at `offsets`
+  /// of `tileType`'s shape (not where index tiles pick them).
+  bool withinBox = false;
+  /// Of an access made in an earlier iteration of an enclosing scf.for
+  /// with a constant step than the one being walked: the loop's induction
+  /// variable and step. Its `offsets` are that iteration's values, so an
+  /// offset that is the induction variable was smaller by a multiple of
+  /// `step` than it is now.
+  Value earlierIteration;
+  int64_t step = 0;
+
+  /// Whether the boxes of `this` and `other`, both global accesses within
+  /// their boxes, one of them made in an earlier iteration, are disjoint:
+  /// in some dimension both start at the induction variable and the
+  /// earlier box is no wider than the step, so it ends before the later
+  /// one starts.
+  bool inDisjointIterations(const SharedAccess &other) const;
 
   /// Two accesses need a barrier between them when they touch the same
   /// memory, one writes, and they are not both the owners' accesses to the
@@ -56,7 +73,8 @@ struct SharedAccess {
       return false;
     if (atomic && other.atomic)
       return false;
-    bool overlap = begin < other.end && other.begin < end;
+    bool overlap = begin < other.end && other.begin < end &&
+                   !(global && inDisjointIterations(other));
     bool sameThreads = byOwner && other.byOwner && buffer == other.buffer &&
                        offsets == other.offsets && tileType == other.tileType &&
                        layout == other.layout;

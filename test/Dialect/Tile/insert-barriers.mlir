@@ -228,3 +228,89 @@ tile.kernel @async_stages(%X: !tile.tensor<[K], f32>, %O: !tile.tensor<[K], f32>
   tile.wait_group 0
   tile.return
 }
+
+// -----
+
+// rowscale's loop: each iteration stores the slice at the next 128
+// columns, no wider than the step, so the store of one iteration touches
+// no element that another iteration's threads stored: no barrier in the
+// loop. The one before the broadcast (other threads' elements of the
+// shared scale) stays.
+// CHECK-LABEL: tile.kernel @slices_a_step_apart
+// CHECK: tile.barrier
+// CHECK-NEXT: tile.broadcast
+// CHECK-NOT: tile.barrier
+// CHECK: tile.return
+tile.kernel @slices_a_step_apart(%X: !tile.tensor<[M, N], f32>, %S: !tile.tensor<[M, 1], f32>, %Y: !tile.tensor<[M, N], f32>) attributes {threads = 128 : i64} {
+  %c0 = arith.constant 0 : index
+  %c128 = arith.constant 128 : index
+  %N = tile.dim %X[1] : !tile.tensor<[M, N], f32>
+  %s = tile.load %S[%c0, %c0] : !tile.tensor<[M, 1], f32> -> tensor<16x1xf32>
+  %scale = tile.var "scale" = %s : !tile.var<16x1xf32>
+  %r = tile.read %scale : !tile.var<16x1xf32>
+  %b = tile.broadcast %r : tensor<16x1xf32> -> tensor<16x128xf32>
+  scf.for %col = %c0 to %N step %c128 {
+    %x = tile.load %X[%c0, %col] : !tile.tensor<[M, N], f32> -> tensor<16x128xf32>
+    %y = arith.mulf %x, %b : tensor<16x128xf32>
+    tile.store %y, %Y[%c0, %col] : tensor<16x128xf32> -> !tile.tensor<[M, N], f32>
+  }
+  tile.return
+}
+
+// -----
+
+// A slice wider than the step overlaps the next iteration's, whose threads
+// for those elements are others: a barrier before the store.
+// CHECK-LABEL: tile.kernel @slices_overlapping
+// CHECK: scf.for
+// CHECK: arith.mulf
+// CHECK-NEXT: tile.barrier
+// CHECK-NEXT: tile.store
+// CHECK: tile.return
+tile.kernel @slices_overlapping(%X: !tile.tensor<[M, N], f32>, %Y: !tile.tensor<[M, N], f32>) attributes {threads = 128 : i64} {
+  %c0 = arith.constant 0 : index
+  %c64 = arith.constant 64 : index
+  %N = tile.dim %X[1] : !tile.tensor<[M, N], f32>
+  scf.for %col = %c0 to %N step %c64 {
+    %x = tile.load %X[%c0, %col] : !tile.tensor<[M, N], f32> -> tensor<16x128xf32>
+    %y = arith.mulf %x, %x : tensor<16x128xf32>
+    tile.store %y, %Y[%c0, %col] : tensor<16x128xf32> -> !tile.tensor<[M, N], f32>
+  }
+  tile.return
+}
+
+// -----
+
+// Slices a step apart in an inner loop, which starts its index again in
+// each iteration of the outer one: the read of Y (other threads' elements
+// than the store's) in the last inner iteration, at the column the next
+// outer iteration's first store writes again, needs the barrier before
+// that store (an inner loop of one iteration has no other; with it
+// dropped, the emulator reports the race).
+// CHECK-LABEL: tile.kernel @inner_loop_restarts
+// CHECK: scf.for
+// CHECK: scf.for
+// CHECK-NEXT: tile.load {{.*}} -> tensor<16x128xf32>
+// CHECK-NEXT: tile.barrier
+// CHECK-NEXT: tile.store
+// CHECK-NEXT: tile.barrier {requested}
+// CHECK-NEXT: tile.load {{.*}} -> tensor<16x64xf32>
+// CHECK-NOT: tile.barrier
+// CHECK: tile.return
+tile.kernel @inner_loop_restarts(%X: !tile.tensor<[M, N], f32>, %Y: !tile.tensor<[M, N], f32>, %O: !tile.tensor<[M, N], f32>) attributes {threads = 128 : i64} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c128 = arith.constant 128 : index
+  %N = tile.dim %X[1] : !tile.tensor<[M, N], f32>
+  scf.for %i = %c0 to %c4 step %c1 {
+    scf.for %col = %c0 to %N step %c128 {
+      %x = tile.load %X[%c0, %col] : !tile.tensor<[M, N], f32> -> tensor<16x128xf32>
+      tile.store %x, %Y[%c0, %col] : tensor<16x128xf32> -> !tile.tensor<[M, N], f32>
+      tile.barrier {requested}
+      %y = tile.load %Y[%c0, %col] : !tile.tensor<[M, N], f32> -> tensor<16x64xf32>
+      tile.store %y, %O[%c0, %col] : tensor<16x64xf32> -> !tile.tensor<[M, N], f32>
+    }
+  }
+  tile.return
+}
