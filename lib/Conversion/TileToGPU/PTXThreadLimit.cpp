@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tile/Conversion/Passes.h"
+#include "tile/Dialect/Tile/IR/ChipLimits.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -20,10 +21,6 @@ namespace mlir::tile {
 using namespace mlir;
 
 namespace {
-/// The most threads a CTA may have for which the register limit .maxntid
-/// sets, 65536 / threads, is no less than the 255 a thread may use.
-constexpr int64_t kMostThreadsWithEveryRegister = 256;
-
 struct TilePTXThreadLimit
     : tile::impl::TilePTXThreadLimitBase<TilePTXThreadLimit> {
   void runOnOperation() override {
@@ -35,7 +32,7 @@ struct TilePTXThreadLimit
       int64_t total = 1;
       for (int32_t extent : threads.asArrayRef())
         total *= extent;
-      if (total <= kMostThreadsWithEveryRegister)
+      if (total <= tile::kMostThreadsWithEveryRegister)
         func->removeAttr(name);
     }
   }

@@ -52,6 +52,32 @@ constexpr int64_t getMaxSharedBytes(int chip) {
 static_assert(getMaxSharedBytes(90) == 232448, "sm_90: 227 KiB");
 static_assert(getMaxSharedBytes(75) == 65536, "sm_75: 64 KiB");
 
+/// Registers: 64K 32-bit registers an SM on every chip tile targets, at
+/// most 255 a thread.
+inline constexpr int64_t kRegistersPerSM = 65536;
+inline constexpr int64_t kMostRegistersPerThread = 255;
+/// The most threads a CTA may have for which the register limit .maxntid
+/// sets is no less than the 255 a thread may use; larger CTAs keep
+/// .maxntid (tile-ptx-thread-limit).
+inline constexpr int64_t kMostThreadsWithEveryRegister = 256;
+
+/// The registers a thread of a CTA of `threads` has when `ctas` such CTAs
+/// share an SM, as ptxas allocates them under `.maxntid threads`: the CTA
+/// counted in units of 4 warps, a thread's registers in units of 8
+/// (measured with ptxas 13.0 on sm_90: at .maxntid 288 to 384 a kernel
+/// that needs 253 is held to 168, at 416 to 512 to 128, docs/performance.md).
+constexpr int64_t getRegistersPerThread(int64_t threads, int64_t ctas) {
+  int64_t counted = (threads + 127) / 128 * 128;
+  int64_t registers = kRegistersPerSM / (ctas * counted) / 8 * 8;
+  return registers < kMostRegistersPerThread ? registers
+                                             : kMostRegistersPerThread;
+}
+
+static_assert(getRegistersPerThread(288, 1) == 168, "ptxas at .maxntid 288");
+static_assert(getRegistersPerThread(512, 1) == 128, "ptxas at .maxntid 512");
+static_assert(getRegistersPerThread(512, 2) == 64, "two CTAs of 512");
+static_assert(getRegistersPerThread(1024, 2) == 32, "two CTAs of 1024");
+
 } // namespace mlir::tile
 
 #endif // TILE_DIALECT_TILE_IR_CHIPLIMITS_H
