@@ -66,8 +66,11 @@ TRITON_EXAMPLES = {
 }
 # Configurations beyond same, div16 and pref (triton_examples.py): the
 # gemm's same-shape kernels with Triton's wgmma off (DISABLE_MMA_V3), on
-# mma.sync as tile's: the like-for-like HMMA comparison.
-TRITON_EXTRA_CONFIGS = {"gemm": ("same-mma", "div16-mma")}
+# mma.sync as tile's: the like-for-like HMMA comparison; softmax's with
+# tl.div_rn, correctly rounded as tile's default `/` (Triton's `/` is
+# div.full.f32): the like-for-like comparison of tile's default.
+TRITON_EXTRA_CONFIGS = {"gemm": ("same-mma", "div16-mma"),
+                        "softmax": ("div16-rn",)}
 TILE_ROWS = 16  # rows of one tile CTA, for kernels with no loop
 
 
@@ -298,7 +301,8 @@ def print_triton_table(rows):
           "launcher's divisibility by 16;\n/pref: Triton's own block sizes "
           "(gemm: its tutorial kernel and Hopper config); /same-mma,\n"
           "/div16-mma: same and div16 with Triton's wgmma off, on mma.sync "
-          "as tile's. load B:\nthe widest global load of a thread. CTA "
+          "as tile's; /div16-rn:\ndiv16 with `/` as tl.div_rn (div.rn.f32, "
+          "as tile's default). load B:\nthe widest global load of a thread. CTA "
           "HMMA/it: the CTA's tensor-core MMAs (HMMA,\nor wgmma's HGMMA) per "
           "source iteration; loop HMMA, loop LDSM: a warp's in one loop\n"
           "iteration; instr/kMAC: a warp's loop instructions per 1024 of its "
@@ -354,6 +358,11 @@ def print_triton_table(rows):
                   f"  instr/div16 {ratio(full['cta_per_iteration'], div['cta_per_iteration'])}"
                   f"  registers {ratio(full['registers'], same['registers'])}"
                   f"  registers/div16 {ratio(full['registers'], div['registers'])}")
+        rn = kinds.get("triton/div16-rn")
+        if rn:
+            # Like for like: both divide with div.rn.f32 (tile's default).
+            print(f"  {name:9} div-rn: instr/div16-rn {ratio(ours_div['cta_per_iteration'], rn['cta_per_iteration'])}"
+                  f"  registers/div16-rn {ratio(ours_div['registers'], rn['registers'])}")
     mma_rows = {name: kinds for name, kinds in by.items()
                 if "triton/same-mma" in kinds}
     if mma_rows:

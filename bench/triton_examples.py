@@ -17,7 +17,9 @@ Each example has three configurations (CONFIGS):
 
 The gemm has two more, `same-mma` and `div16-mma`: `same` and `div16` with
 Triton's wgmma off (DISABLE_MMA_V3=1 for the compile), so that its `tl.dot`
-is on mma.sync as tile's is.
+is on mma.sync as tile's is. softmax has `div16-rn`: `div16` with its
+quotients `tl.div_rn` (div.rn.f32, correctly rounded, as tile's default
+`/`; Triton's `/` is div.full.f32).
 
   python triton_examples.py NAME CONFIG OUT.cubin [WARM]
       compiles one (no cache), writes its cubin, and prints a JSON object:
@@ -69,6 +71,18 @@ def softmax_kernel(X, Y, ROWS: tl.constexpr, COLS: tl.constexpr):
     x = tl.load(X + rows * COLS + cols)
     e = tl.exp(x - tl.max(x, axis=1)[:, None])
     tl.store(Y + rows * COLS + cols, e / tl.sum(e, axis=1)[:, None])
+
+
+@triton.jit
+def softmax_rn_kernel(X, Y, ROWS: tl.constexpr, COLS: tl.constexpr):
+    # softmax_kernel with its quotients correctly rounded (tl.div_rn,
+    # div.rn.f32), as tile's default `/` is: Triton's `/` is div.full.f32.
+    rows = tl.program_id(0) * ROWS + tl.arange(0, ROWS)[:, None]
+    cols = tl.arange(0, COLS)[None, :]
+    x = tl.load(X + rows * COLS + cols)
+    e = tl.exp(x - tl.max(x, axis=1)[:, None])
+    tl.store(Y + rows * COLS + cols,
+             tl.div_rn(e, tl.sum(e, axis=1)[:, None]))
 
 
 @triton.jit
@@ -129,7 +143,9 @@ CONFIGS = {
     "softmax": (softmax_kernel, {"X": "*fp32", "Y": "*fp32"},
                 {"same": ({"ROWS": 16, "COLS": 64}, 4),
                  "div16": ({"ROWS": 16, "COLS": 64}, 4),
-                 "pref": ({"ROWS": 1, "COLS": 64}, 1)}),
+                 "pref": ({"ROWS": 1, "COLS": 64}, 1),
+                 "div16-rn": ({"ROWS": 16, "COLS": 64}, 4,
+                              {"kernel": softmax_rn_kernel})}),
     "matmul": (matmul_kernel,
                {"A": "*fp16", "B": "*fp16", "C": "*fp32", "K": "i64"},
                {"same": ({"M": 32, "N": 64, "BLOCK_M": 32, "BLOCK_N": 64,
