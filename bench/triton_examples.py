@@ -64,25 +64,18 @@ def squares_kernel(X, O, S, K, ROWS: tl.constexpr, BLOCK_K: tl.constexpr):
 
 
 @triton.jit
-def softmax_kernel(X, Y, ROWS: tl.constexpr, COLS: tl.constexpr):
-    # ROWS rows a program: 16 (tile's CTA), or one (the tutorial's).
+def softmax_kernel(X, Y, ROWS: tl.constexpr, COLS: tl.constexpr,
+                   DIV_RN: tl.constexpr):
+    # ROWS rows a program: 16 (tile's CTA), or one (the tutorial's). DIV_RN:
+    # the quotients correctly rounded (tl.div_rn, div.rn.f32), as tile's
+    # default `/` is; Triton's `/` is div.full.f32.
     rows = tl.program_id(0) * ROWS + tl.arange(0, ROWS)[:, None]
     cols = tl.arange(0, COLS)[None, :]
     x = tl.load(X + rows * COLS + cols)
     e = tl.exp(x - tl.max(x, axis=1)[:, None])
-    tl.store(Y + rows * COLS + cols, e / tl.sum(e, axis=1)[:, None])
-
-
-@triton.jit
-def softmax_rn_kernel(X, Y, ROWS: tl.constexpr, COLS: tl.constexpr):
-    # softmax_kernel with its quotients correctly rounded (tl.div_rn,
-    # div.rn.f32), as tile's default `/` is: Triton's `/` is div.full.f32.
-    rows = tl.program_id(0) * ROWS + tl.arange(0, ROWS)[:, None]
-    cols = tl.arange(0, COLS)[None, :]
-    x = tl.load(X + rows * COLS + cols)
-    e = tl.exp(x - tl.max(x, axis=1)[:, None])
-    tl.store(Y + rows * COLS + cols,
-             tl.div_rn(e, tl.sum(e, axis=1)[:, None]))
+    total = tl.sum(e, axis=1)[:, None]
+    y = tl.div_rn(e, total) if DIV_RN else e / total
+    tl.store(Y + rows * COLS + cols, y)
 
 
 @triton.jit
@@ -141,11 +134,10 @@ CONFIGS = {
                  "div16": ({"ROWS": 16, "BLOCK_K": 64}, 8),
                  "pref": ({"ROWS": 16, "BLOCK_K": 256}, 4)}),
     "softmax": (softmax_kernel, {"X": "*fp32", "Y": "*fp32"},
-                {"same": ({"ROWS": 16, "COLS": 64}, 4),
-                 "div16": ({"ROWS": 16, "COLS": 64}, 4),
-                 "pref": ({"ROWS": 1, "COLS": 64}, 1),
-                 "div16-rn": ({"ROWS": 16, "COLS": 64}, 4,
-                              {"kernel": softmax_rn_kernel})}),
+                {"same": ({"ROWS": 16, "COLS": 64, "DIV_RN": False}, 4),
+                 "div16": ({"ROWS": 16, "COLS": 64, "DIV_RN": False}, 4),
+                 "pref": ({"ROWS": 1, "COLS": 64, "DIV_RN": False}, 1),
+                 "div16-rn": ({"ROWS": 16, "COLS": 64, "DIV_RN": True}, 4)}),
     "matmul": (matmul_kernel,
                {"A": "*fp16", "B": "*fp16", "C": "*fp32", "K": "i64"},
                {"same": ({"M": 32, "N": 64, "BLOCK_M": 32, "BLOCK_N": 64,
