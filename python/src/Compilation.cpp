@@ -130,6 +130,7 @@ std::optional<Failure> Compilation::place() {
 }
 
 std::variant<std::string, Failure> Compilation::getPTX() {
+  std::lock_guard<std::recursive_mutex> lock(mutex);
   if (ptx)
     return *ptx;
   if (std::optional<Failure> failure = place())
@@ -145,6 +146,7 @@ std::variant<std::string, Failure> Compilation::getPTX() {
 }
 
 std::variant<std::string, Failure> Compilation::getManifest() {
+  std::lock_guard<std::recursive_mutex> lock(mutex);
   if (std::optional<Failure> failure = place())
     return *failure;
   return placed->manifestJSON;
@@ -214,6 +216,7 @@ std::optional<Failure> Compilation::computeStages(bool locations) {
 }
 
 std::vector<std::string> Compilation::getStages() {
+  std::lock_guard<std::recursive_mutex> lock(mutex);
   std::vector<std::string> names;
   if (computeStages(/*locations=*/false))
     return names;
@@ -224,6 +227,7 @@ std::vector<std::string> Compilation::getStages() {
 
 std::variant<std::string, Failure> Compilation::getIR(const std::string &stage,
                                                       bool locations) {
+  std::lock_guard<std::recursive_mutex> lock(mutex);
   if (stage == "source") {
     std::string text;
     llvm::raw_string_ostream os(text);
@@ -262,6 +266,7 @@ Compilation::run(std::vector<rt::HostTensor> &buffers,
                  const std::string &backendName, bool check, int warmupRuns,
                  int timedRuns, bool ptxFigures,
                  const std::string &plantedBugs) {
+  std::lock_guard<std::recursive_mutex> lock(mutex);
   std::optional<Backend> requested = parseBackend(backendName);
   if (!requested)
     return Failure{Failure::Kind::Input,
@@ -341,8 +346,11 @@ Compilation::run(std::vector<rt::HostTensor> &buffers,
   case RunStatus::KernelFault:
     return Failure{Failure::Kind::Fault, diagnostics->takeErrors()};
   }
-  if (!code.empty())
-    result.ptxas = runPtxas(code, options.chip, placed->manifest.entry);
+  if (!code.empty()) {
+    if (!ptxasFigures)
+      ptxasFigures = runPtxas(code, options.chip, placed->manifest.entry);
+    result.ptxas = *ptxasFigures;
+  }
   result.report =
       result.figures.report +
       formatCompileReport(code, result.ptxas, *placed, options.chip);

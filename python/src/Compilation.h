@@ -22,6 +22,8 @@
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <mutex>
+
 namespace tile::python {
 
 /// A diagnostic handler that prints on request (the dispatcher below).
@@ -98,6 +100,12 @@ public:
                                            bool locations = false);
   std::vector<std::string> getStages();
   std::variant<std::string, Failure> getPTX();
+  /// Gives the PTX a compile made before (the package's compile cache), so
+  /// that a run does not compile it again.
+  void setPTX(std::string text) {
+    std::lock_guard<std::recursive_mutex> lock(mutex);
+    ptx = std::move(text);
+  }
   std::variant<std::string, Failure> getManifest();
 
   /// Runs on `buffers` (one per parameter, in order; the written ones are
@@ -107,10 +115,13 @@ public:
       bool check, int warmupRuns, int timedRuns, bool ptxFigures,
       const std::string &plantedBugs = "");
 
-  const std::vector<std::string> &getRemarks() const {
+  /// Copies: a run on another thread may be adding to them.
+  std::vector<std::string> getRemarks() {
+    std::lock_guard<std::recursive_mutex> lock(mutex);
     return diagnostics->remarks;
   }
-  const std::vector<std::string> &getWarnings() const {
+  std::vector<std::string> getWarnings() {
+    std::lock_guard<std::recursive_mutex> lock(mutex);
     return diagnostics->warnings;
   }
 
@@ -120,6 +131,11 @@ private:
   using Stages = std::vector<std::pair<std::string, std::string>>;
   std::optional<Failure> computeStages(bool locations);
 
+  /// Held by every use after building: the state derived lazily (the
+  /// placement, the PTX, ptxas's figures, the emulator's code) is built
+  /// once, and runs, which share the single-threaded MLIR context and the
+  /// diagnostics, take turns. Each run's buffers are its caller's own.
+  std::recursive_mutex mutex;
   std::unique_ptr<mlir::MLIRContext> context;
   llvm::SourceMgr sourceMgr;
   std::unique_ptr<DiagnosticCapture> diagnostics;
@@ -129,6 +145,8 @@ private:
   mlir::tile::TileToPTXOptions options;
   std::optional<mlir::tile::PlacedKernel> placed;
   std::optional<std::string> ptx;
+  /// ptxas's figures of `ptx`, asked once.
+  std::optional<mlir::tile::PtxasFigures> ptxasFigures;
   /// The emulator's code, lowered once.
   mlir::OwningOpRef<mlir::ModuleOp> lowered;
   /// The IR after each pass, printed without and with locations.

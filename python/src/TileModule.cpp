@@ -36,7 +36,9 @@ namespace rt = ::tile::runtime;
 
 namespace {
 using Pos = std::pair<unsigned, unsigned>;
-using Array = nb::ndarray<nb::c_contig, nb::device::cpu>;
+/// A parameter's array: read-only ones too (np.frombuffer, a read-only
+/// memmap); only those of parameters the kernel writes are written back.
+using Array = nb::ndarray<nb::ro, nb::c_contig, nb::device::cpu>;
 /// A slice's dimensions as Python passes them: (start, extent), the extent
 /// None for an index tile (a gather's coordinates) or a single index.
 using RangeList = std::vector<std::pair<unsigned, std::optional<unsigned>>>;
@@ -100,6 +102,17 @@ template <typename T> T value(std::variant<T, Failure> result) {
   if (auto *failure = std::get_if<Failure>(&result))
     raise(*failure);
   return std::get<T>(std::move(result));
+}
+
+/// `get()` with the GIL released: it waits for the Compilation's lock,
+/// which a run on another thread holds without the GIL.
+template <typename Get> auto unlocked(Get get) {
+  decltype(get()) result;
+  {
+    nb::gil_scoped_release release;
+    result = get();
+  }
+  return value(std::move(result));
 }
 
 /// (name, pos, rotation id or None, stage): a var or a stage of a ring.
@@ -180,9 +193,10 @@ nb::tuple describe(Compilation &c, unsigned id) {
 nb::dict run(Compilation &c, nb::list params, const std::string &backend,
              bool check, int warmup, int runs, bool ptxFigures,
              const std::string &plantedBugs) {
-  // Each parameter: (dtype name, contiguous numpy array).
+  // Each parameter: (dtype name, contiguous numpy array or scalar, written).
   std::vector<rt::HostTensor> buffers;
   std::vector<Array> arrays;
+  std::vector<bool> written;
   for (nb::handle item : params) {
     std::string dtypeName = nb::cast<std::string>(item[0]);
     std::optional<rt::DType> dtype = rt::parseDType(dtypeName);
@@ -190,6 +204,7 @@ nb::dict run(Compilation &c, nb::list params, const std::string &backend,
       raise(Failure{Failure::Kind::Input, "unknown dtype " + dtypeName});
     rt::HostTensor &tensor = buffers.emplace_back();
     tensor.dtype = *dtype;
+    written.push_back(nb::cast<bool>(item[2]));
     if (!nb::isinstance<Array>(item[1])) {
       // A scalar parameter: shape [], its value rounded to the dtype.
       tensor.bytes.resize(rt::dtypeSize(*dtype));
@@ -219,10 +234,11 @@ nb::dict run(Compilation &c, nb::list params, const std::string &backend,
   }
   RunResult result = value(std::move(outcome));
   // The kernel's writes, back into the arrays it was given.
-  for (auto [tensor, array] : llvm::zip(buffers, arrays))
-    if (!tensor.isScalar() && tensor.bytes.size() == array.nbytes() &&
+  for (auto [tensor, array, write] : llvm::zip(buffers, arrays, written))
+    if (write && !tensor.isScalar() && tensor.bytes.size() == array.nbytes() &&
         array.nbytes())
-      std::memcpy(array.data(), tensor.bytes.data(), tensor.bytes.size());
+      std::memcpy(const_cast<void *>(array.data()), tensor.bytes.data(),
+                  tensor.bytes.size());
 
   nb::dict out;
   out["backend"] = result.backend;
@@ -300,6 +316,9 @@ nb::dict run(Compilation &c, nb::list params, const std::string &backend,
 NB_MODULE(_tile, m) {
   m.doc() = "The C++ side of the tile package: an IR builder and the "
             "compile and run path of tile-run.";
+  // Compiled kernels may live until exit in registries the package does
+  // not own (torch.library's ops): not leaks of the bindings.
+  nb::set_leak_warnings(false);
 #ifdef TILE_TEST_PASSES
   // The tile-test-* passes that plant bugs, for the tests of the check.
   mlir::tile::registerEmulatorTestPasses();
@@ -566,14 +585,23 @@ NB_MODULE(_tile, m) {
       .def(
           "ir",
           [](Compilation &c, const std::string &stage, bool locations) {
-            return value(c.getIR(stage, locations));
+            return unlocked([&] { return c.getIR(stage, locations); });
           },
           "stage"_a, "locations"_a = false)
-      .def("stages", &Compilation::getStages)
-      .def("ptx", [](Compilation &c) { return value(c.getPTX()); })
-      .def("manifest", [](Compilation &c) { return value(c.getManifest()); })
+      .def("stages", &Compilation::getStages,
+           nb::call_guard<nb::gil_scoped_release>())
+      .def("ptx",
+           [](Compilation &c) { return unlocked([&] { return c.getPTX(); }); })
+      .def("set_ptx", &Compilation::setPTX,
+           nb::call_guard<nb::gil_scoped_release>())
+      .def("manifest",
+           [](Compilation &c) {
+             return unlocked([&] { return c.getManifest(); });
+           })
       .def("run", &run, "params"_a, "backend"_a, "check"_a, "warmup"_a,
            "runs"_a, "ptx_figures"_a, "planted_bugs"_a = "")
-      .def_prop_ro("remarks", &Compilation::getRemarks)
-      .def_prop_ro("warnings", &Compilation::getWarnings);
+      .def_prop_ro("remarks", &Compilation::getRemarks,
+                   nb::call_guard<nb::gil_scoped_release>())
+      .def_prop_ro("warnings", &Compilation::getWarnings,
+                   nb::call_guard<nb::gil_scoped_release>());
 }

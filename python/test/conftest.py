@@ -7,15 +7,24 @@ CPU backends.
 
 import importlib.util
 import os
+import shutil
+import tempfile
 
 import numpy as np
 import pytest
 
 import tile
 
+# The compile cache of this run, not the user's (removed at the end).
+CACHE_DIR = os.environ["TILE_CACHE_DIR"] = tempfile.mkdtemp(
+    prefix="tile-test-cache-")
+
 # The runtime's own probe, which backend="auto" asks too.
 HAS_CUDA = tile.cuda_device() is not None
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+# The build directory: its tools (tile-launch) and test libraries (the fake
+# CUDA driver); the package itself is the installed one.
+BUILD = os.environ.get("TILE_BUILD_DIR") or os.path.join(ROOT, "build")
 
 
 def example(name):
@@ -29,6 +38,10 @@ def example(name):
 
 def pytest_configure(config):
     config.addinivalue_line("markers", "cuda: needs a CUDA device")
+
+
+def pytest_unconfigure(config):
+    shutil.rmtree(CACHE_DIR, ignore_errors=True)
 
 
 def pytest_collection_modifyitems(config, items):

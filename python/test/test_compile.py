@@ -68,7 +68,7 @@ def test_save_for_tile_launch(tmp_path, rng):
     X = rng.uniform(-1, 1, (16, 256)).astype(np.float32)
     paths = compiled.save(tmp_path, inputs=(X, None, None))
     assert sorted(os.path.basename(p) for p in paths) == [
-        "X.bin", "dims.txt", "squares.json", "squares.ptx"]
+        "X.bin", "dims.txt", "squares.h", "squares.json", "squares.ptx"]
     manifest = json.loads((tmp_path / "squares.json").read_text())
     assert manifest["kernel"] == "squares"
     assert (tmp_path / "dims.txt").read_text() == "K=256\n"
@@ -76,10 +76,10 @@ def test_save_for_tile_launch(tmp_path, rng):
                           X.ravel())
     # tile-launch reads what save() wrote; without a GPU it stops at the
     # driver, after checking the manifest, the files and the symbols.
-    launch = os.path.join(os.path.dirname(tile._tile.__file__), "..", "..",
-                          "bin", "tile-launch")
+    from conftest import BUILD
+    launch = os.path.join(BUILD, "bin", "tile-launch")
     if not os.path.exists(launch):
-        pytest.skip("tile-launch is not built next to the package")
+        pytest.skip(f"tile-launch is not built in {BUILD}")
     ran = subprocess.run([launch, str(tmp_path / "squares.ptx"),
                           str(tmp_path / "squares.json"), "--inputs",
                           str(tmp_path)], capture_output=True, text=True)

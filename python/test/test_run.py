@@ -207,8 +207,8 @@ def test_cuda_backend_through_the_fake_driver(tmp_path):
     # `copy` kernel copies X to O (unittests/Runtime/FakeCudaDriver.cpp).
     import subprocess
     import sys
-    lib = os.path.join(os.path.dirname(tile._tile.__file__), "..", "..", "lib",
-                       "libTileFakeCudaDriver.so")
+    from conftest import BUILD
+    lib = os.path.join(BUILD, "lib", "libTileFakeCudaDriver.so")
     if not os.path.exists(lib):
         pytest.skip("the fake driver is built with the tests")
     script = tmp_path / "fake.py"

@@ -12,10 +12,9 @@ import pytest
 import example_twins
 import language_twins
 import tile
-from conftest import ROOT, example
+from conftest import BUILD, ROOT, example
 
-BIN = os.path.abspath(os.path.join(os.path.dirname(tile._tile.__file__), "..",
-                                   "..", "bin"))
+BIN = os.path.join(BUILD, "bin")
 TWINS = {"squares": "squares", "softmax": "softmax", "matmul": "matmul",
          "rowscale": "rowscale", "control": "rowmean", "axpy": "axpy",
          "softmax_masked": "softmax_masked"}

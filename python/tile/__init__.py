@@ -1,4 +1,5 @@
-"""tile: GPU kernels over tiles, written in Python, run on numpy arrays.
+"""tile: GPU kernels over tiles, written in Python, run on numpy arrays,
+torch tensors and any DLPack array.
 
     import numpy as np
     import tile
@@ -21,6 +22,10 @@ The kernel's source is compiled by the C++ compiler (the ``.tile`` front
 end's semantics, op by op), located at its Python lines; docs/python.md is
 the reference.
 """
+
+__version__ = "0.1.0"
+
+from typing import Any, Callable  # noqa: E402
 
 try:
     from . import _tile
@@ -47,8 +52,11 @@ from .api import (BUILTINS, SPECIAL, atomic_add, atomic_max, dot,  # noqa: E402
 from .seed import (Pipeline, RegisterTensor, SharedBuffer, ThreadIndex,  # noqa: E402
                    barrier, commit_group, copy, num_threads, pipeline,
                    register_tensor, thread_id, threadgroup_alloc, wait_group)
-from .kernel import CompiledKernel, Kernel  # noqa: E402
+from .kernel import CompiledKernel, Kernel, constexpr  # noqa: E402
 from .result import RunResult  # noqa: E402
+from .cache import CacheInfo, cache_info  # noqa: E402
+from .tuning import Autotuned, Config, autotune  # noqa: E402
+from .torch_ops import torch_op  # noqa: E402
 
 globals().update({name: fn for name, fn in BUILTINS.items()
                   if name not in ("max", "min", "abs") + SPECIAL})
@@ -57,13 +65,14 @@ max = BUILTINS["max"]  # noqa: A001
 min = BUILTINS["min"]  # noqa: A001
 
 
-def cuda_device():
+def cuda_device() -> "str | None":
     """The name of the CUDA device ``backend="auto"`` would run on, or None
     when there is no driver or no device (then it runs on the emulator)."""
     return _tile.probe_cuda()
 
 
-def kernel(threads, grid=None, registers=(), pipeline=None, chip="sm_90"):
+def kernel(threads: int, grid=None, registers=(), pipeline=None,
+           chip: str = "sm_90") -> "Callable[[Callable[..., Any]], Kernel]":
     """Decorates a function as a tile kernel.
 
     * ``threads``: threads per CTA, a multiple of 32 from 32 to 1024.
@@ -74,6 +83,9 @@ def kernel(threads, grid=None, registers=(), pipeline=None, chip="sm_90"):
     * ``pipeline``: a loop index (or a list of them) to pipeline, or a dict
       ``{"names": ["kt"], "stages": 3}`` (@pipeline).
     * ``chip``: the target of compile() and the cuda backend.
+
+    Parameters annotated ``tile.constexpr`` are compile-time constants,
+    given at the call (``kernel(A, B, BM=16)``) or by ``@tile.autotune``.
     """
     def decorate(fn):
         return Kernel(fn, threads, grid=grid, registers=registers,
@@ -92,4 +104,6 @@ __all__ = [
     "thread_id", "register_tensor", "threadgroup_alloc", "copy", "barrier",
     "commit_group", "wait_group",
     "pipeline", "Pipeline", "RegisterTensor", "SharedBuffer", "ThreadIndex",
+    "constexpr", "Config", "autotune", "Autotuned", "cache_info", "CacheInfo",
+    "torch_op",
 ] + sorted(BUILTINS)

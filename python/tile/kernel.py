@@ -3,23 +3,34 @@ arrays, compiled once per signature."""
 
 import ast
 import builtins
+import copy
+import hashlib
 import inspect
 import json
 import linecache
+import math
 import os
+import threading
 
 import numpy as np
 
-from . import _tile, dtypes
+from . import _tile, cache, dtypes
+from .aot import c_header
+from .arrays import host_array, is_torch_tensor
+from .arrays import tile_dtype as _array_dtype
 from .errors import CompileError, Error, MismatchError
 from .frontend import Frontend
 from .result import RunResult
 
 _BACKENDS = ("auto", "cuda", "emulate", "interp")
-# numpy's element types as tile's (bf16 travels as its uint16 bit patterns).
-_FROM_NUMPY = {np.dtype(np.float32): "f32", np.dtype(np.float16): "f16",
-               np.dtype(np.uint16): "bf16", np.dtype(np.int32): "i32",
-               np.dtype(np.bool_): "i1"}
+# The largest finite value of each floating-point element type: a scalar
+# beyond it is an error, not an infinity.
+_FLOAT_MAX = {"f32": 3.4028234663852886e38, "f16": 65504.0,
+              "bf16": 3.3895313892515355e38}
+# The integers each integer scalar type holds.
+_INT_BITS = {"i32": 32, "index": 64}
+# warmup= and runs= are C ints.
+_MAX_RUNS = 2**31 - 1
 
 
 def _pos(node):
@@ -53,8 +64,19 @@ def _find_function(tree, fn):
     return None
 
 
+class constexpr:
+    """The annotation of a compile-time constant parameter: ``BM:
+    tile.constexpr``. Its value (an int, float or bool, given at the call
+    by position or keyword, or by a ``tile.Config``) is a constant of the
+    kernel's source, usable in shapes (``tile.tensor(tile.f32, ["M", "BM"])``),
+    grids and loop steps; each value compiles the kernel anew."""
+
+
+_CONSTANT_TYPES = (bool, int, float)
+
+
 class Kernel:
-    """A tile kernel: call it on numpy arrays, or ``compile()`` it."""
+    """A tile kernel: call it on arrays, or ``compile()`` it."""
 
     def __init__(self, fn, threads, grid=None, registers=(), pipeline=None,
                  chip="sm_90"):
@@ -70,16 +92,26 @@ class Kernel:
         self.pipeline = pipeline
         self.chip = chip
         self._cache = {}
+        self._lock = threading.Lock()
+        # A specialisation's constexpr values (see _specialize), and the
+        # names its source looked up while building (the compile cache's).
+        self._consts = {}
+        self._looked_up = None
         self.__doc__ = fn.__doc__
         self.__name__ = fn.__name__
         self.__wrapped__ = fn
         signature = inspect.signature(fn)
         hints = dict(fn.__annotations__)
         self.params = []
+        self.constexprs = []
+        self.arg_names = list(signature.parameters)
         for name, param in signature.parameters.items():
             spec = hints.get(name)
             if isinstance(spec, str):  # from __future__ import annotations
                 spec = eval(spec, fn.__globals__)  # noqa: S307
+            if spec is constexpr or isinstance(spec, constexpr):
+                self.constexprs.append(name)
+                continue
             if isinstance(spec, dtypes.DType) and spec is not dtypes.i1:
                 pass  # a scalar parameter, passed by value
             elif not isinstance(spec, dtypes.TensorSpec):
@@ -98,7 +130,25 @@ class Kernel:
         closure = inspect.getclosurevars(self.fn)
         return closure.nonlocals
 
+    def _specialize(self, threads, consts):
+        """This kernel with `threads` and the constexpr values `consts`."""
+        special = copy.copy(self)
+        special.threads = threads
+        special._consts = dict(consts)
+        special._looked_up = {}
+        return special
+
+    def _record(self, name, value):
+        if self._looked_up is not None:
+            self._looked_up.setdefault(name, value)
+        return value
+
     def peek_global(self, name):
+        if name in self._consts:
+            return self._consts[name]
+        return self._record(name, self._peek(name))
+
+    def _peek(self, name):
         closure = self._closure()
         if name in closure:
             return closure[name]
@@ -107,13 +157,15 @@ class Kernel:
         return getattr(builtins, name, None)
 
     def lookup_global(self, name, node, fe):
+        if name in self._consts:
+            return self._consts[name]
         closure = self._closure()
         if name in closure:
-            return closure[name]
+            return self._record(name, closure[name])
         if name in self.fn.__globals__:
-            return self.fn.__globals__[name]
+            return self._record(name, self.fn.__globals__[name])
         if hasattr(builtins, name):
-            return getattr(builtins, name)
+            return self._record(name, getattr(builtins, name))
         raise fe.error(f"undefined name '{name}'", node)
 
     # ---- the kernel's attributes, for the builder -------------------------
@@ -141,7 +193,12 @@ class Kernel:
             return default or _pos(decorator or node)
 
         params = []
-        for arg, (name, spec) in zip(node.args.args, self.params):
+        args = [a for a in node.args.args if a.arg not in self.constexprs]
+        for arg, (name, spec) in zip(args, self.params):
+            if not isinstance(spec, dtypes.DType) and self._consts:
+                spec = dtypes.TensorSpec(spec.dtype, [
+                    self._consts.get(d, d) if isinstance(d, str) else d
+                    for d in spec.shape])
             scalar = isinstance(spec, dtypes.DType)
             dtype = spec if scalar else (spec.dtype or
                                          fe.dtypes_by_param[name])
@@ -231,7 +288,8 @@ class Kernel:
             chosen[name] = dtypes.as_dtype(_tile_dtype(name, arrays[i]))
         return chosen
 
-    def compile(self, *arrays, chip=None, remarks=False, fp_div="ieee"):
+    def compile(self, *arrays, chip=None, remarks=False, fp_div="ieee",
+                threads=None, **consts):
         """The kernel compiled for ``chip`` (default: the decorator's).
 
         ``fp_div="full"`` compiles every f32 ``/`` to ``div.full.f32``
@@ -239,67 +297,137 @@ class Kernel:
         inexact); the default, ``"ieee"``, divides correctly rounded
         (docs/spec.md, "Floating point").
         Arrays are needed only for parameters annotated without a dtype.
+        ``threads`` overrides the decorator's; the ``tile.constexpr``
+        parameters' values come by keyword (``BM=16``).
         Cached: a second call with the same signature returns the same
-        :class:`CompiledKernel`.
+        :class:`CompiledKernel`; across processes, the compile cache
+        (``tile.cache_info()``) keeps its PTX, manifest and cubin.
         """
         chip = chip or self.chip
+        threads = self.threads if threads is None else threads
+        if not isinstance(threads, int) or isinstance(threads, bool):
+            raise Error(f"threads={threads!r}: expected an integer")
+        consts = self._check_consts(consts)
         chosen = self._signature(arrays if arrays else None)
         key = (tuple(d.name for d in chosen.values()), chip, bool(remarks),
-               fp_div)
-        compiled = self._cache.get(key)
-        if compiled is None:
-            compiled = CompiledKernel(self, chosen, chip, remarks, fp_div)
-            self._cache[key] = compiled
+               fp_div, threads, tuple(sorted(consts.items())))
+        # Built once, under the lock: threads calling one kernel share it.
+        with self._lock:
+            compiled = self._cache.get(key)
+            if compiled is None:
+                compiled = CompiledKernel(self._specialize(threads, consts),
+                                          chosen, chip, remarks, fp_div)
+                self._cache[key] = compiled
         return compiled
 
-    def __call__(self, *arrays, backend="auto", check=True, remarks=False,
+    def _check_consts(self, consts):
+        for name in consts:
+            if name not in self.constexprs:
+                known = ", ".join(self.constexprs) or "none"
+                raise Error(f"kernel '{self.name}' has no tile.constexpr "
+                            f"parameter '{name}' (its constexprs: {known})")
+        for name in self.constexprs:
+            if name not in consts:
+                raise Error(f"kernel '{self.name}': the tile.constexpr "
+                            f"parameter '{name}' needs a value ({name}=...)")
+            value = consts[name]
+            if not isinstance(value, _CONSTANT_TYPES):
+                raise Error(f"tile.constexpr '{name}': {value!r} is not an "
+                            "int, a float or a bool")
+        return {name: consts[name] for name in self.constexprs}
+
+    def bind(self, args, named):
+        """The call's arrays (one per non-constexpr parameter, in order) and
+        constexpr values, from positional and keyword arguments."""
+        names = [n for n, _ in self.params]
+        if self.constexprs and len(args) == len(self.arg_names):
+            bound = dict(zip(self.arg_names, args))
+        elif len(args) <= len(names):
+            bound = dict(zip(names, args))
+        else:
+            bound = None
+        if bound is None:
+            raise Error(f"kernel '{self.name}' takes {len(names)} arrays "
+                        f"({', '.join(names)}), got {len(args)}")
+        for name, value in named.items():
+            if name not in self.arg_names:
+                raise Error(f"kernel '{self.name}' has no parameter or "
+                            f"keyword '{name}'")
+            if name in bound:
+                raise Error(f"kernel '{self.name}': '{name}' given twice")
+            bound[name] = value
+        missing = [n for n in names if n not in bound]
+        if missing:
+            raise Error(f"kernel '{self.name}' takes {len(names)} arrays "
+                        f"({', '.join(names)}), got {len(names) - len(missing)}"
+                        f": '{missing[0]}' is missing")
+        return ([bound[n] for n in names],
+                {n: bound[n] for n in self.constexprs if n in bound})
+
+    def __call__(self, *args, backend="auto", check=True, remarks=False,
                  warmup=3, runs=10, ptx_figures=True, chip=None,
-                 fp_div="ieee"):
-        """Runs the kernel on numpy arrays (one per parameter); the arrays
-        of the parameters it writes receive its results. Returns a
-        :class:`tile.RunResult`; with ``check=True`` every written output
-        is compared with the reference interpreter and a difference raises
-        :class:`tile.MismatchError`."""
-        if len(arrays) != len(self.params):
-            raise Error(f"kernel '{self.name}' takes {len(self.params)} "
-                        f"arrays ({', '.join(n for n, _ in self.params)}), "
-                        f"got {len(arrays)}")
+                 fp_div="ieee", threads=None, **named):
+        """Runs the kernel on arrays (one per parameter: numpy arrays, torch
+        tensors, any ``__dlpack__`` or ``__cuda_array_interface__``
+        object); the arrays of the parameters it writes receive its
+        results. ``tile.constexpr`` values come by position or keyword.
+        Returns a :class:`tile.RunResult`; with ``check=True`` every written
+        output is compared with the reference interpreter and a difference
+        raises :class:`tile.MismatchError`."""
+        arrays, consts = self.bind(args, named)
         compiled = self.compile(*arrays, chip=chip, remarks=remarks,
-                                fp_div=fp_div)
+                                fp_div=fp_div, threads=threads, **consts)
         return compiled.run(*arrays, backend=backend, check=check,
                             warmup=warmup, runs=runs, ptx_figures=ptx_figures)
 
 
 def _scalar(name, dtype, value):
     """The value of scalar parameter `name`, checked against its dtype."""
-    if isinstance(value, np.ndarray):
+    if isinstance(value, np.ndarray) or is_torch_tensor(value):
         if value.ndim != 0:
             raise Error(f"parameter '{name}' is a scalar {dtype.name}; got an "
-                        f"array of shape {value.shape}")
+                        f"array of shape {tuple(value.shape)}")
         value = value.item()
     elif isinstance(value, np.generic):
         value = value.item()
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise Error(f"parameter '{name}' is a scalar {dtype.name}; got "
                     f"{type(value).__name__}")
-    if dtype in (dtypes.i32, dtypes.index) and not isinstance(value, int):
-        raise Error(f"parameter '{name}' is a scalar {dtype.name}; got the "
-                    f"number {value!r}")
-    if dtype is dtypes.i32 and not -2**31 <= value < 2**31:
-        raise Error(f"parameter '{name}': {value} does not fit in i32")
-    return float(value) if dtype not in (dtypes.i32, dtypes.index) else value
+    bits = _INT_BITS.get(dtype.name)
+    if bits is not None:
+        if not isinstance(value, int):
+            raise Error(f"parameter '{name}' is a scalar {dtype.name}; got "
+                        f"the number {value!r}")
+        if not -2**(bits - 1) <= value < 2**(bits - 1):
+            raise Error(f"parameter '{name}': {value} does not fit in "
+                        f"{dtype.name} ({bits}-bit signed)")
+        return value
+    try:
+        number = float(value)
+    except OverflowError:
+        number = None
+    if number is None or math.isfinite(number) and \
+            abs(number) > _FLOAT_MAX[dtype.name]:
+        text = str(value)
+        text = text if len(text) < 24 else f"{text[:8]}... ({len(text)} digits)"
+        raise Error(f"parameter '{name}': {text} does not fit in "
+                    f"{dtype.name} (at most {_FLOAT_MAX[dtype.name]:.6g})")
+    return number
+
+
+def _count(keyword, value):
+    """warmup= or runs=: a count of runs."""
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) \
+            or not 0 <= value <= _MAX_RUNS:
+        raise Error(f"{keyword}={value!r}: expected a count of runs, an "
+                    f"integer from 0 to {_MAX_RUNS}")
+    return int(value)
 
 
 def _tile_dtype(name, array):
     if not isinstance(array, np.ndarray):
-        raise Error(f"parameter '{name}': expected a numpy array, got "
-                    f"{type(array).__name__}")
-    found = _FROM_NUMPY.get(array.dtype)
-    if found is None:
-        raise Error(f"parameter '{name}': numpy {array.dtype} is not an "
-                    "element type of tile (f32 is numpy float32, f16 "
-                    "float16, bf16 uint16 bit patterns, i32 int32)")
-    return found
+        return host_array(name, array, written=False).dtype
+    return _array_dtype(name, array)
 
 
 class _GridBuilder:
@@ -402,6 +530,13 @@ class CompiledKernel:
         self.fp_div = fp_div
         self.remarks_requested = remarks
         self.dtypes = chosen
+        self._lock = threading.Lock()
+        self._c = None
+        self._ptx = None
+        self._cubin = None
+        self._warnings = None
+        self._manifest_text = None
+        self._access_by_name = None
         filename = kernel.fn.__code__.co_filename
         source, tree = _file_tree(filename)
         if tree is None:
@@ -411,10 +546,88 @@ class CompiledKernel:
         if node is None:
             raise Error(f"kernel '{kernel.name}': its definition is not in "
                         f"{filename}")
-        self._c = _tile.Compilation(filename, source)
-        Frontend(kernel, self._c, chosen, node, filename).build()
-        self._c.finish(kernel.name, bool(remarks), chip, fp_div)
-        self._c.manifest()  # placement: its errors are compile errors
+        self._where = (filename, source, node)
+        # remarks=True compiles anew: the remarks are the compile's.
+        self.cache_key = None if remarks else cache.kernel_key(
+            self._key_parts(source))
+        files = cache.load(self.cache_key, kernel._peek) \
+            if self.cache_key else None
+        if files is not None:
+            self._ptx = files[self.name + ".ptx"].decode()
+            self._manifest_text = files[self.name + ".json"].decode()
+            self._warnings = json.loads(files["warnings.json"])
+            self._cubin = files.get(self.name + ".cubin")
+            self.cached = True
+            return
+        self.cached = False
+        self._compilation()
+        self.manifest  # placement: its errors are compile errors
+        if self.cache_key:
+            self._store()
+
+    def _key_parts(self, source):
+        """What the compile cache's key covers, besides the toolchain."""
+        kernel = self.kernel
+        fn = kernel.fn
+        return {
+            "source": hashlib.sha256(source.encode()).hexdigest(),
+            "function": f"{fn.__module__}.{fn.__qualname__}:"
+                        f"{fn.__code__.co_firstlineno}",
+            "params": [(name, repr(spec)) for name, spec in kernel.params],
+            "dtypes": [d.name for d in self.dtypes.values()],
+            "chip": self.chip, "fp_div": self.fp_div,
+            "threads": kernel.threads,
+            "grid": cache.fingerprint(kernel.grid),
+            "registers": kernel.registers,
+            "pipeline": repr(kernel.pipeline),
+            "consts": sorted(kernel._consts.items()),
+        }
+
+    def _store(self):
+        """Writes this kernel's entry of the compile cache, when its PTX
+        compiles (a kernel whose PTX fails reports it from ``ptx``)."""
+        try:
+            ptx = self.ptx
+        except CompileError:
+            return
+        files = {self.name + ".ptx": ptx.encode(),
+                 self.name + ".json": self._manifest_text.encode(),
+                 "warnings.json": json.dumps(self.warnings).encode()}
+        names = cache.names_fingerprints(self.kernel._looked_up or {})
+        cache.store(self.cache_key, names, files)
+
+    def _compilation(self):
+        """The C++ compilation of the kernel, built once (a hit of the
+        compile cache builds it only when something needs the IR: a run,
+        ``mlir()``)."""
+        with self._lock:
+            if self._c is None:
+                self._c = self._build()
+                if self._ptx is not None:
+                    self._c.set_ptx(self._ptx)
+            return self._c
+
+    def _build(self):
+        kernel = self.kernel
+        filename, source, node = self._where
+        compilation = _tile.Compilation(filename, source)
+        frontend = Frontend(kernel, compilation, self.dtypes, node, filename)
+        try:
+            frontend.build()
+        except Error:
+            raise
+        except RecursionError:
+            raise CompileError(frontend.located(
+                "the kernel's code nests too deeply for the Python front "
+                "end (an expression of hundreds of terms?): split it into "
+                "statements")) from None
+        except Exception as error:  # a Python function the kernel called
+            raise CompileError(frontend.located(
+                f"{type(error).__name__} while compiling the kernel: "
+                f"{error}")) from error
+        compilation.finish(kernel.name, bool(self.remarks_requested),
+                           self.chip, self.fp_div)
+        return compilation
 
     @property
     def name(self):
@@ -423,12 +636,39 @@ class CompiledKernel:
     @property
     def ptx(self):
         """The PTX of the kernel (docs/abi.md)."""
-        return self._c.ptx()
+        if self._ptx is None:
+            self._ptx = self._compilation().ptx()
+        return self._ptx
+
+    @property
+    def cubin(self):
+        """ptxas's cubin of the PTX for ``chip`` (bytes; kept in the compile
+        cache), or None without ptxas."""
+        if self._cubin is None:
+            self.adopt_cubin(cache.compile_cubin(self.ptx, self.chip))
+        return self._cubin
+
+    def adopt_cubin(self, cubin):
+        """Keeps ptxas's cubin of ``ptx`` (here and in the compile cache)."""
+        if self._cubin is None and cubin is not None:
+            self._cubin = cubin
+            if self.cache_key:
+                cache.add_file(self.cache_key, self.name + ".cubin", cubin)
 
     @property
     def manifest(self):
-        """The manifest (docs/abi.md) as a dict."""
-        return json.loads(self._c.manifest())
+        """The manifest (docs/abi.md) as a dict (a new one each time)."""
+        if self._manifest_text is None:
+            self._manifest_text = self._compilation().manifest()
+        return json.loads(self._manifest_text)
+
+    @property
+    def _access(self):
+        """Each tensor parameter's access ("read", "write", "readwrite")."""
+        if self._access_by_name is None:
+            self._access_by_name = {p["name"]: p["access"]
+                                    for p in self.manifest["params"]}
+        return self._access_by_name
 
     def mlir(self, stage="source", locations=False):
         """The IR after the front end (``"source"``) or after the pass
@@ -436,38 +676,50 @@ class CompiledKernel:
         ``"tile-to-gpu"``, ...; ``"canonicalize#2"`` for a pass's second
         run); with ``locations=True``, each op's ``loc("FILE.py":LINE:COL)``
         too, the Python source it came from."""
-        return self._c.ir(stage, locations)
+        return self._compilation().ir(stage, locations)
 
     @property
     def stages(self):
         """The stages ``mlir()`` knows, in pipeline order."""
-        return self._c.stages()
+        return self._compilation().stages()
 
     @property
     def remarks(self):
         """What the compiler remarked (with ``remarks=True``): placement,
         spills, the shared-memory plan, located in the Python source."""
+        if self._c is None:  # a hit of the compile cache: no remarks asked
+            return []
         return list(self._c.remarks)
 
     @property
     def warnings(self):
+        """The compile's warnings, located in the Python source."""
+        if self._c is None:
+            return list(self._warnings)
         return list(self._c.warnings)
 
     def save(self, directory, inputs=None, dims=None):
         """Writes ``NAME.ptx`` and ``NAME.json`` (the manifest) into
         ``directory``: what ``tile-launch NAME.ptx NAME.json --inputs DIR``
-        runs on a machine with only the CUDA driver. With ``inputs`` (one
-        array per parameter) it also writes ``DIR/NAME.bin`` for each
-        parameter the kernel reads and ``dims.txt``; returns the paths."""
+        runs on a machine with only the CUDA driver; and ``NAME.h``, a C
+        header that embeds both and declares ``NAME_launch(...)`` over
+        libTileRuntime, for a C or C++ program (docs/python.md,
+        "Deployment"). With ``inputs`` (one array per parameter) it also
+        writes ``DIR/NAME.bin`` for each parameter the kernel reads and
+        ``dims.txt``; returns the paths."""
         os.makedirs(directory, exist_ok=True)
         ptx_path = os.path.join(directory, self.name + ".ptx")
         manifest_path = os.path.join(directory, self.name + ".json")
+        header_path = os.path.join(directory, self.name + ".h")
         with open(ptx_path, "w") as f:
             f.write(self.ptx)
         manifest = self.manifest
         with open(manifest_path, "w") as f:
-            f.write(self._c.manifest() + "\n")
-        paths = [ptx_path, manifest_path]
+            f.write(self._manifest_text + "\n")
+        with open(header_path, "w") as f:
+            f.write(c_header(self.name, self.ptx, self._manifest_text,
+                             manifest))
+        paths = [ptx_path, manifest_path, header_path]
         if inputs is not None:
             symbols = dict(dims or {})
             for param, array in zip(manifest["params"], inputs):
@@ -489,34 +741,30 @@ class CompiledKernel:
 
     def run(self, *arrays, backend="auto", check=True, warmup=3, runs=10,
             ptx_figures=True, _planted_bugs=""):
-        """Runs on numpy arrays; see :meth:`Kernel.__call__`."""
+        """Runs on the arrays; see :meth:`Kernel.__call__`."""
         if backend not in _BACKENDS:
             raise Error(f"backend={backend!r}: expected one of "
                         f"{', '.join(_BACKENDS)}")
+        warmup, runs = _count("warmup", warmup), _count("runs", runs)
         params = self.kernel.params
         if len(arrays) != len(params):
             raise Error(f"kernel '{self.name}' takes {len(params)} arrays, "
                         f"got {len(arrays)}")
         manifest = self.manifest
-        access = {p["name"]: p["access"] for p in manifest["params"]}
-        passed, copies = [], []
+        access = self._access
+        passed, hosts = [], []
         for (name, spec), array in zip(params, arrays):
             if isinstance(spec, dtypes.DType):
-                passed.append((spec.name, _scalar(name, spec, array)))
+                passed.append((spec.name, _scalar(name, spec, array), False))
                 continue
-            dtype = _tile_dtype(name, array)
             written = access.get(name) != "read"
-            if written and not array.flags.writeable:
-                raise Error(f"parameter '{name}': the kernel writes it, but "
-                            "the array is read-only")
-            contiguous = np.ascontiguousarray(array)
-            passed.append((dtype, contiguous))
-            copies.append((array, contiguous, written))
-        outcome = self._c.run(passed, backend, bool(check), int(warmup),
-                              int(runs), bool(ptx_figures), _planted_bugs)
-        for array, contiguous, written in copies:
-            if written and contiguous is not array:
-                array[...] = contiguous
+            host = host_array(name, array, written)
+            passed.append((host.dtype, host.array, written))
+            hosts.append(host)
+        outcome = self._compilation().run(passed, backend, bool(check), warmup, runs,
+                              bool(ptx_figures), _planted_bugs)
+        for host in hosts:
+            host.finish()
         result = RunResult(self, outcome, manifest)
         if check:
             result.raise_for_mismatch()
