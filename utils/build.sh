@@ -30,3 +30,21 @@ if [[ ! -f "$build/build.ninja" || ${#sanitize[@]} -gt 0 ]]; then
     -DPython3_EXECUTABLE=/usr/bin/python3 "${launcher[@]}" "${sanitize[@]}" >/dev/null
 fi
 ninja -C "$build" ${TILE_JOBS:+-j "$TILE_JOBS"}
+
+# The `tile` package, installed into build/venv through pyproject.toml as
+# `pip install .` installs it, but editable (python/tile's sources are
+# imported where they are, so an edit takes effect at once) and with the
+# extension this build made (TILE_PYTHON_PREBUILT: nothing compiled twice).
+# Again whenever the extension changed.
+venv=$build/venv
+extension=$(ls "$build"/python/tile/_tile*.so 2>/dev/null | head -1 || true)
+if [[ -n $extension && -x $venv/bin/python ]]; then
+  stamp=$venv/.tile-extension
+  if ! cmp -s <(stat -c '%s %Y' "$extension"; cat "$root/pyproject.toml") "$stamp"; then
+    "$venv/bin/python" -m pip install --quiet --disable-pip-version-check \
+      --no-build-isolation --no-deps --editable "$root" \
+      --config-settings=build-dir="$build/pip" \
+      --config-settings=cmake.define.TILE_PYTHON_PREBUILT="$build" >&2
+    { stat -c '%s %Y' "$extension"; cat "$root/pyproject.toml"; } > "$stamp"
+  fi
+fi

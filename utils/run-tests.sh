@@ -45,12 +45,14 @@ failed=$(( $(count Failed) + $(count Unresolved) + $(count "Timed Out") + $(coun
 skipped=$(count Unsupported)
 if [[ $lit_status -ne 0 && $failed -eq 0 ]]; then failed=1; fi
 
-# The Python package (python/test), in the venv utils/setup.sh made; its
-# closing counts ("12 passed, 1 skipped in 3.2s") join lit's.
+# The Python package (python/test), as build.sh installed it into the venv
+# utils/setup.sh made (run from the root, so that python/tile is imported
+# as installed, not from the working directory); its closing counts ("12
+# passed, 1 skipped in 3.2s") join lit's.
 pytest_status=0
 if [[ -x $build/venv/bin/python && -d $build/python/tile ]]; then
-  (cd "$root/python" && env ${preload:+LD_PRELOAD=$preload} \
-     "$build/venv/bin/python" -m pytest -q -p no:cacheprovider test) | tee "$log"
+  (cd "$root" && env TILE_BUILD_DIR="$build" ${preload:+LD_PRELOAD=$preload} \
+     "$build/venv/bin/python" -m pytest -q -p no:cacheprovider python/test) | tee "$log"
   pytest_status=${PIPESTATUS[0]}
   summary=$(grep -E '^[0-9]+ (passed|failed|skipped|error|errors|deselected|xfailed|xpassed)' "$log" | tail -1)
   pycount() { echo "$summary" | grep -oE "[0-9]+ $1" | grep -oE '^[0-9]+' || echo 0; }

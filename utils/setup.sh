@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Installs every Debian package tile needs to build and test, on a fresh
 # Debian 12 machine, then the Python front end's virtual environment
-# (${TILE_BUILD_DIR:-build}/venv: python/requirements.txt, pinned, and the
-# `tile` package from the build tree). A fast no-op when all is there. As a
+# (${TILE_BUILD_DIR:-build}/venv: python/requirements.txt, pinned; build.sh
+# installs the `tile` package into it). A fast no-op when all is there. As a
 # non-root user with packages missing, prints the apt-get line to run and
 # exits 1.
 set -euo pipefail
@@ -55,8 +55,8 @@ if [[ ! -x $venv/bin/python ]] || ! cmp -s "$requirements" "$stamp"; then
     -r "$requirements"
   cp "$requirements" "$stamp"
 fi
-# Installed for development: the venv imports `tile` from the build tree
-# (python/tile's sources, linked, and the extension the build makes), so an
-# edit of python/tile takes effect without reinstalling.
+# The `tile` package is installed into the venv by utils/build.sh, once the
+# extension is built (pyproject.toml, editable); an older setup's link into
+# the build tree goes.
 site=$("$venv/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')
-echo "$build/python" > "$site/tile-build.pth"
+rm -f "$site/tile-build.pth"
