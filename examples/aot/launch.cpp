@@ -1,11 +1,11 @@
 //===- launch.cpp - a C++ program that launches a saved tile kernel -------===//
 //
 // Deployment without Python or LLVM (docs/python.md, "Deployment"): the
-// header examples/aot/copy.py saves (copy.h: the PTX, the manifest and
+// header examples/aot/save_copy.py saves (copy.h: the PTX, the manifest and
 // copy_launch) and libTileRuntime, which loads the CUDA driver at the
 // launch. Build and run:
 //
-//   build/venv/bin/python examples/aot/copy.py out
+//   build/venv/bin/python examples/aot/save_copy.py out
 //   g++ -std=c++17 -I out -I include/tile/Runtime examples/aot/launch.cpp
 //       build/lib/libTileRuntime.a -ldl -o launch
 //   ./launch [K] [driver library]

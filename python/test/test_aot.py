@@ -17,7 +17,7 @@ RUNTIME = os.path.join(BUILD, "lib", "libTileRuntime.a")
 
 
 def load_copy():
-    path = os.path.join(ROOT, "examples", "aot", "copy.py")
+    path = os.path.join(ROOT, "examples", "aot", "save_copy.py")
     spec = importlib.util.spec_from_file_location("aot_copy", path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)

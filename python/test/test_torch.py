@@ -156,3 +156,29 @@ def test_torch_op_errors():
     with pytest.raises(tile.Error, match=r"expected 'namespace::name'"):
         tile.torch_op("nonamespace", scale_rows,
                       outputs={"Y": lambda X: (X.shape, X.dtype)})
+
+
+@tile.kernel(threads=128, grid=lambda M: tile.cdiv(M, BM))
+def rows_by(X: tile.tensor(tile.f32, ["M", 64]),
+            Y: tile.tensor(tile.f32, ["M", 64]), BM: tile.constexpr):
+    r = tile.block_id(0) * BM
+    Y[r:r + BM, 0:64] = X[r:r + BM, 0:64] * 3.0
+
+
+def test_torch_op_of_constexpr_and_autotuned_kernels(tmp_path, monkeypatch):
+    monkeypatch.setenv("TILE_CACHE_DIR", str(tmp_path))
+    fixed = tile.torch_op("tiletest::rows16", rows_by, consts={"BM": 16},
+                          outputs={"Y": lambda X: (X.shape, X.dtype)})
+    X = torch.randn(64, 64)
+    torch.testing.assert_close(fixed(X), X * 3)
+    tuned = tile.autotune(configs=[tile.Config(consts={"BM": 16}),
+                                   tile.Config(threads=256, consts={"BM": 32})],
+                          key=["M"])(rows_by)
+    op = tile.torch_op("tiletest::rows_tuned", tuned,
+                       outputs={"Y": lambda X: (X.shape, X.dtype)})
+    with pytest.warns(UserWarning, match="static estimate"):
+        Y = op(X)
+    torch.testing.assert_close(Y, X * 3)
+    assert tuned.tuned_now is True and tuned.best_config in tuned.configs
+    torch.testing.assert_close(torch.ops.tiletest.rows_tuned(X), X * 3)
+    assert tuned.tuned_now is False

@@ -1,7 +1,7 @@
 """The kernel examples/aot/launch.cpp launches: `copy` (O = X over [4, K]),
 compiled and saved for a program without Python.
 
-    build/venv/bin/python examples/aot/copy.py out   # out/copy.{ptx,json,h}
+    build/venv/bin/python examples/aot/save_copy.py out   # out/copy.{ptx,json,h}
 """
 
 import sys
