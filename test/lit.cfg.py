@@ -40,7 +40,8 @@ if "-fsanitize=" in config.cxx_flags:
     config.available_features.add("sanitize")
 
 tool_dirs = [config.tile_tools_dir, config.llvm_tools_dir]
-tools = ["tile-opt", "tile-translate", "tile-launch", "tile-emulate", "tile-run"]
+tools = ["tile-opt", "tile-translate", "tile-launch", "tile-emulate", "tile-run",
+         "tile-lsp-server", "tile-mlir-lsp-server"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 llvm_config.with_environment("PATH", config.tile_tools_dir, append_path=True)
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)

@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Emitter.h"
+#include "tile/Frontend/Language.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Verifier.h"
@@ -25,12 +26,11 @@ using llvm::StringRef;
 using llvm::Twine;
 
 bool Emitter::isMovementStatement(StringRef callee) {
-  return llvm::is_contained(
-      {"copy", "barrier", "advance", "commit_group", "wait_group"}, callee);
+  return isLanguageName(LanguageName::Kind::Statement, callee);
 }
 
 bool Emitter::isStageAccessor(StringRef callee) {
-  return llvm::is_contained({"stage", "front", "back"}, callee);
+  return isLanguageName(LanguageName::Kind::StageAccessor, callee);
 }
 
 LogicalResult Emitter::checkNotPipeline(Value var, StringRef name, SMLoc loc) {

@@ -3,6 +3,7 @@
 #include "Emitter.h"
 #include "Parser.h"
 
+#include "tile/Frontend/Language.h"
 #include "tile/Frontend/Parser.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -63,8 +64,7 @@ FailureOr<Symbol> Emitter::resolve(StringRef name, SMLoc loc) {
 LogicalResult Emitter::checkAttributeNames(const Kernel &kernel) {
   llvm::StringMap<SMLoc> seen;
   for (const Attribute &attr : kernel.attributes) {
-    if (attr.name != "launch" && attr.name != "registers" &&
-        attr.name != "pipeline")
+    if (!isLanguageName(LanguageName::Kind::Attribute, attr.name))
       return error(attr.loc) << "unknown attribute '@" << attr.name
                              << "'; expected @launch, @registers or "
                                 "@pipeline";
