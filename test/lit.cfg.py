@@ -46,6 +46,10 @@ llvm_config.add_tool_substitutions(tools, tool_dirs)
 llvm_config.with_environment("PATH", config.tile_tools_dir, append_path=True)
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
+# node runs the VS Code extension's client (editors/vscode) against the server.
+if shutil.which("node"):
+    config.available_features.add("node")
+
 # ptxas validates emitted PTX without a GPU.
 if config.ptxas and os.path.exists(config.ptxas):
     config.available_features.add("ptxas")

@@ -204,9 +204,104 @@ struct Collector {
 };
 } // namespace
 
-Analysis mlir::tile::lsp::analyzeTileSource(
-    StringRef path, StringRef text, const AnalysisOptions &options,
-    const DialectRegistry &registry, llvm::function_ref<bool()> isStale) {
+/// Moves `from`'s notes to `to`, their lines shifted by `shift`.
+static void shiftInto(std::vector<PositionNote> &to,
+                      const std::vector<PositionNote> &from, int shift) {
+  for (PositionNote note : from) {
+    note.pos.line += shift;
+    to.push_back(std::move(note));
+  }
+}
+
+static void shiftFinding(Finding &finding, int shift) {
+  finding.pos.line += shift;
+  for (Finding &note : finding.notes)
+    shiftFinding(note, shift);
+}
+
+/// Adds a cached kernel's results to `result`, at `firstLine`.
+static void reuse(const KernelResult &cached, unsigned firstLine,
+                  Analysis &result) {
+  int shift = static_cast<int>(firstLine) - static_cast<int>(cached.firstLine);
+  for (Finding finding : cached.findings) {
+    shiftFinding(finding, shift);
+    result.findings.push_back(std::move(finding));
+  }
+  for (Placement placement : cached.placements) {
+    if (placement.pos.line)
+      placement.pos.line += shift;
+    result.placements.push_back(std::move(placement));
+  }
+  shiftInto(result.loops, cached.loops, shift);
+  shiftInto(result.dots, cached.dots, shift);
+  shiftInto(result.layouts, cached.layouts, shift);
+  for (KernelSummary summary : cached.summary) {
+    summary.pos.line += shift;
+    result.kernels.push_back(std::move(summary));
+  }
+}
+
+namespace {
+/// A kernel of the text that the passes are to analyse.
+struct FreshKernel {
+  std::string key;
+  /// Its lines, [first, last).
+  unsigned first, last;
+  KernelOp op;
+};
+} // namespace
+
+/// Splits the kernels of `module` into those `cache` holds (their results
+/// go to `result`, their entries to `next`, the kernels leave the module)
+/// and the fresh ones, returned.
+static std::vector<FreshKernel>
+reuseCachedKernels(StringRef text, ModuleOp module, const std::string &chip,
+                   const KernelCache &cache, KernelCache &next,
+                   Analysis &result) {
+  const SourceIndex &index = *result.index;
+  std::vector<size_t> lineStarts{0};
+  for (size_t i = 0, e = text.size(); i < e; ++i)
+    if (text[i] == '\n')
+      lineStarts.push_back(i + 1);
+  auto lineOf = [&](size_t offset) -> unsigned {
+    return llvm::upper_bound(lineStarts, offset) - lineStarts.begin();
+  };
+  // What every kernel depends on besides its own text.
+  std::string shared = chip + '\n';
+  for (const SourceSymbol &symbol : index.symbols)
+    if (symbol.kind == SourceSymbol::Kind::Const && symbol.kernel < 0)
+      shared += text.substr(symbol.statement).split('\n').first.str() + '\n';
+  llvm::StringMap<KernelOp> ops;
+  for (KernelOp op : module.getOps<KernelOp>())
+    ops[op.getSymName()] = op;
+  std::vector<FreshKernel> fresh;
+  for (auto [k, id] : llvm::enumerate(index.kernels)) {
+    size_t begin = index.symbols[id].statement;
+    size_t end = k + 1 < index.kernels.size()
+                     ? index.symbols[index.kernels[k + 1]].statement
+                     : text.size();
+    std::string key = shared + '\0' + text.slice(begin, end).str();
+    KernelOp op = ops.lookup(index.symbols[id].name);
+    if (!op)
+      continue;
+    unsigned first = lineOf(begin);
+    if (auto it = cache.find(key); it != cache.end()) {
+      reuse(it->second, first, result);
+      next.insert(*it);
+      op.erase();
+      ++result.reusedKernels;
+      continue;
+    }
+    fresh.push_back({std::move(key), first, lineOf(end) + 1, op});
+  }
+  return fresh;
+}
+
+Analysis mlir::tile::lsp::analyzeTileSource(StringRef path, StringRef text,
+                                            const AnalysisOptions &options,
+                                            const DialectRegistry &registry,
+                                            llvm::function_ref<bool()> isStale,
+                                            KernelCache *cache) {
   Clock::time_point start = Clock::now();
   Analysis result;
   auto finish = [&]() -> Analysis {
@@ -250,6 +345,13 @@ Analysis mlir::tile::lsp::analyzeTileSource(
       result.values.push_back({*pos, spellType(op->getResult(0).getType())});
   });
 
+  KernelCache next;
+  std::vector<FreshKernel> fresh;
+  if (cache && result.index)
+    fresh =
+        reuseCachedKernels(text, *module, options.chip, *cache, next, result);
+  size_t findingsBefore = result.findings.size();
+
   TileToPTXOptions compile;
   compile.chip = options.chip;
   compile.remarks = true;
@@ -284,5 +386,28 @@ Analysis mlir::tile::lsp::analyzeTileSource(
     for (KernelOp kernel : module->getOps<KernelOp>())
       collector.collectKernel(kernel);
   }
+  if (cache && result.index && succeeded(placed) && result.stopped.empty()) {
+    // Each fresh kernel's entry: what the passes said within its lines.
+    for (FreshKernel &kernel : fresh) {
+      Analysis part;
+      Collector{part, path}.collectKernel(kernel.op);
+      for (size_t i = findingsBefore; i < result.findings.size(); ++i)
+        if (result.findings[i].pos.line >= kernel.first &&
+            result.findings[i].pos.line < kernel.last)
+          part.findings.push_back(result.findings[i]);
+      next[kernel.key] = {kernel.first,
+                          std::move(part.findings),
+                          std::move(part.placements),
+                          std::move(part.loops),
+                          std::move(part.dots),
+                          std::move(part.layouts),
+                          std::move(part.kernels)};
+    }
+    *cache = std::move(next);
+  }
+  llvm::stable_sort(result.findings, [](const Finding &a, const Finding &b) {
+    return std::make_pair(a.pos.line, a.pos.column) <
+           std::make_pair(b.pos.line, b.pos.column);
+  });
   return finish();
 }

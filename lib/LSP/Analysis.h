@@ -19,6 +19,7 @@
 #include "llvm/ADT/StringRef.h"
 
 #include <chrono>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -101,16 +102,35 @@ struct Analysis {
   std::string stopped;
   /// Whether a newer edit cancelled it: its results are to be dropped.
   bool cancelled = false;
+  /// Kernels whose results came from the cache.
+  unsigned reusedKernels = 0;
   double milliseconds = 0;
 };
 
+/// What the placement passes said about one kernel: an edit elsewhere in
+/// the file reuses it, its lines shifted.
+struct KernelResult {
+  /// The kernel's first line when it was analysed.
+  unsigned firstLine = 1;
+  std::vector<Finding> findings;
+  std::vector<Placement> placements;
+  std::vector<PositionNote> loops, dots, layouts;
+  std::vector<KernelSummary> summary;
+};
+/// Kernel results by all they depend on: the chip, the file's consts and
+/// the kernel's own text (its first attribute to the next kernel's).
+using KernelCache = std::map<std::string, KernelResult>;
+
 /// Analyses `text` (named `path`, for diagnostics) with the dialects of
 /// `registry`. `isStale` is polled between passes: when it says true, the
-/// analysis stops and comes back cancelled.
+/// analysis stops and comes back cancelled. With a `cache`, the kernels it
+/// holds skip the passes, and a complete analysis refills it with this
+/// text's kernels.
 Analysis analyzeTileSource(llvm::StringRef path, llvm::StringRef text,
                            const AnalysisOptions &options,
                            const DialectRegistry &registry,
-                           llvm::function_ref<bool()> isStale);
+                           llvm::function_ref<bool()> isStale,
+                           KernelCache *cache = nullptr);
 
 /// The language's spelling of an MLIR type (`tile<f32>[16, 64]`,
 /// `tensor<f16>[M, K]`, `f32`).

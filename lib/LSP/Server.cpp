@@ -69,7 +69,7 @@ static std::optional<std::string> setOption(llvm::StringRef key,
     return std::nullopt;
   }
   return llvm::formatv("unknown option '{0}' (chip, time_limit_ms, "
-                       "debounce_ms, remark_hints)",
+                       "remark_hints; debounce_ms in initializationOptions)",
                        key)
       .str();
 }
@@ -243,10 +243,9 @@ private:
   void work();
   /// The analysis of `text`, null when a newer edit cancelled it;
   /// `remarkHints` is the document's option.
-  std::shared_ptr<const AnalyzedText> analyse(const proto::URIForFile &uri,
-                                              int64_t version,
-                                              const std::string &text,
-                                              bool &remarkHints);
+  std::shared_ptr<const AnalyzedText>
+  analyse(const proto::URIForFile &uri, int64_t version,
+          const std::string &text, KernelCache &cache, bool &remarkHints);
 
   ServerOptions defaults;
   bool initialized = false;
@@ -268,10 +267,12 @@ void Server::onInitialize(const InitializeRequest &request,
   if (initialized)
     return reply(llvm::make_error<proto::LSPError>(
         "the server is initialized already", proto::ErrorCode::InvalidRequest));
-  if (const json::Object *options = request.options.getAsObject())
+  if (const json::Object *options = request.options.getAsObject()) {
+    std::lock_guard<std::mutex> lock(mutex); // the worker reads defaults
     for (const auto &[key, value] : *options)
       if (std::optional<std::string> error = setOption(key, value, defaults))
         proto::Logger::error("initializationOptions: {0}", *error);
+  }
   initialized = true;
   json::Object capabilities{
       {"textDocumentSync",
@@ -356,6 +357,10 @@ void Server::onCompletion(const proto::CompletionParams &params,
 }
 
 void Server::onOpen(const proto::DidOpenTextDocumentParams &params) {
+  if (!initialized || shutdownReceived) {
+    proto::Logger::error("didOpen before initialize or after shutdown");
+    return;
+  }
   {
     std::lock_guard<std::mutex> lock(mutex);
     Document &doc = documents[params.textDocument.uri.uri().str()];
@@ -429,7 +434,8 @@ ServerOptions Server::optionsFor(const proto::URIForFile &uri,
 
 std::shared_ptr<const AnalyzedText>
 Server::analyse(const proto::URIForFile &uri, int64_t version,
-                const std::string &text, bool &remarkHints) {
+                const std::string &text, KernelCache &cache,
+                bool &remarkHints) {
   std::vector<std::string> errors;
   ServerOptions options = optionsFor(uri, errors);
   remarkHints = options.remarkHints;
@@ -442,7 +448,7 @@ Server::analyse(const proto::URIForFile &uri, int64_t version,
   llvm::CrashRecoveryContext crashes;
   if (!crashes.RunSafely([&] {
         analysis = analyzeTileSource(uri.file(), text, options.analysis,
-                                     registry, isStale);
+                                     registry, isStale, &cache);
       })) {
     analysis = Analysis();
     analysis.findings.push_back(
@@ -462,8 +468,12 @@ Server::analyse(const proto::URIForFile &uri, int64_t version,
 }
 
 void Server::work() {
+  // Each open document's kernel results, which only this thread touches.
+  std::map<std::string, KernelCache> caches;
   std::unique_lock<std::mutex> lock(mutex);
   while (true) {
+    for (auto it = caches.begin(); it != caches.end();)
+      it = documents.count(it->first) ? std::next(it) : caches.erase(it);
     // The document edited longest ago among those with news.
     Document *next = nullptr;
     for (auto &[key, doc] : documents)
@@ -487,7 +497,7 @@ void Server::work() {
     lock.unlock();
     bool remarkHints = true;
     std::shared_ptr<const AnalyzedText> analysed =
-        analyse(uri, version, text, remarkHints);
+        analyse(uri, version, text, caches[uri.uri().str()], remarkHints);
     lock.lock();
     auto it = documents.find(uri.uri().str());
     if (!analysed || it == documents.end())

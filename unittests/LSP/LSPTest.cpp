@@ -2,6 +2,9 @@
 
 #include "Features.h"
 #include "Server.h"
+#include "tile/InitAllTile.h"
+
+#include "mlir/IR/DialectRegistry.h"
 
 #include "gtest/gtest.h"
 
@@ -48,4 +51,55 @@ TEST(FormatTest, Bytes) {
   EXPECT_EQ(formatBytes(96), "96 B");
   EXPECT_EQ(formatBytes(4096), "4 KiB");
   EXPECT_EQ(formatBytes(2560), "2.5 KiB");
+}
+
+// Kernels an edit leaves alone reuse their results, at their new lines: the
+// analysis with the cache says what a fresh one says.
+TEST(AnalysisTest, KernelCacheReusesUnchangedKernels) {
+  mlir::DialectRegistry registry;
+  mlir::tile::registerAllTileDialects(registry);
+  std::string squares =
+      "@launch(256)\n@registers(acc)\n"
+      "kernel KNAME(X: tensor<f32>[16, 64], O: tensor<f32>[16, 64]) {\n"
+      "  var acc: tile<f32>[16, 64] = 0.0\n"
+      "  acc += X[0 :+ 16, 0 :+ 64]\n"
+      "  O[0 :+ 16, 0 :+ 64] = acc\n}\n";
+  auto kernel = [&](llvm::StringRef name) {
+    std::string text = squares;
+    text.replace(text.find("KNAME"), 5, name.str());
+    return text;
+  };
+  auto summary = [](const Analysis &analysis) {
+    std::vector<std::string> lines;
+    for (const Finding &finding : analysis.findings)
+      lines.push_back(std::to_string(finding.pos.line) + ":" +
+                      std::to_string(finding.pos.column) + " " +
+                      finding.message);
+    for (const Placement &placement : analysis.placements)
+      lines.push_back(placement.kernel + "." + placement.var + " " +
+                      std::to_string(placement.pos.line) + " " +
+                      std::to_string(placement.perThread));
+    for (const PositionNote &layout : analysis.layouts)
+      lines.push_back(std::to_string(layout.pos.line) + " " + layout.text);
+    std::sort(lines.begin(), lines.end());
+    return lines;
+  };
+  AnalysisOptions options;
+  auto never = [] { return false; };
+  KernelCache cache;
+  std::string before = kernel("a") + kernel("b");
+  Analysis first =
+      analyzeTileSource("k.tile", before, options, registry, never, &cache);
+  EXPECT_EQ(first.reusedKernels, 0u);
+  EXPECT_EQ(cache.size(), 2u);
+  // A line above both, and a change to b: a is reused, two lines down.
+  std::string after = "// one\n// two\n" + kernel("a") + kernel("b");
+  after.replace(after.rfind("0.0"), 3, "1.0");
+  Analysis cached =
+      analyzeTileSource("k.tile", after, options, registry, never, &cache);
+  Analysis fresh = analyzeTileSource("k.tile", after, options, registry, never);
+  EXPECT_EQ(cached.reusedKernels, 1u);
+  EXPECT_FALSE(cached.findings.empty());
+  EXPECT_EQ(summary(cached), summary(fresh));
+  EXPECT_EQ(cache.size(), 2u);
 }
