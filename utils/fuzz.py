@@ -4,7 +4,8 @@
 Takes the kernels of the repository (examples/*.tile, test/Frontend/**/*.tile,
 and the .mlir tests of test/Dialect, test/Conversion and test/Emulator, split
 at `// -----`), mutates them (numbers, element types, lines, op names,
-attributes, lines spliced in from other files) and runs each mutant through
+operators, the bit operators among them, attributes, lines spliced in
+from other files) and runs each mutant through
 the tools a user runs:
 
   .tile  tile-translate --import-tile, tile-translate --tile-to-ptx (and
@@ -61,7 +62,12 @@ TILE_OPS = ["rowsum", "rowmax", "dot", "exp", "abs", "max", "min", "where",
 MLIR_OPS = ["tile.rowsum", "tile.rowmax", "tile.dot", "tile.broadcast",
             "tile.splat", "tile.load", "tile.store", "tile.read", "tile.write",
             "arith.addf", "arith.mulf", "arith.subf", "arith.maximumf",
-            "arith.addi", "math.exp", "arith.select", "arith.cmpf olt,"]
+            "arith.addi", "math.exp", "arith.select", "arith.cmpf olt,",
+            "arith.andi", "arith.ori", "arith.xori", "arith.shli",
+            "arith.shrsi", "arith.shrui"]
+# The binary operators of the language, the bit operators among them.
+TILE_OPERATORS = ["+", "-", "*", "/", "%", "&", "|", "^", "<<", ">>"]
+OPERATOR = re.compile(r"(?<=\s)(<<|>>|[-+*/%&|^])(?=\s)")
 SPECIAL = [0, 1, -1, 2, 3, 7, 15, 16, 17, 31, 32, 33, 48, 63, 64, 65, 96, 127,
            128, 129, 255, 256, 257, 1000, 1023, 1024, 1025, 4096, 65536,
            2**24, 2**31 - 1, 2**31, 2**32, 2**63 - 1, 2**63, 2**64]
@@ -169,6 +175,24 @@ def mutate_op(rng, lines, _):
         replace_at(lines, i, m, rng.choice(names))
 
 
+def mutate_operator(rng, lines, _):
+    """One binary operator of a .tile kernel becomes another (`+` a `<<`,
+    `*` a `&`, ...), or an operand gets a bit operation or `~`."""
+    if any("tile.kernel" in line for line in lines):
+        return
+    i, m = pick_match(rng, lines, OPERATOR)
+    if m is None:
+        return
+    if rng.randrange(3):
+        replace_at(lines, i, m, rng.choice(TILE_OPERATORS))
+    else:
+        amount = rng.choice(["1", "3", "31", "32", "33", "-1", "0xF"])
+        replace_at(lines, i, m, "%s %s %s" % (
+            rng.choice(["<<", ">>", "&", "^"]), amount, m.group()))
+        if rng.randrange(2):
+            lines[i] = lines[i].replace("= ", "= ~", 1)
+
+
 def mutate_word(rng, lines, _):
     """One identifier or SSA name becomes another of the file."""
     i, m = pick_match(rng, lines, WORD)
@@ -229,7 +253,7 @@ def mutate_attribute(rng, lines, _):
 MUTATIONS = [mutate_number] * 2 + [mutate_size_everywhere] * 4 + [
     mutate_type, mutate_type_everywhere, mutate_type_everywhere] + [
         mutate_op] * 3 + [mutate_lines] * 3 + [mutate_attribute] * 3 + [
-            mutate_word]
+            mutate_word] + [mutate_operator] * 2
 
 
 def mutant(seed, iteration, corpus):

@@ -96,7 +96,8 @@ struct ContextExpr : ExprBase<Expr::Kind::Context> {
   unsigned dim;
 };
 
-enum class UnaryOp { Neg, Not };
+/// `-x`, `not b` and `~x` (bitwise complement of an integer).
+enum class UnaryOp { Neg, Not, BitNot };
 
 struct UnaryExpr : ExprBase<Expr::Kind::Unary> {
   UnaryExpr(llvm::SMLoc loc, UnaryOp op, ExprPtr operand)
@@ -120,7 +121,13 @@ enum class BinaryOp {
   Eq,
   Ne,
   And,
-  Or
+  Or,
+  // Bit operations on integers (`&`, `|`, `^` also on i1).
+  BitAnd,
+  BitOr,
+  BitXor,
+  Shl,
+  Shr
 };
 
 /// The spelling of `op`, for messages.

@@ -682,6 +682,11 @@ FailureOr<Operand> Emitter::foldBinary(BinaryOp op, const Literal &lhs,
 
 FailureOr<Operand> Emitter::emitBinary(BinaryOp op, Operand lhs, Operand rhs,
                                        SMLoc loc) {
+  if (isBitOperator(op)) {
+    if (lhs.isLiteral() && rhs.isLiteral())
+      return foldBitOperator(op, *lhs.literal, *rhs.literal, loc);
+    return emitBitOperator(op, lhs, rhs, loc);
+  }
   if (lhs.isLiteral() && rhs.isLiteral())
     return foldBinary(op, *lhs.literal, *rhs.literal, loc);
   std::string what = ("'" + spell(op) + "'").str();
@@ -774,6 +779,8 @@ FailureOr<Operand> Emitter::emitUnary(const UnaryExpr &expr) {
   if (failed(operand))
     return failure();
   SMLoc loc = expr.getLoc();
+  if (expr.op == UnaryOp::BitNot)
+    return emitComplement(*operand, loc);
   if (operand->isLiteral()) {
     Literal value = *operand->literal;
     if (expr.op == UnaryOp::Not) {

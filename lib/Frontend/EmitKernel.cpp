@@ -147,8 +147,8 @@ FailureOr<Literal> Emitter::evaluateConstant(const Expr &expr, StringRef what) {
   auto notConstant = [&](const Expr &at) {
     return error(at.getLoc())
            << "not a compile-time constant: " << what
-           << " is made of integers, numbers, consts, unary '-', + - * / % "
-              "and cdiv, min, max";
+           << " is made of integers, numbers, consts, unary '-' and '~', "
+              "+ - * / %, & | ^ << >> and cdiv, min, max";
   };
   switch (expr.getKind()) {
   case Expr::Kind::Int: {
@@ -179,7 +179,7 @@ FailureOr<Literal> Emitter::evaluateConstant(const Expr &expr, StringRef what) {
   }
   case Expr::Kind::Unary: {
     const auto &unary = cast<UnaryExpr>(expr);
-    if (unary.op != UnaryOp::Neg)
+    if (unary.op == UnaryOp::Not)
       return notConstant(expr);
     FailureOr<Operand> operand = emitUnary(unary);
     if (failed(operand))
@@ -196,6 +196,13 @@ FailureOr<Literal> Emitter::evaluateConstant(const Expr &expr, StringRef what) {
     FailureOr<Literal> rhs = evaluateConstant(*binary.rhs, what);
     if (failed(rhs))
       return failure();
+    if (isBitOperator(binary.op)) {
+      FailureOr<Operand> folded =
+          foldBitOperator(binary.op, *lhs, *rhs, binary.getLoc());
+      if (failed(folded))
+        return failure();
+      return *folded->literal;
+    }
     if (binary.op > BinaryOp::Rem)
       return notConstant(expr);
     FailureOr<Operand> folded =
@@ -345,7 +352,9 @@ FailureOr<AffineExpr> Emitter::emitGridTerm(const Expr &expr,
   }
   if (auto *unary = dyn_cast<UnaryExpr>(&expr)) {
     if (unary->op != UnaryOp::Neg)
-      return error(expr.getLoc()) << "'not' in a grid expression";
+      return error(expr.getLoc())
+             << (unary->op == UnaryOp::Not ? "'not'" : "'~'")
+             << " in a grid expression";
     FailureOr<AffineExpr> operand = recurse(unary->operand);
     if (failed(operand))
       return failure();

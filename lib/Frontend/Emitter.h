@@ -2,7 +2,8 @@
 //
 // The semantic checks and the IR emission of the .tile front end, in one
 // walk: EmitKernel.cpp handles kernels, attributes and statements,
-// EmitExpr.cpp expressions, typing and builtins.
+// EmitExpr.cpp expressions, typing and builtins, EmitBitwise.cpp the bit
+// operators.
 //
 //===----------------------------------------------------------------------===//
 
@@ -68,6 +69,9 @@ struct Symbol {
   Literal constant;
 };
 
+/// `&`, `|`, `^`, `<<` and `>>`.
+bool isBitOperator(BinaryOp op);
+
 class Emitter {
 public:
   Emitter(Diagnoser &diag, ModuleOp module);
@@ -94,8 +98,9 @@ private:
   FailureOr<Type> emitParamType(const Param &param);
   /// Defines the const in the innermost scope.
   LogicalResult emitConst(const ConstStmt &constant);
-  /// The value of a compile-time expression: literals, consts, unary '-',
-  /// '+ - * / %' and cdiv/min/max of them; `what` names it in the error.
+  /// The value of a compile-time expression: literals, consts, unary '-'
+  /// and '~', '+ - * / %', '& | ^ << >>' and cdiv/min/max of them; `what`
+  /// names it in the error.
   FailureOr<Literal> evaluateConstant(const Expr &expr,
                                       llvm::StringRef what = "a const");
   /// The const `name` denotes, if it is one in scope.
@@ -194,6 +199,14 @@ private:
   FailureOr<Operand> foldBinary(BinaryOp op, const Literal &lhs,
                                 const Literal &rhs, llvm::SMLoc loc);
   FailureOr<Operand> emitUnary(const UnaryExpr &expr);
+  /// `&`, `|`, `^`, `<<`, `>>` (EmitBitwise.cpp): of two literals, folded;
+  /// else emitted with the shifts clamped as the language defines them.
+  FailureOr<Operand> foldBitOperator(BinaryOp op, const Literal &lhs,
+                                     const Literal &rhs, llvm::SMLoc loc);
+  FailureOr<Operand> emitBitOperator(BinaryOp op, Operand lhs, Operand rhs,
+                                     llvm::SMLoc loc);
+  /// `~x` of an integer or a boolean (EmitBitwise.cpp).
+  FailureOr<Operand> emitComplement(const Operand &operand, llvm::SMLoc loc);
   FailureOr<Operand> emitCall(const CallExpr &call);
   FailureOr<Operand> emitCast(const CallExpr &call, Type target);
   FailureOr<Operand> emitContext(const ContextExpr &expr);

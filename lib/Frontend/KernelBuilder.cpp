@@ -100,10 +100,19 @@ static std::optional<BinaryOp> parseBinaryOp(StringRef op) {
   for (BinaryOp candidate :
        {BinaryOp::Add, BinaryOp::Sub, BinaryOp::Mul, BinaryOp::Div,
         BinaryOp::Rem, BinaryOp::Lt, BinaryOp::Le, BinaryOp::Gt, BinaryOp::Ge,
-        BinaryOp::Eq, BinaryOp::Ne, BinaryOp::And, BinaryOp::Or})
+        BinaryOp::Eq, BinaryOp::Ne, BinaryOp::And, BinaryOp::Or,
+        BinaryOp::BitAnd, BinaryOp::BitOr, BinaryOp::BitXor, BinaryOp::Shl,
+        BinaryOp::Shr})
     if (spell(candidate) == op)
       return candidate;
   return std::nullopt;
+}
+
+/// `not`, `~` or `-` (the only other spelling a front end passes).
+static UnaryOp parseUnaryOp(StringRef op) {
+  if (op == "not")
+    return UnaryOp::Not;
+  return op == "~" ? UnaryOp::BitNot : UnaryOp::Neg;
 }
 
 KernelBuilder::KernelBuilder(MLIRContext *context, llvm::SourceMgr &sourceMgr,
@@ -283,7 +292,7 @@ KernelBuilder::context(StringRef field, unsigned dim, Pos pos) {
 FailureOr<KernelBuilder::ValueId>
 KernelBuilder::unary(StringRef op, ValueId operand, Pos pos) {
   Impl &s = *impl;
-  UnaryOp kind = op == "not" ? UnaryOp::Not : UnaryOp::Neg;
+  UnaryOp kind = parseUnaryOp(op);
   UnaryExpr expr(s.loc(pos), kind, s.wrap(operand));
   return s.add(s.emitter.emitExpr(expr));
 }
@@ -808,7 +817,7 @@ KernelBuilder::ExprId KernelBuilder::exprName(StringRef name, Pos pos) {
 
 KernelBuilder::ExprId KernelBuilder::exprUnary(StringRef op, ExprId operand,
                                                Pos pos) {
-  UnaryOp kind = op == "not" ? UnaryOp::Not : UnaryOp::Neg;
+  UnaryOp kind = parseUnaryOp(op);
   return impl->addExpr(std::make_unique<UnaryExpr>(impl->loc(pos), kind,
                                                    impl->takeExpr(operand)));
 }

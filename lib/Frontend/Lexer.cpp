@@ -87,6 +87,18 @@ StringRef mlir::tile::frontend::describe(TokenKind kind) {
     return "'/'";
   case TokenKind::percent:
     return "'%'";
+  case TokenKind::amp:
+    return "'&'";
+  case TokenKind::pipe:
+    return "'|'";
+  case TokenKind::caret:
+    return "'^'";
+  case TokenKind::tilde:
+    return "'~'";
+  case TokenKind::less_less:
+    return "'<<'";
+  case TokenKind::greater_greater:
+    return "'>>'";
   case TokenKind::less:
     return "'<'";
   case TokenKind::less_equal:
@@ -109,6 +121,16 @@ StringRef mlir::tile::frontend::describe(TokenKind kind) {
     return "'*='";
   case TokenKind::slash_equal:
     return "'/='";
+  case TokenKind::amp_equal:
+    return "'&='";
+  case TokenKind::pipe_equal:
+    return "'|='";
+  case TokenKind::caret_equal:
+    return "'^='";
+  case TokenKind::less_less_equal:
+    return "'<<='";
+  case TokenKind::greater_greater_equal:
+    return "'>>='";
   }
   llvm_unreachable("unknown token kind");
 }
@@ -221,6 +243,15 @@ Token Lexer::next() {
     }
     return make(otherwise, start);
   };
+  // `<` and `>`: the shifts `<<`, `<<=` or the comparisons `<`, `<=`.
+  auto doubled = [&](char self, TokenKind shiftAssign, TokenKind shift,
+                     TokenKind orEqual, TokenKind alone) {
+    if (cur != end && *cur == self) {
+      ++cur;
+      return follow('=', shiftAssign, shift);
+    }
+    return follow('=', orEqual, alone);
+  };
   switch (c) {
   case '(':
     return make(TokenKind::l_paren, start);
@@ -254,10 +285,21 @@ Token Lexer::next() {
     return follow('=', TokenKind::star_equal, TokenKind::star);
   case '/':
     return follow('=', TokenKind::slash_equal, TokenKind::slash);
+  case '&':
+    return follow('=', TokenKind::amp_equal, TokenKind::amp);
+  case '|':
+    return follow('=', TokenKind::pipe_equal, TokenKind::pipe);
+  case '^':
+    return follow('=', TokenKind::caret_equal, TokenKind::caret);
+  case '~':
+    return make(TokenKind::tilde, start);
   case '<':
-    return follow('=', TokenKind::less_equal, TokenKind::less);
+    return doubled('<', TokenKind::less_less_equal, TokenKind::less_less,
+                   TokenKind::less_equal, TokenKind::less);
   case '>':
-    return follow('=', TokenKind::greater_equal, TokenKind::greater);
+    return doubled('>', TokenKind::greater_greater_equal,
+                   TokenKind::greater_greater, TokenKind::greater_equal,
+                   TokenKind::greater);
   case '=':
     return follow('=', TokenKind::equal_equal, TokenKind::equal);
   case '!':
@@ -309,11 +351,37 @@ Token Lexer::lexIdentifier(const char *start) {
   return make(kind, start);
 }
 
+Token Lexer::lexHexInteger(const char *start) {
+  ++cur; // the 'x'
+  const char *firstDigit = cur;
+  int64_t value = 0;
+  bool overflow = false;
+  while (cur != end && llvm::isHexDigit(*cur)) {
+    overflow |=
+        llvm::MulOverflow<int64_t>(value, 16, value) ||
+        llvm::AddOverflow<int64_t>(value, llvm::hexDigitValue(*cur), value);
+    ++cur;
+  }
+  if (cur == firstDigit)
+    return fail(cur, "expected hexadecimal digits after '0x'");
+  if (cur != end && (llvm::isAlnum(*cur) || *cur == '_' || *cur == '.'))
+    return fail(cur, "unexpected '" + StringRef(cur, 1) + "' in a number");
+  if (overflow)
+    return fail(start, "integer " + StringRef(start, cur - start) +
+                           " is too large (the limit is 2^63 - 1)");
+  Token token = make(TokenKind::integer, start);
+  token.intValue = value;
+  return token;
+}
+
 Token Lexer::lexNumber(const char *start) {
   auto digits = [&] {
     while (cur != end && llvm::isDigit(*cur))
       ++cur;
   };
+  // `0x` hexadecimal integers, the usual spelling of bit masks.
+  if (*start == '0' && cur != end && (*cur == 'x' || *cur == 'X'))
+    return lexHexInteger(start);
   digits();
   bool isFloat = false;
   if (cur + 1 < end && *cur == '.' && llvm::isDigit(cur[1])) {

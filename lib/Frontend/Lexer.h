@@ -59,6 +59,12 @@ enum class TokenKind {
   star,
   slash,
   percent,
+  amp,
+  pipe,
+  caret,
+  tilde,
+  less_less,
+  greater_greater,
   less,
   less_equal,
   greater,
@@ -70,6 +76,11 @@ enum class TokenKind {
   minus_equal,
   star_equal,
   slash_equal,
+  amp_equal,
+  pipe_equal,
+  caret_equal,
+  less_less_equal,
+  greater_greater_equal,
 };
 
 /// How a token kind is spelled in messages ("'+'", "an identifier").
@@ -106,6 +117,7 @@ private:
   bool skipTrivia(bool &sawNewline);
   Token lexIdentifier(const char *start);
   Token lexNumber(const char *start);
+  Token lexHexInteger(const char *start);
 
   Diagnoser &diag;
   const char *cur;

@@ -50,6 +50,16 @@ StringRef mlir::tile::frontend::spell(BinaryOp op) {
     return "and";
   case BinaryOp::Or:
     return "or";
+  case BinaryOp::BitAnd:
+    return "&";
+  case BinaryOp::BitOr:
+    return "|";
+  case BinaryOp::BitXor:
+    return "^";
+  case BinaryOp::Shl:
+    return "<<";
+  case BinaryOp::Shr:
+    return ">>";
   }
   llvm_unreachable("unknown binary operator");
 }
@@ -166,6 +176,13 @@ private:
   ExprPtr parseAnd();
   ExprPtr parseNot();
   ExprPtr parseComparison();
+  ExprPtr parseLeftAssociative(
+      ExprPtr (Parser::*operand)(),
+      std::initializer_list<std::pair<TokenKind, BinaryOp>> operators);
+  ExprPtr parseBitOr();
+  ExprPtr parseBitXor();
+  ExprPtr parseBitAnd();
+  ExprPtr parseShift();
   ExprPtr parseAdditive();
   ExprPtr parseMultiplicative();
   ExprPtr parseUnary();
@@ -538,7 +555,8 @@ StmtPtr Parser::parseWhile() {
   return loop;
 }
 
-// assign := (IDENT | slice) ('=' | '+=' | '-=' | '*=' | '/=') expr
+// assign := (IDENT | slice) ('=' | '+=' | '-=' | '*=' | '/=' | '&=' | '|='
+//           | '^=' | '<<=' | '>>=') expr
 //           | call
 StmtPtr Parser::parseAssignment() {
   SMLoc loc = tok.getLoc();
@@ -570,8 +588,24 @@ StmtPtr Parser::parseAssignment() {
   case TokenKind::slash_equal:
     op = BinaryOp::Div;
     break;
+  case TokenKind::amp_equal:
+    op = BinaryOp::BitAnd;
+    break;
+  case TokenKind::pipe_equal:
+    op = BinaryOp::BitOr;
+    break;
+  case TokenKind::caret_equal:
+    op = BinaryOp::BitXor;
+    break;
+  case TokenKind::less_less_equal:
+    op = BinaryOp::Shl;
+    break;
+  case TokenKind::greater_greater_equal:
+    op = BinaryOp::Shr;
+    break;
   default:
-    (void)error(opLoc, "expected '=', '+=', '-=', '*=' or '/=' after the "
+    (void)error(opLoc, "expected '=' or an operator-assignment ('+=', '-=', "
+                       "'*=', '/=', '&=', '|=', '^=', '<<=', '>>=') after the "
                        "assignment target, found " +
                            found());
     return nullptr;
@@ -589,31 +623,13 @@ StmtPtr Parser::parseAssignment() {
 //===----------------------------------------------------------------------===//
 
 ExprPtr Parser::parseOr() {
-  ExprPtr lhs = parseAnd();
-  while (lhs && tok.is(TokenKind::kw_or) && continuesExpression()) {
-    SMLoc loc = tok.getLoc();
-    consume();
-    ExprPtr rhs = parseAnd();
-    if (!rhs)
-      return nullptr;
-    lhs = checkHeight(std::make_unique<BinaryExpr>(
-        loc, BinaryOp::Or, std::move(lhs), std::move(rhs)));
-  }
-  return lhs;
+  return parseLeftAssociative(&Parser::parseAnd,
+                              {{TokenKind::kw_or, BinaryOp::Or}});
 }
 
 ExprPtr Parser::parseAnd() {
-  ExprPtr lhs = parseNot();
-  while (lhs && tok.is(TokenKind::kw_and) && continuesExpression()) {
-    SMLoc loc = tok.getLoc();
-    consume();
-    ExprPtr rhs = parseNot();
-    if (!rhs)
-      return nullptr;
-    lhs = checkHeight(std::make_unique<BinaryExpr>(
-        loc, BinaryOp::And, std::move(lhs), std::move(rhs)));
-  }
-  return lhs;
+  return parseLeftAssociative(&Parser::parseNot,
+                              {{TokenKind::kw_and, BinaryOp::And}});
 }
 
 ExprPtr Parser::parseNot() {
@@ -651,13 +667,13 @@ static std::optional<BinaryOp> comparisonOf(TokenKind kind) {
 }
 
 ExprPtr Parser::parseComparison() {
-  ExprPtr lhs = parseAdditive();
+  ExprPtr lhs = parseBitOr();
   std::optional<BinaryOp> op = comparisonOf(tok.kind);
   if (!lhs || !op || !continuesExpression())
     return lhs;
   SMLoc loc = tok.getLoc();
   consume();
-  ExprPtr rhs = parseAdditive();
+  ExprPtr rhs = parseBitOr();
   if (!rhs)
     return nullptr;
   if (comparisonOf(tok.kind) && continuesExpression()) {
@@ -669,48 +685,67 @@ ExprPtr Parser::parseComparison() {
       std::make_unique<BinaryExpr>(loc, *op, std::move(lhs), std::move(rhs)));
 }
 
-ExprPtr Parser::parseAdditive() {
-  ExprPtr lhs = parseMultiplicative();
-  while (lhs && (tok.is(TokenKind::plus) || tok.is(TokenKind::minus)) &&
-         continuesExpression()) {
-    BinaryOp op = tok.is(TokenKind::plus) ? BinaryOp::Add : BinaryOp::Sub;
-    SMLoc loc = tok.getLoc();
-    consume();
-    ExprPtr rhs = parseMultiplicative();
-    if (!rhs)
-      return nullptr;
-    lhs = checkHeight(
-        std::make_unique<BinaryExpr>(loc, op, std::move(lhs), std::move(rhs)));
-  }
-  return lhs;
-}
-
-ExprPtr Parser::parseMultiplicative() {
-  ExprPtr lhs = parseUnary();
+// The bit operators bind as in Python: `|` loosest, then
+// `^`, `&`, the shifts, and all of them tighter than comparisons (`x & 1 ==
+// 0` is `(x & 1) == 0`) and looser than `+` (`1 << k - 1` is `1 << (k - 1)`).
+ExprPtr Parser::parseLeftAssociative(
+    ExprPtr (Parser::*operand)(),
+    std::initializer_list<std::pair<TokenKind, BinaryOp>> operators) {
+  ExprPtr lhs = (this->*operand)();
   while (lhs && continuesExpression()) {
-    BinaryOp op;
-    if (tok.is(TokenKind::star))
-      op = BinaryOp::Mul;
-    else if (tok.is(TokenKind::slash))
-      op = BinaryOp::Div;
-    else if (tok.is(TokenKind::percent))
-      op = BinaryOp::Rem;
-    else
+    const auto *match = llvm::find_if(
+        operators, [&](const auto &entry) { return tok.is(entry.first); });
+    if (match == operators.end())
       break;
     SMLoc loc = tok.getLoc();
     consume();
-    ExprPtr rhs = parseUnary();
+    ExprPtr rhs = (this->*operand)();
     if (!rhs)
       return nullptr;
-    lhs = checkHeight(
-        std::make_unique<BinaryExpr>(loc, op, std::move(lhs), std::move(rhs)));
+    lhs = checkHeight(std::make_unique<BinaryExpr>(
+        loc, match->second, std::move(lhs), std::move(rhs)));
   }
   return lhs;
 }
 
+ExprPtr Parser::parseBitOr() {
+  return parseLeftAssociative(&Parser::parseBitXor,
+                              {{TokenKind::pipe, BinaryOp::BitOr}});
+}
+
+ExprPtr Parser::parseBitXor() {
+  return parseLeftAssociative(&Parser::parseBitAnd,
+                              {{TokenKind::caret, BinaryOp::BitXor}});
+}
+
+ExprPtr Parser::parseBitAnd() {
+  return parseLeftAssociative(&Parser::parseShift,
+                              {{TokenKind::amp, BinaryOp::BitAnd}});
+}
+
+ExprPtr Parser::parseShift() {
+  return parseLeftAssociative(&Parser::parseAdditive,
+                              {{TokenKind::less_less, BinaryOp::Shl},
+                               {TokenKind::greater_greater, BinaryOp::Shr}});
+}
+
+ExprPtr Parser::parseAdditive() {
+  return parseLeftAssociative(
+      &Parser::parseMultiplicative,
+      {{TokenKind::plus, BinaryOp::Add}, {TokenKind::minus, BinaryOp::Sub}});
+}
+
+ExprPtr Parser::parseMultiplicative() {
+  return parseLeftAssociative(&Parser::parseUnary,
+                              {{TokenKind::star, BinaryOp::Mul},
+                               {TokenKind::slash, BinaryOp::Div},
+                               {TokenKind::percent, BinaryOp::Rem}});
+}
+
 ExprPtr Parser::parseUnary() {
-  if (!tok.is(TokenKind::minus))
+  if (!tok.is(TokenKind::minus) && !tok.is(TokenKind::tilde))
     return parsePostfix();
+  UnaryOp op = tok.is(TokenKind::minus) ? UnaryOp::Neg : UnaryOp::BitNot;
   NestingScope scope(*this);
   SMLoc loc = tok.getLoc();
   if (failed(scope.check(loc)))
@@ -719,8 +754,7 @@ ExprPtr Parser::parseUnary() {
   ExprPtr operand = parseUnary();
   if (!operand)
     return nullptr;
-  return checkHeight(
-      std::make_unique<UnaryExpr>(loc, UnaryOp::Neg, std::move(operand)));
+  return checkHeight(std::make_unique<UnaryExpr>(loc, op, std::move(operand)));
 }
 
 // postfix := (IDENT '(' args ')' | IDENT | primary) ('[' entry (',' entry)*

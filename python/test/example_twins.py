@@ -209,3 +209,22 @@ def rope(X: tensor(F16, ["S", "N"]), Cos: tensor(F32, ["P", R_HALF]),
     y[0:R_ROWS, 0:R_HALF] = x1 * c - x2 * s
     y[0:R_ROWS, R_HALF:R_HEAD] = x2 * c + x1 * s
     Y[r:r + R_ROWS, h:h + R_HEAD] = tile.f16(y)
+
+
+# examples/int4_unpack.tile
+Q_BK, Q_BN = 64, 64
+
+
+@tile.kernel(threads=256,
+             grid=lambda N, K: (tile.cdiv(N, Q_BN), tile.cdiv(K, Q_BK)))
+def int4_unpack(P: tensor(I32, ["KP", "N"]), S: tensor(F32, ["G", "N"]),
+                W: tensor(F32, ["K", "N"])):
+    n = tile.ctx.block.x * Q_BN
+    group = tile.ctx.block.y
+    k = group * Q_BK
+    rows = tile.iota([Q_BK, 1], 0) + tile.i32(k)
+    packed = P[rows >> 3, n:n + Q_BN]
+    low = (rows & 7) << 2
+    q = (packed << (28 - low)) >> 28
+    W[k:k + Q_BK, n:n + Q_BN] = tile.f32(q) * S[group:group + 1, n:n + Q_BN]
+

@@ -49,7 +49,8 @@ _STATIC_RANGES = {"range", "range_constexpr", "static_range"}
 _OPS = {
     ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/",
     ast.FloorDiv: "//", ast.Mod: "%", ast.MatMult: "@", ast.BitAnd: "&",
-    ast.BitOr: "|", ast.BitXor: "^", ast.Lt: "<", ast.LtE: "<=",
+    ast.BitOr: "|", ast.BitXor: "^", ast.LShift: "<<", ast.RShift: ">>",
+    ast.Pow: "**", ast.Lt: "<", ast.LtE: "<=",
     ast.Gt: ">", ast.GtE: ">=", ast.Eq: "==", ast.NotEq: "!=",
 }
 _PY_OPS = {
@@ -61,6 +62,8 @@ _PY_OPS = {
     "==": lambda a, b: a == b, "!=": lambda a, b: a != b,
     "&": lambda a, b: a & b, "|": lambda a, b: a | b,
     "^": lambda a, b: a ^ b, "@": lambda a, b: a @ b,
+    "<<": lambda a, b: a << b, ">>": lambda a, b: a >> b,
+    "**": lambda a, b: a ** b,
 }
 
 
@@ -542,8 +545,17 @@ class Frontend:
         self.declare(name, node.target, value, (dtype.name, list(shape)),
                      _pos(node.annotation))
 
-    def stmt_AugAssign(self, node):
+    def operator(self, node):
+        """The spelling of a BinOp's or AugAssign's operator, or a located
+        error for one a kernel does not have."""
         op = _OPS.get(type(node.op))
+        if op is None:
+            raise self.error(f"the operator {type(node.op).__name__} is not "
+                             "supported in a kernel", node)
+        return op
+
+    def stmt_AugAssign(self, node):
+        op = self.operator(node)
         target = node.target
         if isinstance(target, ast.Subscript):
             if self.is_var(target.value):
@@ -927,7 +939,7 @@ class Frontend:
         lhs = self.expr(node.left)
         rhs = self.expr(node.right)
         self.pos = _pos(node)
-        return self.binary(_OPS[type(node.op)], lhs, rhs)
+        return self.binary(self.operator(node), lhs, rhs)
 
     def expr_UnaryOp(self, node):
         operand = self.expr(node.operand)
@@ -1145,10 +1157,13 @@ class Frontend:
                 raise CompileError(self.located(str(error))) from None
         if op == "@":
             return self.builtin("dot", [lhs, rhs])
-        if op in ("&", "|", "^"):
-            self._boolean(op, lhs, rhs)
-            op = {"&": "and", "|": "or", "^": "!="}[op]
-        elif op == "//":
+        if op == "**":
+            # x ** 2 is a product, exact as pow is not; other powers pow.
+            if isinstance(rhs, (int, float)) and not isinstance(rhs, bool) \
+                    and rhs == 2 and isinstance(lhs, Value):
+                return self.binary("*", lhs, lhs)
+            return self.builtin("pow", [lhs, rhs])
+        if op == "//":
             if self._is_float(lhs) or self._is_float(rhs):
                 return self.builtin("floor", [self.binary("/", lhs, rhs)])
             op = "/"
@@ -1166,13 +1181,6 @@ class Frontend:
                                                     dtypes.bf16))
         return isinstance(x, float)
 
-    def _boolean(self, op, lhs, rhs):
-        for x in (lhs, rhs):
-            if isinstance(x, Value) and x.dtype not in (None, dtypes.i1):
-                raise CompileError(self.located(
-                    f"'{op}' combines booleans (comparisons) in a kernel; "
-                    f"got {x!r}"))
-
     def unary(self, op, operand):
         if not isinstance(operand, Value):
             try:
@@ -1180,11 +1188,6 @@ class Frontend:
                         "~": lambda x: ~x}[op](operand)
             except Exception as error:
                 raise CompileError(self.located(str(error))) from None
-        if op == "~":
-            if operand.dtype not in (None, dtypes.i1):
-                raise CompileError(self.located(
-                    f"'~' negates a boolean in a kernel; got {operand!r}"))
-            op = "not"
         return Value(self, self.c.unary(op, operand.id, self.pos))
 
     def call_with(self, callee, args, statement=False):

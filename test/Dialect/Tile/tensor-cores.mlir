@@ -117,7 +117,8 @@ tile.kernel @broadcast_added(%A: !tile.tensor<[16, 16], f16>, %B: !tile.tensor<[
 tile.kernel @simt(%A: !tile.tensor<[16, 16], f32>, %H: !tile.tensor<[16, 16], f16>,
                   %G: !tile.tensor<[16, 24], f16>, %E: !tile.tensor<[8, 16], f16>,
                   %O: !tile.tensor<[16, 16], f32>, %P: !tile.tensor<[16, 16], f16>,
-                  %Q: !tile.tensor<[16, 24], f32>, %R: !tile.tensor<[8, 16], f32>) attributes {threads = 256 : i64} {
+                  %Q: !tile.tensor<[16, 24], f32>, %R: !tile.tensor<[8, 16], f32>,
+                  %I: !tile.tensor<[32, 32], i32>, %S: !tile.tensor<[32, 32], i32>) attributes {threads = 256 : i64} {
   %c0 = arith.constant 0 : index
   %a = tile.load %A[%c0, %c0] : !tile.tensor<[16, 16], f32> -> tensor<16x16xf32>
   // expected-remark @below {{dot stays SIMT: f32 operands: exact SIMT products (tensor cores would round them to tf32; `precision = tf32` asks for that)}}
@@ -135,6 +136,11 @@ tile.kernel @simt(%A: !tile.tensor<[16, 16], f32>, %H: !tile.tensor<[16, 16], f1
   // expected-remark @below {{dot stays SIMT: its shape [8, 16] x [16, 16] is not made of whole mma tiles (M a multiple of 16, N of 8, K of 16)}}
   %y = tile.dot %x, %h : tensor<8x16xf16>, tensor<16x16xf16> -> tensor<8x16xf32>
   tile.store %y, %R[%c0, %c0] : tensor<8x16xf32> -> !tile.tensor<[8, 16], f32>
+  // An i32 dot of a shape and warps mma would take: SIMT, exact in i32.
+  %i = tile.load %I[%c0, %c0] : !tile.tensor<[32, 32], i32> -> tensor<32x32xi32>
+  // expected-remark @below {{dot stays SIMT: i32 operands: tensor cores have no i32 products; SIMT products and sums, exact in i32 (wrapping as integer arithmetic does)}}
+  %j = tile.dot %i, %i : tensor<32x32xi32>, tensor<32x32xi32> -> tensor<32x32xi32>
+  tile.store %j, %S[%c0, %c0] : tensor<32x32xi32> -> !tile.tensor<[32, 32], i32>
   tile.return
 }
 

@@ -79,6 +79,11 @@ std::string whyNotTensorCores(DotOp dot, int chip) {
   Type in = dot.getLhs().getType().getElementType();
   Type out = dot.getType().getElementType();
   bool tf32 = dot.getPrecision() == DotPrecision::tf32;
+  if (in.isInteger())
+    return llvm::formatv("{0} operands: tensor cores have no {0} products; "
+                         "SIMT products and sums, exact in {1} (wrapping as "
+                         "integer arithmetic does)",
+                         in, out);
   if (!(in.isF16() || in.isBF16() || tf32))
     return in.isF32() ? "f32 operands: exact SIMT products (tensor cores "
                         "would round them to tf32; `precision = tf32` asks "
