@@ -29,7 +29,7 @@ set(TILE_CONFIG_TARGETS_FILE "\${CMAKE_CURRENT_LIST_DIR}/TileTargets.cmake")
 configure_file(cmake/TileConfig.cmake.in
                ${PROJECT_BINARY_DIR}/install/TileConfig.cmake @ONLY)
 write_basic_package_version_file(${PROJECT_BINARY_DIR}/TileConfigVersion.cmake
-  VERSION 0.1.0 COMPATIBILITY SameMinorVersion)
+  VERSION ${PROJECT_VERSION} COMPATIBILITY SameMinorVersion)
 install(FILES ${PROJECT_BINARY_DIR}/install/TileConfig.cmake
               ${PROJECT_BINARY_DIR}/TileConfigVersion.cmake
         DESTINATION ${TILE_INSTALL_CMAKE_DIR})

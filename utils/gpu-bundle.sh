@@ -85,6 +85,8 @@ cp "$root/utils/gpu-bundle/compare.py" "$root/utils/gpu-bundle/triton_kernels.py
 # if the binary does not start, e.g. on a glibc older than this machine's.
 (cd "$root" && cp --parents tools/tile-launch/tile-launch.cpp lib/Runtime/*.cpp \
   include/tile/Runtime/*.h "$out/src/")
+# Its --version's header, generated in the build (cmake/TileVersion.cmake).
+cp "$build/include/tile/Version.h" "$out/src/include/tile/"
 
 # The examples, and bench/pipelined: some of them with @pipeline, checked
 # and timed like their base example (NAME_pipelined, NAME_registers; as

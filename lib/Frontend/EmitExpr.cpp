@@ -310,7 +310,8 @@ FailureOr<Value> Emitter::convert(const Operand &operand, Type target,
   if (getElementTypeOrSelf(type) != getElementTypeOrSelf(target))
     return error(operand.loc)
            << "type mismatch: " << what << " has type " << describe(type)
-           << ", expected " << describe(target);
+           << ", expected " << describe(target)
+           << suggestConversion(type, target);
   auto targetTile = dyn_cast<RankedTensorType>(target);
   auto tile = dyn_cast<RankedTensorType>(type);
   if (!targetTile)
@@ -933,7 +934,8 @@ FailureOr<Operand> Emitter::emitCall(const CallExpr &call) {
       call.callee != "range")
     castTarget = emitDtype(call.callee, loc, DtypeUse::Scalar);
   if (!builtin && failed(castTarget))
-    return error(loc) << "unknown function '" << call.callee << "'";
+    return error(loc) << "unknown function '" << call.callee << "'"
+                      << suggestFunction(call.callee, builtinPrefix);
   unsigned arity = builtin ? arityOf(*builtin) : 1;
   if (call.args.size() != arity)
     return error(loc) << "'" << call.callee << "' takes " << arity

@@ -54,7 +54,8 @@ FailureOr<Symbol> Emitter::resolve(StringRef name, SMLoc loc) {
   if (isReservedName(name))
     return error(loc) << "'" << name
                       << "' is a builtin function or type, not a value";
-  return error(loc) << "undefined name '" << name << "'";
+  return error(loc) << "undefined name '" << name << "'"
+                    << suggestVisibleName(name);
 }
 
 //===----------------------------------------------------------------------===//
@@ -66,8 +67,8 @@ LogicalResult Emitter::checkAttributeNames(const Kernel &kernel) {
   for (const Attribute &attr : kernel.attributes) {
     if (!isLanguageName(LanguageName::Kind::Attribute, attr.name))
       return error(attr.loc) << "unknown attribute '@" << attr.name
-                             << "'; expected @launch, @registers or "
-                                "@pipeline";
+                             << "'; expected @launch, @registers or @pipeline"
+                             << suggestAttribute(attr.name);
     auto [it, inserted] = seen.try_emplace(attr.name, attr.loc);
     if (!inserted) {
       InFlightDiagnostic diag = error(attr.loc)
@@ -167,7 +168,8 @@ FailureOr<Literal> Emitter::evaluateConstant(const Expr &expr, StringRef what) {
     if (const Literal *constant = lookupConst(name.name))
       return *constant;
     if (!lookup(name.name))
-      return error(expr.getLoc()) << "undefined name '" << name.name << "'";
+      return error(expr.getLoc()) << "undefined name '" << name.name << "'"
+                                  << suggestVisibleName(name.name);
     return notConstant(expr);
   }
   case Expr::Kind::Value: {
@@ -467,7 +469,8 @@ LogicalResult Emitter::emitRegisters(const Attribute &attr, KernelOp kernel) {
       return error(arg.loc)
              << "@registers names '" << name->name
              << "', which is not a var of kernel '" << kernel.getSymName()
-             << "': the name refers to nothing";
+             << "': the name refers to nothing"
+             << suggestDeclared(name->name, /*loopIndices=*/false);
     // Seed 000: a name with no `var t: tile<..>[..]` refers to nothing.
     if (!isa<RankedTensorType>(it->second))
       return error(arg.loc) << "@registers needs a tile var; '" << name->name
@@ -489,7 +492,8 @@ LogicalResult Emitter::emitPipeline(const Attribute &attr, KernelOp kernel) {
   auto unknown = [&](const Expr &expr, StringRef name) {
     return error(expr.getLoc())
            << "@pipeline names '" << name << "', which is neither a var nor "
-           << "a loop index of kernel '" << kernel.getSymName() << "'";
+           << "a loop index of kernel '" << kernel.getSymName() << "'"
+           << suggestDeclared(name, /*loopIndices=*/true);
   };
   // A value of the attribute: a number, a boolean, or a name of the kernel.
   auto value = [&](const Expr &expr) -> FailureOr<mlir::Attribute> {

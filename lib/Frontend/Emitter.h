@@ -313,6 +313,27 @@ private:
   /// The builtin functions (not the casts), by name.
   static std::vector<llvm::StringRef> getBuiltinNames();
 
+  // What an error suggests (Suggestions.cpp): "; did you mean 'acc'?", or
+  // the spelling the language wants, else "".
+  /// A name in scope close to `name`.
+  std::string suggestVisibleName(llvm::StringRef name) const;
+  /// A builtin or cast close to `name`, or the language's spelling of
+  /// another library's function (`relu`: `max(x, 0.0)`), the builtins
+  /// spelled with `prefix` (builtinPrefix).
+  static std::string suggestFunction(llvm::StringRef name,
+                                     llvm::StringRef prefix);
+  /// A kernel attribute close to `name` (without its `@`).
+  static std::string suggestAttribute(llvm::StringRef name);
+  /// A var (or, with `loopIndices`, a loop index) of the kernel close to
+  /// `name`, for the names attributes refer to.
+  std::string suggestDeclared(llvm::StringRef name, bool loopIndices) const;
+  /// The explicit conversion a value of type `from` needs to be a `to`
+  /// (`f16(...)`).
+  std::string suggestConversion(Type from, Type to) const;
+  /// How the front end spells the language's builtins: `f16(x)` in .tile,
+  /// `tile.f16(x)` in Python (KernelBuilder).
+  llvm::StringRef builtinPrefix = "";
+
   Diagnoser &diag;
   ModuleOp module;
   OpBuilder builder;

@@ -39,6 +39,7 @@ struct KernelBuilder::Impl {
         emitter(diag, *module) {
     context->loadDialect<TileDialect, arith::ArithDialect, math::MathDialect,
                          scf::SCFDialect>();
+    emitter.builtinPrefix = "tile."; // the Python package's spelling
   }
 
   SMLoc bufferStart() const {
@@ -453,6 +454,10 @@ bool KernelBuilder::isBuiltin(StringRef callee) {
   return llvm::is_contained(Emitter::getBuiltinNames(), callee);
 }
 
+std::string KernelBuilder::suggestBuiltin(StringRef name) {
+  return Emitter::suggestFunction(name, "tile.");
+}
+
 std::vector<std::string> KernelBuilder::getBuiltinNames() {
   std::vector<std::string> names;
   for (StringRef name : Emitter::getBuiltinNames())
@@ -631,7 +636,8 @@ FailureOr<Value> KernelBuilder::resolve(const VarRef &ref) {
   SMLoc at = s.loc(ref.pos);
   const Symbol *symbol = e.lookup(ref.name);
   if (!symbol)
-    return e.error(at) << "undefined name '" << ref.name << "'";
+    return e.error(at) << "undefined name '" << ref.name << "'"
+                       << e.suggestVisibleName(ref.name);
   if (!ref.rotation)
     return symbol->value;
   FailureOr<Value> rotation =

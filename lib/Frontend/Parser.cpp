@@ -68,7 +68,8 @@ namespace {
 
 class Parser {
 public:
-  Parser(Diagnoser &diag, StringRef buffer) : diag(diag), lexer(diag, buffer) {
+  Parser(Diagnoser &diag, StringRef buffer)
+      : diag(diag), buffer(buffer), lexer(diag, buffer) {
     consume();
   }
 
@@ -190,11 +191,13 @@ private:
   ExprPtr parsePrimary();
   ExprPtr parseContext();
   ExprPtr parseIndexing(ExprPtr base);
+  ExprPtr rejectColonSlice(SMLoc startLoc);
   LogicalResult parseExprList(std::vector<ExprPtr> &list, TokenKind close);
   LogicalResult parseCallArgs(std::vector<ExprPtr> &args,
                               std::vector<NamedArg> &named);
 
   Diagnoser &diag;
+  StringRef buffer;
   Lexer lexer;
   Token tok;
   unsigned nesting = 0;
@@ -787,6 +790,30 @@ ExprPtr Parser::parsePostfix() {
   return base;
 }
 
+/// `X[a:b]`, Python's slice, at the ':': the language's slice takes an
+/// extent, so the error spells `a :+ (b - a)` from the source's own text
+/// (`b` up to the entry's end, read without parsing it).
+ExprPtr Parser::rejectColonSlice(SMLoc startLoc) {
+  const char *colon = tok.getLoc().getPointer();
+  StringRef start =
+      StringRef(startLoc.getPointer(), colon - startLoc.getPointer()).trim();
+  const char *end = colon + 1, *bufferEnd = buffer.end();
+  for (int depth = 0; end != bufferEnd && *end != '\n'; ++end) {
+    if (depth == 0 && (*end == ',' || *end == ']'))
+      break;
+    depth += (*end == '(' || *end == '[') - (*end == ')' || *end == ']');
+  }
+  StringRef stop = StringRef(colon + 1, end - colon - 1).trim();
+  std::string fix =
+      stop.empty()
+          ? "'start :+ extent'"
+          : ("'" + start + " :+ (" + stop + " - " + start + ")'").str();
+  (void)error(tok.getLoc(), "a slice is 'start :+ extent', not 'start:end': "
+                            "write " +
+                                fix);
+  return nullptr;
+}
+
 ExprPtr Parser::parseIndexing(ExprPtr base) {
   NestingScope scope(*this);
   SMLoc sliceLoc = tok.getLoc();
@@ -797,8 +824,11 @@ ExprPtr Parser::parseIndexing(ExprPtr base) {
   std::vector<SliceExpr::Range> ranges;
   do {
     SliceExpr::Range range;
+    SMLoc startLoc = tok.getLoc();
     if (!(range.start = parseExpr()))
       return nullptr;
+    if (tok.is(TokenKind::colon))
+      return rejectColonSlice(startLoc);
     if (consumeIf(TokenKind::colon_plus) && !(range.extent = parseExpr()))
       return nullptr;
     ranges.push_back(std::move(range));

@@ -1,19 +1,25 @@
-//===- Report.cpp - the run report of seed 002 ----------------------------===//
+//===- Report.cpp - the run report ---------------------------------------===//
 
 #include "tile/Runtime/Report.h"
 
 using namespace tile::runtime;
+
+/// Appends printf's `format` of `args` to `text`.
+template <typename... Args>
+static void appendf(std::string &text, const char *format, Args... args) {
+  int size = std::snprintf(nullptr, 0, format, args...);
+  size_t at = text.size();
+  text.resize(at + size + 1);
+  std::snprintf(&text[at], size + 1, format, args...);
+  text.resize(at + size);
+}
 
 std::string tile::runtime::formatLaunchReport(const KernelManifest &manifest,
                                               const LaunchReport &launch,
                                               int timedRuns) {
   std::string text;
   auto append = [&](const char *format, auto... args) {
-    int size = std::snprintf(nullptr, 0, format, args...);
-    size_t at = text.size();
-    text.resize(at + size + 1);
-    std::snprintf(&text[at], size + 1, format, args...);
-    text.resize(at + size);
+    appendf(text, format, args...);
   };
   const DeviceInfo &device = launch.device;
   append("GPU: %s (compute capability %d.%d), %d SMs, %d resident "
@@ -30,18 +36,25 @@ std::string tile::runtime::formatLaunchReport(const KernelManifest &manifest,
          manifest.dynamicShared ? "dynamic" : "static");
   append("variant: %s, of %zu\n\n", describeVariant(launch.variant).c_str(),
          manifest.variants.size());
-  append("%-17s %5s %9s %9s %8s %7s %8s %9s\n", "kernel", "regs", "local B",
-         "shared B", "maxTPB", "blk/SM", "occ %", "ms");
-  append("%-17s %5s %9s %9s %8s %7s %8s %9s\n", "-----------------", "-----",
-         "---------", "---------", "--------", "-------", "--------",
-         "---------");
-  const KernelResources &r = launch.resources;
   char ms[32] = "-";
   if (timedRuns > 0)
-    std::snprintf(ms, sizeof(ms), "%9.3f", launch.medianMs);
-  append("%-17s %5d %9d %9d %8d %7d %8.1f %9s\n", manifest.kernel.c_str(),
-         r.registers, r.localBytes, r.staticSharedBytes, r.maxThreadsPerBlock,
-         r.blocksPerMultiprocessor, r.occupancyPercent, ms);
+    std::snprintf(ms, sizeof(ms), "%.3f", launch.medianMs);
+  text += formatResourceTable(manifest.kernel, launch.resources, ms);
+  return text;
+}
+
+std::string tile::runtime::formatResourceTable(const std::string &kernel,
+                                               const KernelResources &r,
+                                               const std::string &ms) {
+  std::string text;
+  const char *format = "%-17s %5s %9s %9s %8s %7s %8s %9s\n";
+  appendf(text, format, "kernel", "regs", "local B", "shared B", "maxTPB",
+          "blk/SM", "occ %", "ms");
+  appendf(text, format, "-----------------", "-----", "---------", "---------",
+          "--------", "-------", "--------", "---------");
+  appendf(text, "%-17s %5d %9d %9d %8d %7d %8.1f %9s\n", kernel.c_str(),
+          r.registers, r.localBytes, r.staticSharedBytes, r.maxThreadsPerBlock,
+          r.blocksPerMultiprocessor, r.occupancyPercent, ms.c_str());
   return text;
 }
 

@@ -4,12 +4,14 @@
 #include "tile/Frontend/Parser.h"
 #include "tile/InitAllTile.h"
 #include "tile/Target/PTX/TileToPTX.h"
+#include "tile/Version.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Tools/mlir-translate/Translation.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Config/llvm-config.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/SourceMgr.h"
 
@@ -170,6 +172,28 @@ void mlir::tile::registerCompileOptions(llvm::cl::OptionCategory *category) {
 
 TileToPTXOptions mlir::tile::getCompileOptions() {
   return getCompileOptionFlags().get();
+}
+
+StringRef mlir::tile::getTileVersion() { return TILE_VERSION; }
+
+void mlir::tile::setUpToolCommandLine(
+    StringRef tool, ArrayRef<llvm::cl::OptionCategory *> categories,
+    function_ref<bool(const llvm::cl::Option &)> alsoShown) {
+  static std::string name;
+  name = tool.str();
+  llvm::cl::SetVersionPrinter([](llvm::raw_ostream &os) {
+    os << name << " (tile " << getTileVersion() << ")\n";
+    os << "  built with LLVM " << LLVM_VERSION_STRING << "\n";
+  });
+  for (auto &[optionName, option] : llvm::cl::getRegisteredOptions()) {
+    bool shown = llvm::any_of(option->Categories, [&](auto *category) {
+      return llvm::is_contained(categories, category) ||
+             category->getName() == "Generic Options"; // --help, --version
+    });
+    shown |= alsoShown && alsoShown(*option);
+    if (!shown && option->getOptionHiddenFlag() == llvm::cl::NotHidden)
+      option->setHiddenFlag(llvm::cl::Hidden);
+  }
 }
 
 /// A translation from a kernel source (.tile or .mlir): `translate` gets

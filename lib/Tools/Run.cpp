@@ -3,6 +3,8 @@
 #include "tile/Tools/Run.h"
 
 #include "tile/Conversion/Passes.h"
+#include "tile/Dialect/Tile/IR/ChipLimits.h"
+#include "tile/Dialect/Tile/IR/TileDialect.h"
 #include "tile/Reference/Interpreter.h"
 #include "tile/Runtime/Report.h"
 
@@ -109,6 +111,16 @@ PtxasFigures mlir::tile::runPtxas(const std::string &ptx, StringRef chip,
   llvm::sys::fs::remove(log);
   if (status != 0 || !text)
     return figures;
+  // The entry's .maxntid, between its name and its body.
+  StringRef code = ptx;
+  size_t at = code.find((".entry " + entry + "(").str());
+  if (at != StringRef::npos) {
+    StringRef directives = code.drop_front(at);
+    directives = directives.take_front(directives.find('{'));
+    SmallVector<StringRef> match;
+    if (llvm::Regex("\\.maxntid[ \t]+([0-9]+)").match(directives, &match))
+      match[1].getAsInteger(10, figures.maxThreads);
+  }
   // ptxas reports each entry of the module in turn: `entry`'s section,
   // from its "Compiling entry function" line to the next.
   StringRef report = (*text)->getBuffer();
@@ -132,6 +144,79 @@ PtxasFigures mlir::tile::runPtxas(const std::string &ptx, StringRef chip,
   figures.stackBytes = find("([0-9]+) bytes stack frame");
   figures.sharedBytes = find("([0-9]+) bytes smem");
   return figures;
+}
+
+std::string mlir::tile::getVariantEntry(const rt::KernelManifest &manifest,
+                                        const rt::SymbolBindings &symbols) {
+  rt::Expected<const rt::Variant *> variant =
+      rt::chooseVariant(manifest, symbols);
+  return variant ? (*variant)->entry : manifest.entry;
+}
+
+std::optional<ComputedResources>
+mlir::tile::computeResources(const rt::KernelManifest &manifest,
+                             const PtxasFigures &ptxas, StringRef chip) {
+  FailureOr<int> chipNumber = parseChip(chip);
+  if (ptxas.status != PtxasFigures::Status::Ok || failed(chipNumber))
+    return std::nullopt;
+  // What the launch asks for: ptxas's static shared memory, or the plan's
+  // dynamic bytes.
+  int64_t shared =
+      manifest.dynamicShared ? manifest.sharedBytes : ptxas.sharedBytes;
+  Occupancy occupancy = computeOccupancy(
+      *chipNumber, manifest.threads, ptxas.registers, shared, ptxas.maxThreads);
+  ComputedResources computed;
+  rt::KernelResources &resources = computed.resources;
+  resources.registers = ptxas.registers;
+  resources.localBytes = ptxas.stackBytes;
+  resources.staticSharedBytes = ptxas.sharedBytes;
+  resources.maxThreadsPerBlock = occupancy.maxThreadsPerCTA;
+  resources.blocksPerMultiprocessor = occupancy.blocksPerSM;
+  resources.occupancyPercent = occupancy.percent;
+  switch (occupancy.limit) {
+  case Occupancy::Limit::Warps:
+    computed.limitedBy = "warps per SM";
+    break;
+  case Occupancy::Limit::Blocks:
+    computed.limitedBy = "CTAs per SM";
+    break;
+  case Occupancy::Limit::Registers:
+    computed.limitedBy = "registers";
+    break;
+  case Occupancy::Limit::SharedMemory:
+    computed.limitedBy = "shared memory";
+    break;
+  }
+  return computed;
+}
+
+std::string mlir::tile::formatComputedTable(const rt::KernelManifest &manifest,
+                                            StringRef entry,
+                                            const PtxasFigures &ptxas,
+                                            StringRef chip) {
+  std::optional<ComputedResources> computed =
+      computeResources(manifest, ptxas, chip);
+  if (!computed)
+    return "";
+  return "\n" + rt::formatResourceTable(entry.str(), computed->resources, "-") +
+         llvm::formatv("(computed, no GPU: regs and local B from ptxas; "
+                       "maxTPB, blk/SM and occ % by the CUDA occupancy "
+                       "calculator's rules for {0} at {1} threads a CTA, "
+                       "limited by {2}; no time)\n",
+                       chip, manifest.threads, computed->limitedBy)
+             .str();
+}
+
+std::string mlir::tile::formatDims(const rt::SymbolBindings &symbols,
+                                   ArrayRef<std::string> defaulted) {
+  if (symbols.empty())
+    return "";
+  std::string text = "dims:";
+  for (const auto &[symbol, value] : symbols)
+    text += (text.size() > 5 ? ", " : " ") + symbol + "=" +
+            std::to_string(value) +
+            (llvm::is_contained(defaulted, symbol) ? " (default)" : "");
+  return text + "\n";
 }
 
 std::string mlir::tile::formatCompileReport(const std::string &ptx,
@@ -166,18 +251,19 @@ std::string mlir::tile::formatCompileReport(const std::string &ptx,
     return text;
   }
   const llvm::json::Object *object = json->getAsObject();
-  // Seed 000's counts (its table's columns) come first, then what the code
-  // does where a later decision changed it: a spill store elided, a
-  // reduction done where the tile lives.
+  // The register-promotion contract's counts come first, then what the
+  // code does where a later decision changed it: a spill store elided, a
+  // reduction done where the tile lives (after promotion: a reduction
+  // promotion spilled may still run through shuffles).
   const llvm::json::Array *elided = object->getArray("elided_spills");
   if (const llvm::json::Array *registers = object->getArray("registers")) {
     for (const llvm::json::Value &var : *registers) {
       const llvm::json::Object *entry = var.getAsObject();
       StringRef name = entry->getString("name").value_or("?");
       int64_t spills = entry->getInteger("spills").value_or(0);
-      os << llvm::formatv("registers: '{0}' {1} elements per thread; by seed "
-                          "000's rules {2} spill(s), {3} reduction(s) folded "
-                          "with shuffles",
+      os << llvm::formatv("registers: '{0}' {1} elements per thread; the "
+                          "register-promotion contract: {2} spill(s), {3} "
+                          "reduction(s) it folds into shuffles",
                           name, entry->getInteger("slots").value_or(0), spills,
                           entry->getInteger("shuffles").value_or(0));
       auto named = [&](const llvm::json::Array *list, auto nameOf) {
@@ -210,7 +296,9 @@ std::string mlir::tile::formatCompileReport(const std::string &ptx,
       std::optional<StringRef> through = entry->getString("through");
       if (!through)
         continue; // not a reduction
-      os << llvm::formatv("reduction: {0} at {1} through {2}, result {3}\n",
+      os << llvm::formatv("reduction: {0} at {1} through {2} (placed after "
+                          "promotion, where the tile lives), result layout "
+                          "{3}\n",
                           entry->getString("op").value_or("?"),
                           entry->getString("at").value_or("?"), *through,
                           entry->getString("layout").value_or("?"));
@@ -318,6 +406,7 @@ static RunStatus runOnCuda(const RunRequest &request,
   }
   figures.report =
       rt::formatLaunchReport(request.manifest, *launch, request.timedRuns);
+  figures.entry = launch->variant.entry;
   figures.seconds = launch->medianMs / 1000;
   figures.launch = std::move(*launch);
   return RunStatus::Ran;
@@ -385,6 +474,7 @@ static RunStatus runOnEmulator(const RunRequest &request,
     figures.report += emulator::describeBankConflicts(report);
   figures.seconds = report.seconds;
   figures.emulation = report;
+  figures.entry = (*variant)->entry;
   return RunStatus::Ran;
 }
 
@@ -406,6 +496,7 @@ static RunStatus runOnInterp(const RunRequest &request,
   std::chrono::duration<double> seconds =
       std::chrono::steady_clock::now() - start;
   figures.seconds = seconds.count();
+  figures.entry = getVariantEntry(request.manifest, request.symbols);
   figures.report = llvm::formatv("interp: '{0}' on the tile-level reference "
                                  "interpreter in {1:F3} s\n",
                                  request.kernel, seconds.count());

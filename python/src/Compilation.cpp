@@ -346,13 +346,21 @@ Compilation::run(std::vector<rt::HostTensor> &buffers,
   case RunStatus::KernelFault:
     return Failure{Failure::Kind::Fault, diagnostics->takeErrors()};
   }
+  // ptxas's figures of the variant that ran, from the PTX it ran (asked
+  // once per entry).
   if (!code.empty()) {
-    if (!ptxasFigures)
-      ptxasFigures = runPtxas(code, options.chip, placed->manifest.entry);
-    result.ptxas = *ptxasFigures;
+    auto [cached, added] = ptxasFigures.try_emplace(result.figures.entry);
+    if (added)
+      cached->second = runPtxas(code, options.chip, result.figures.entry);
+    result.ptxas = cached->second;
   }
-  result.report =
-      result.figures.report +
+  result.report = result.figures.report + formatDims(symbols);
+  if (result.figures.backend != Backend::Cuda) {
+    result.computed = computeResources(manifest, result.ptxas, options.chip);
+    result.report += formatComputedTable(manifest, result.figures.entry,
+                                         result.ptxas, options.chip);
+  }
+  result.report +=
       formatCompileReport(code, result.ptxas, *placed, options.chip);
   if (!check)
     return result;

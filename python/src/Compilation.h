@@ -22,6 +22,7 @@
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <map>
 #include <mutex>
 
 namespace tile::python {
@@ -65,6 +66,8 @@ struct RunResult {
   std::vector<Check> checks;
   mlir::tile::RunFigures figures;
   mlir::tile::PtxasFigures ptxas;
+  /// Without a GPU: the table's figures computed from ptxas's.
+  std::optional<mlir::tile::ComputedResources> computed;
   std::map<std::string, int64_t> symbols;
 };
 
@@ -145,8 +148,8 @@ private:
   mlir::tile::TileToPTXOptions options;
   std::optional<mlir::tile::PlacedKernel> placed;
   std::optional<std::string> ptx;
-  /// ptxas's figures of `ptx`, asked once.
-  std::optional<mlir::tile::PtxasFigures> ptxasFigures;
+  /// ptxas's figures of each entry of `ptx` that ran, asked once.
+  std::map<std::string, mlir::tile::PtxasFigures> ptxasFigures;
   /// The emulator's code, lowered once.
   mlir::OwningOpRef<mlir::ModuleOp> lowered;
   /// The IR after each pass, printed without and with locations.

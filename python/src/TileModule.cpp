@@ -11,6 +11,7 @@
 
 #include "Compilation.h"
 
+#include "tile/Frontend/DidYouMean.h"
 #include "tile/Runtime/Cuda.h"
 
 #ifdef TILE_TEST_PASSES
@@ -277,6 +278,7 @@ nb::dict run(Compilation &c, nb::list params, const std::string &backend,
   nb::dict figures;
   const mlir::tile::RunFigures &f = result.figures;
   figures["seconds"] = f.seconds;
+  figures["entry"] = f.entry;
   if (f.launch) {
     const rt::LaunchReport &launch = *f.launch;
     figures["device"] = launch.device.name;
@@ -305,6 +307,16 @@ nb::dict run(Compilation &c, nb::list params, const std::string &backend,
     ptxas["stack_bytes"] = p.stackBytes;
     ptxas["shared_bytes"] = p.sharedBytes;
     figures["ptxas"] = ptxas;
+    // Without a GPU, the table's other figures computed from ptxas's.
+    if (const std::optional<mlir::tile::ComputedResources> &computed =
+            result.computed) {
+      nb::dict table;
+      table["max_threads_per_block"] = computed->resources.maxThreadsPerBlock;
+      table["blocks_per_sm"] = computed->resources.blocksPerMultiprocessor;
+      table["occupancy_percent"] = computed->resources.occupancyPercent;
+      table["limited_by"] = computed->limitedBy.str();
+      figures["computed"] = table;
+    }
   } else {
     figures["ptxas"] = nb::none();
   }
@@ -328,6 +340,24 @@ NB_MODULE(_tile, m) {
     errors() = {error, compile, noDevice, fault};
   });
   m.def("builtin_names", &KernelBuilder::getBuiltinNames);
+  m.def(
+      "suggest_builtin",
+      [](const std::string &name) {
+        return KernelBuilder::suggestBuiltin(name);
+      },
+      "name"_a,
+      "What an unknown function suggests: \"; did you mean 'tile.exp'?\", "
+      "the language's spelling of another library's function, or \"\".");
+  m.def(
+      "did_you_mean",
+      [](const std::string &name, const std::vector<std::string> &candidates) {
+        std::vector<llvm::StringRef> names(candidates.begin(),
+                                           candidates.end());
+        return mlir::tile::formatDidYouMean(name, names);
+      },
+      "name"_a, "candidates"_a,
+      "\"; did you mean 'NAME'?\" for the candidate closest to `name`, or "
+      "\"\" (the C++ front end's rule).");
   m.def(
       "probe_cuda",
       []() -> nb::object {

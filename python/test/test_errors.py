@@ -282,3 +282,97 @@ def test_shared_memory_limit_is_the_chips():
                              r"the 65536 sm_75 allows: 'dot.lhs' \(40960 B\) "
                              r"'dot.rhs' \(40960 B\)"):
         wide_dot.compile(chip="sm_75")
+
+
+# ---- suggestions: the fix, in the message (issue 32) --------------------
+
+
+@tile.kernel(threads=32)
+def misspelt(A: tile.tensor(tile.f32, [32])):
+    total = A[0:32] * 2.0
+    A[0:32] = totl  # noqa: F821
+
+
+def test_undefined_name_suggests_a_name_in_scope():
+    with pytest.raises(tile.CompileError) as raised:
+        misspelt.compile()
+    check_located(raised.value, misspelt.fn, "totl", "undefined name 'totl'; "
+                  "did you mean 'total'?")
+
+
+@tile.kernel(threads=32)
+def numpy_exp(A: tile.tensor(tile.f32, [32])):
+    A[0:32] = np.exp(A[0:32])
+
+
+@tile.kernel(threads=32)
+def numpy_sum(A: tile.tensor(tile.f32, [1, 32]), S: tile.tensor(tile.f32, [1, 1])):
+    S[0:1, 0:1] = np.sum(A[0:1, 0:32])
+
+
+def test_numpy_on_kernel_values_says_use_tile():
+    with pytest.raises(tile.CompileError) as raised:
+        numpy_exp.compile()
+    check_located(raised.value, numpy_exp.fn, "np.exp", "numpy's 'exp' runs "
+                  "on arrays, not on a kernel's values: use tile.exp")
+    with pytest.raises(tile.CompileError,
+                       match=r"numpy's 'sum' runs on arrays, not on a "
+                             r"kernel's values; the language has no 'sum': "
+                             r"write tile\.rowsum\(x\)"):
+        numpy_sum.compile()
+
+
+@tile.kernel(threads=32)
+def relu(A: tile.tensor(tile.f32, [32])):
+    A[0:32] = tile.relu(A[0:32])
+
+
+@tile.kernel(threads=32)
+def rowsun(A: tile.tensor(tile.f32, [1, 32]), S: tile.tensor(tile.f32, [1, 1])):
+    S[0:1, 0:1] = tile.rowsun(A[0:1, 0:32])
+
+
+def test_unknown_builtin_suggests_one():
+    with pytest.raises(tile.CompileError,
+                       match=r"has no attribute 'relu'; the language has no "
+                             r"'relu': write tile\.max\(x, 0\.0\)"):
+        relu.compile()
+    with pytest.raises(tile.CompileError,
+                       match=r"has no attribute 'rowsun'; did you mean "
+                             r"'rowsum'\?"):
+        rowsun.compile()
+
+
+@tile.kernel(threads=256, registers=["accum"])
+def registers_typo(X: tile.tensor(tile.f32, [16, 64]),
+                   O: tile.tensor(tile.f32, [16, 64])):
+    acc = tile.zeros((16, 64), tile.f32)
+    acc += X[0:16, 0:64]
+    O[0:16, 0:64] = acc
+
+
+def test_registers_list_suggests_a_var():
+    with pytest.raises(tile.CompileError,
+                       match=r"@registers names 'accum', which is not a var "
+                             r".*; did you mean 'acc'\?"):
+        registers_typo.compile()
+
+
+@tile.kernel(threads=32)
+def store_f32_to_f16(A: tile.tensor(tile.f32, [32]),
+                     H: tile.tensor(tile.f16, [32])):
+    H[0:32] = A[0:32] * 2.0
+
+
+def test_store_of_another_type_says_convert():
+    with pytest.raises(tile.CompileError,
+                       match=r"expected tile<f16>\[32\]; values are never "
+                             r"converted implicitly: write tile\.f16\(\.\.\.\)"):
+        store_f32_to_f16.compile()
+
+
+def test_did_you_mean_is_the_front_ends():
+    # One rule, the C++ front end's, for both front ends.
+    assert tile._tile.did_you_mean("accum", ["acc", "x"]) == \
+        "; did you mean 'acc'?"
+    assert tile._tile.did_you_mean("softmax", ["rowmax"]) == ""

@@ -45,11 +45,12 @@ def test_report_prints_like_tile_run(rng):
     text = str(result)
     assert text.startswith("emulate: 'squares' on the CPU, 1 CTA(s) x 256 "
                            "threads = 256 threads")
-    # Seed 000's counts, then what the code does: acc's spill is read by no
+    # The register-promotion contract's counts, then what the code does: acc's spill is read by no
     # other thread, so its store is elided; its rows lie in one warp (runs
     # of 4), so the rowsum is shuffles and needs no shared memory.
-    assert ("registers: 'acc' 4 elements per thread; by seed 000's rules 1 "
-            "spill(s), 0 reduction(s) folded with shuffles; the spill's store "
+    assert ("registers: 'acc' 4 elements per thread; the register-promotion "
+            "contract: 1 spill(s), 0 reduction(s) it folds into shuffles; the "
+            "spill's store "
             "is elided") in text
     assert "reduction: tile.rowsum at" in text
     assert "through shuffles" in text
@@ -237,3 +238,30 @@ def test_a_race_is_a_kernel_fault_at_the_python_line(rng):
     message = str(raised.value)
     assert "race" in message
     assert "kernels.py:" in message
+
+
+def test_figures_are_the_variant_that_ran():
+    """Without a GPU, the report's figures are ptxas's of the entry that
+    ran (the div16 variant at K = 4096), and the rest of the run report's
+    table is computed from them (issue 32)."""
+    import shutil
+    X = np.random.default_rng(0).uniform(-1, 1, (16, 4096)).astype(np.float32)
+    result = squares(X, np.zeros((16, 64), np.float32),
+                     np.zeros((16, 1), np.float32), backend="emulate")
+    assert result.variant == "squares_div16"
+    assert "dims: K=4096" in str(result)
+    if shutil.which("ptxas") is None and not os.path.exists(
+            "/usr/local/cuda/bin/ptxas"):
+        pytest.skip("no ptxas")
+    assert result.computed
+    assert result.registers == result.ptxas["registers"]
+    regs_per_warp = -(-result.registers * 32 // 256) * 256
+    want = min(8, 16384 // regs_per_warp * 4 // 8)
+    assert result.blocks_per_sm == want
+    assert result.occupancy == pytest.approx(12.5 * want)
+    assert result.max_threads_per_block >= 256
+    assert result.limited_by in ("warps per SM", "registers")
+    row = [line for line in str(result).splitlines()
+           if line.startswith("squares_div16 ")]
+    assert row and row[0].split()[1] == str(result.registers)
+    assert "(computed, no GPU:" in str(result)

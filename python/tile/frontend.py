@@ -25,7 +25,7 @@ import builtins
 import linecache
 import threading
 
-from . import dtypes
+from . import _tile, dtypes
 from .errors import CompileError, Error
 from .values import Value
 
@@ -927,8 +927,11 @@ class Frontend:
         try:
             return getattr(obj, node.attr)
         except AttributeError:
+            hint = ""
+            if getattr(obj, "__name__", None) == "tile":  # tile.relu
+                hint = _tile.suggest_builtin(node.attr)
             raise self.error(f"{self.describe(obj)} has no attribute "
-                             f"'{node.attr}'", node) from None
+                             f"'{node.attr}'{hint}", node) from None
 
     def describe(self, obj):
         if isinstance(obj, Value):
@@ -1026,6 +1029,9 @@ class Frontend:
         self.pos = _pos(node)
         if func in _PY_BUILTINS:
             return _PY_BUILTINS[func](self, args, kwargs)
+        if _is_numpy(func) and any(isinstance(arg, Value) for arg in
+                                   (*args, *kwargs.values())):
+            raise self.error(_numpy_on_values(func), node)
         try:
             return func(*args, **kwargs)
         except (CompileError, _Return):
@@ -1584,3 +1590,21 @@ _PY_BUILTINS = {
     builtins.float: _py_conversion(float),
     builtins.bool: _py_conversion(bool),
 }
+
+
+def _is_numpy(func):
+    """A function of numpy (np.exp, a ufunc, np.sum)."""
+    module = getattr(func, "__module__", None) or type(func).__module__
+    return isinstance(module, str) and module.split(".")[0] == "numpy"
+
+
+def _numpy_on_values(func):
+    """The error of a numpy function called on a kernel's values: numpy runs
+    on arrays, the kernel's math is tile's builtins."""
+    name = getattr(func, "__name__", repr(func))
+    text = f"numpy's '{name}' runs on arrays, not on a kernel's values"
+    names = _tile.builtin_names()
+    if name in names or name in ("maximum", "minimum"):
+        return f"{text}: use tile.{name}"
+    return text + (_tile.suggest_builtin(name) or
+                   "; the kernel's functions are tile's (tile.BUILTINS)")

@@ -166,7 +166,10 @@ class Kernel:
             return self._record(name, self.fn.__globals__[name])
         if hasattr(builtins, name):
             return self._record(name, getattr(builtins, name))
-        raise fe.error(f"undefined name '{name}'", node)
+        known = [*self._consts, *fe.locals, *fe.params, *fe.scalars,
+                 *fe.symbols, *closure, *self.fn.__globals__]
+        raise fe.error(f"undefined name '{name}'"
+                       f"{_tile.did_you_mean(name, known)}", node)
 
     # ---- the kernel's attributes, for the builder -------------------------
 

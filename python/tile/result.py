@@ -1,4 +1,5 @@
-"""What a kernel run reports: seed 002's figures, placement, the check."""
+"""What a kernel run reports: the run report's figures, placement, the
+check."""
 
 from .errors import MismatchError
 
@@ -8,12 +9,17 @@ class RunResult:
     and its figures as attributes.
 
     * ``backend``: ``"cuda"``, ``"emulate"`` or ``"interp"``.
-    * On the GPU (the driver's view, seed 002's table): ``registers``,
-      ``local_bytes``, ``shared_bytes``, ``max_threads_per_block``,
-      ``blocks_per_sm``, ``occupancy`` (percent), ``ms`` (median of the
-      timed runs), ``device``, ``grid``. Without a GPU, ``registers`` and
-      ``local_bytes`` come from ``ptxas -v`` when a CUDA toolkit is there
-      (``ptxas`` holds all its figures), else None.
+    * The run report's table: ``registers``, ``local_bytes``,
+      ``shared_bytes``, ``max_threads_per_block``, ``blocks_per_sm``,
+      ``occupancy`` (percent), ``ms`` (median of the timed runs),
+      ``device``, ``grid``: on the GPU the driver's. Without a GPU,
+      ``registers`` and ``local_bytes`` come from ``ptxas -v`` when a CUDA
+      toolkit is there (``ptxas`` holds all its figures), and
+      ``max_threads_per_block``, ``blocks_per_sm`` and ``occupancy`` are
+      computed from them by the CUDA occupancy calculator's rules
+      (``computed`` is True then; ``limited_by`` says what limits the CTAs
+      per SM); else None. Every figure is of ``variant``, the PTX entry
+      that ran (the div16 variant where the sizes allow).
     * On the emulator: ``ctas``, ``threads``, ``ops``; ``seconds`` for every
       backend.
     * Placement: ``register_tiles`` (each promoted tile: name, slots per
@@ -40,6 +46,10 @@ class RunResult:
         self.seconds = figures["seconds"]
         self.ptxas = figures.get("ptxas")
         gpu = "registers" in figures
+        self.variant = figures.get("entry")
+        computed = figures.get("computed") or {}
+        self.computed = bool(computed) and not gpu
+        self.limited_by = computed.get("limited_by")
         self.device = figures.get("device")
         self.registers = figures.get("registers") if gpu else (
             self.ptxas["registers"] if self.ptxas else None)
@@ -47,9 +57,10 @@ class RunResult:
             self.ptxas["stack_bytes"] if self.ptxas else None)
         self.shared_bytes = figures.get("static_shared_bytes") if gpu else \
             manifest.get("shared_bytes")
-        self.max_threads_per_block = figures.get("max_threads_per_block")
-        self.blocks_per_sm = figures.get("blocks_per_sm")
-        self.occupancy = figures.get("occupancy_percent")
+        table = figures if gpu else computed
+        self.max_threads_per_block = table.get("max_threads_per_block")
+        self.blocks_per_sm = table.get("blocks_per_sm")
+        self.occupancy = table.get("occupancy_percent")
         self.ms = figures.get("ms")
         self.grid = figures.get("grid")
         self.ctas = figures.get("ctas")

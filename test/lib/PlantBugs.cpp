@@ -235,15 +235,28 @@ struct NudgeQuotients : PassWrapper<NudgeQuotients, OperationPass<>> {
 };
 } // namespace
 
+/// Every bug planter, for registration and for the list tools show.
+template <typename Visit> static void forEachPlantedBug(Visit visit) {
+  visit(DropBarriers());
+  visit(BreakShuffle());
+  visit(DropBoundMasks());
+  visit(DropAsyncWaits());
+  visit(ShallowAsyncWaits());
+  visit(DropBarriersAfterWaits());
+  visit(SwapMmaHalves());
+  visit(TransposeMmaB());
+  visit(DropPadding());
+  visit(NudgeQuotients());
+}
+
 void mlir::tile::registerEmulatorTestPasses() {
-  PassRegistration<DropBarriers>();
-  PassRegistration<BreakShuffle>();
-  PassRegistration<DropBoundMasks>();
-  PassRegistration<DropAsyncWaits>();
-  PassRegistration<ShallowAsyncWaits>();
-  PassRegistration<DropBarriersAfterWaits>();
-  PassRegistration<SwapMmaHalves>();
-  PassRegistration<TransposeMmaB>();
-  PassRegistration<DropPadding>();
-  PassRegistration<NudgeQuotients>();
+  forEachPlantedBug([](auto pass) { PassRegistration<decltype(pass)>(); });
+}
+
+std::vector<std::pair<std::string, std::string>> mlir::tile::getPlantedBugs() {
+  std::vector<std::pair<std::string, std::string>> bugs;
+  forEachPlantedBug([&](const auto &pass) {
+    bugs.emplace_back(pass.getArgument().str(), pass.getDescription().str());
+  });
+  return bugs;
 }

@@ -12,8 +12,14 @@
 #ifndef TILE_TEST_LIB_TESTPASSES_H
 #define TILE_TEST_LIB_TESTPASSES_H
 
+#include <string>
+#include <utility>
+#include <vector>
+
 namespace mlir::tile {
 void registerEmulatorTestPasses();
+/// Each bug planter's pass argument and description ("test only: ...").
+std::vector<std::pair<std::string, std::string>> getPlantedBugs();
 } // namespace mlir::tile
 
 #endif // TILE_TEST_LIB_TESTPASSES_H

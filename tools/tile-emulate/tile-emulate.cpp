@@ -9,15 +9,18 @@
 // tensor shapes, so each `!llvm.ptr<1>` parameter is described by an --arg,
 // in order, and each scalar parameter by NAME=DTYPE:VALUE; the symbols are
 // the shapes' names in order of first appearance (docs/abi.md). Exit codes,
-// as tile-run's: 0 ran cleanly, 2 bad input (or an op the emulator does not
-// support), 4 a check of the kernel failed (a race, an out-of-bounds
+// as tile-run's: 0 ran cleanly (and, with --source, matched the reference),
+// 1 an output differs from the reference's, 2 bad input (or an op the emulator
+// does not support), 4 a check of the kernel failed (a race, an out-of-bounds
 // access, a barrier or shuffle error, ...).
 //
 //===----------------------------------------------------------------------===//
 
 #include "tile/Emulator/Emulator.h"
 #include "tile/InitAllTile.h"
+#include "tile/Reference/Interpreter.h"
 #include "tile/Runtime/Manifest.h"
+#include "tile/Runtime/Report.h"
 #include "tile/Tools/Driver.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -39,46 +42,68 @@ namespace cl = llvm::cl;
 namespace rt = ::tile::runtime;
 
 namespace {
-enum ExitCode { kSuccess = 0, kBadInput = 2, kKernelFault = 4 };
+enum ExitCode { kSuccess = 0, kMismatch = 1, kBadInput = 2, kKernelFault = 4 };
+
+cl::OptionCategory tileEmulateCategory("tile-emulate options");
 
 cl::opt<std::string> inputFile(cl::Positional, cl::desc("<lowered .mlir>"),
-                               cl::init("-"));
+                               cl::init("-"), cl::cat(tileEmulateCategory));
 cl::opt<std::string> kernelName("kernel", cl::desc("the gpu.func to run"),
-                                cl::value_desc("NAME"));
-cl::list<std::string>
-    argSpecs("arg", cl::desc("a tensor parameter, in order: NAME=DTYPE[DIMS]"),
-             cl::value_desc("X=f32[16,K]"));
+                                cl::value_desc("NAME"),
+                                cl::cat(tileEmulateCategory));
+cl::list<std::string> argSpecs(
+    "arg",
+    cl::desc("a parameter, in the kernel's order: a tensor NAME=DTYPE[DIMS] "
+             "(X=f32[16,K]; the symbols of DIMS take --dim), or a scalar "
+             "NAME=DTYPE:VALUE (alpha=f32:0.5, n=i32:7)"),
+    cl::value_desc("X=f32[16,K]|NAME=f32:VALUE"), cl::cat(tileEmulateCategory));
 cl::list<std::string> dimValues("dim", cl::desc("a symbol's value"),
-                                cl::value_desc("K=64"));
-cl::opt<std::string> gridText("grid", cl::desc("CTAs in x, y, z"),
-                              cl::value_desc("X,Y,Z"), cl::init("1,1,1"));
-cl::list<std::string>
-    outputs("output",
-            cl::desc("parameters the kernel writes: poisoned, then shown"),
-            cl::value_desc("NAME"), cl::CommaSeparated);
+                                cl::value_desc("K=64"),
+                                cl::cat(tileEmulateCategory));
+cl::opt<std::string> gridText("grid",
+                              cl::desc("CTAs in x, y, z (default 1,1,1)"),
+                              cl::value_desc("X,Y,Z"), cl::init("1,1,1"),
+                              cl::cat(tileEmulateCategory));
+cl::list<std::string> outputs(
+    "output", cl::desc("parameters the kernel writes: poisoned, then shown"),
+    cl::value_desc("NAME"), cl::CommaSeparated, cl::cat(tileEmulateCategory));
 enum class Fill { Random, Index, Ones };
 cl::opt<Fill>
-    fill("fill", cl::desc("how the inputs are filled"),
+    fill("fill", cl::desc("how the inputs are filled (default random)"),
          cl::values(clEnumValN(Fill::Random, "random",
                                "random in [-1, 1) (integers in [-8, 8])"),
                     clEnumValN(Fill::Index, "index", "element i is i"),
                     clEnumValN(Fill::Ones, "ones", "every element is 1")),
-         cl::init(Fill::Random));
-cl::opt<unsigned> seed("seed", cl::desc("seed of --fill=random"), cl::init(1));
-cl::opt<unsigned> printCount("print", cl::desc("elements shown per output"),
-                             cl::init(8));
+         cl::init(Fill::Random), cl::cat(tileEmulateCategory));
+cl::opt<unsigned> seed("seed", cl::desc("seed of --fill=random (default 1)"),
+                       cl::init(1), cl::cat(tileEmulateCategory));
+cl::opt<unsigned> printCount("print",
+                             cl::desc("elements shown per output (default 8)"),
+                             cl::init(8), cl::cat(tileEmulateCategory));
 cl::opt<int64_t> sharedBytes("shared-bytes",
                              cl::desc("bytes of dynamic shared memory"),
-                             cl::init(0));
+                             cl::init(0), cl::cat(tileEmulateCategory));
 cl::opt<uint64_t>
     maxSteps("max-steps", cl::desc("ops per thread at most"),
-             cl::init(emulator::EmulatorOptions().maxStepsPerThread));
+             cl::init(emulator::EmulatorOptions().maxStepsPerThread),
+             cl::cat(tileEmulateCategory));
 cl::opt<bool> noRaceCheck("no-race-check",
-                          cl::desc("do not track shared-memory races"));
+                          cl::desc("do not track shared-memory races"),
+                          cl::cat(tileEmulateCategory));
 cl::opt<bool> bankConflicts(
     "bank-conflicts",
     cl::desc("count and report the shared-memory wavefronts and bank "
-             "conflicts of every warp (ld/st.shared, ldmatrix, cp.async)"));
+             "conflicts of every warp (ld/st.shared, ldmatrix, cp.async)"),
+    cl::cat(tileEmulateCategory));
+
+cl::opt<std::string> sourceFile(
+    "source",
+    cl::desc("the .tile (or tile .mlir) source the lowered kernel was "
+             "compiled from: run its kernel of the same name on the "
+             "reference interpreter with the same inputs and check every "
+             "--output against it (without it nothing is checked, and the "
+             "run says so)"),
+    cl::value_desc("KERNEL.tile"), cl::cat(tileEmulateCategory));
 
 int badInput(const Twine &message) {
   llvm::errs() << "tile-emulate: error: " << message << "\n";
@@ -154,10 +179,66 @@ void printTensor(const rt::ParamSpec &param, const rt::HostTensor &tensor) {
     llvm::outs() << " " << llvm::format("%g", tensor.get(i));
   llvm::outs() << "\n";
 }
+/// Runs the kernel `name` of --source (a variant's `_div16` dropped: the
+/// kernel it is a variant of) on the reference interpreter with `expected`,
+/// the emulated run's inputs, and checks the emulator's outputs `got`
+/// against it, as tile-run does: 0 when all match, 1 on a mismatch.
+int checkAgainstSource(MLIRContext &context, StringRef name,
+                       ArrayRef<rt::ParamSpec> params,
+                       std::vector<rt::HostTensor> expected,
+                       ArrayRef<rt::HostTensor> got,
+                       ArrayRef<std::vector<bool>> written,
+                       rt::SymbolBindings symbols) {
+  std::string error;
+  std::unique_ptr<llvm::MemoryBuffer> file = openInputFile(sourceFile, &error);
+  if (!file)
+    return badInput("--source: " + error);
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
+  SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
+  OwningOpRef<ModuleOp> source = parseKernelSource(sourceMgr, &context);
+  if (!source)
+    return kBadInput;
+  StringRef base = name;
+  base.consume_back("_div16");
+  auto kernel = source->lookupSymbol<KernelOp>(base);
+  if (!kernel)
+    return badInput("--source " + sourceFile + " has no kernel '" + base + "'");
+  if (kernel->getRegion(0).getNumArguments() != params.size())
+    return badInput("--source: kernel '" + base + "' has " +
+                    Twine(kernel->getRegion(0).getNumArguments()) +
+                    " parameters, but " + Twine(params.size()) +
+                    " were given with --arg");
+  std::vector<rt::HostTensor *> args;
+  for (rt::HostTensor &tensor : expected)
+    args.push_back(&tensor);
+  reference::InterpReport reference;
+  if (failed(reference::interpretKernel(kernel, args, symbols, {}, &reference)))
+    return reference.fault ? kKernelFault : kBadInput;
+  bool allMatch = true;
+  for (auto [index, param] : llvm::enumerate(params)) {
+    bool output = llvm::is_contained(outputs, param.name);
+    if (param.isScalar() || (!outputs.empty() && !output))
+      continue;
+    rt::OutputComparison comparison;
+    comparison.got = &got[index];
+    comparison.gotWritten = &written[index];
+    comparison.want = &expected[index];
+    comparison.wantMarks = &reference.marks[index];
+    comparison.poisoned = output;
+    rt::Expected<bool> matched =
+        rt::checkOutput(param.name, comparison, "emulate", "interp");
+    if (!matched)
+      return badInput(matched.getError().message());
+    allMatch &= *matched;
+  }
+  return allMatch ? kSuccess : kMismatch;
+}
 } // namespace
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
+  setUpToolCommandLine("tile-emulate", {&tileEmulateCategory});
   if (!cl::ParseCommandLineOptions(
           argc, argv, "run a lowered tile kernel on the emulator\n",
           &llvm::errs()))
@@ -231,9 +312,14 @@ int main(int argc, char **argv) {
           return param.name == name;
         }))
       return badInput("--output names no --arg: " + name);
+  // The inputs as they were, for the reference (--source).
+  std::vector<rt::HostTensor> inputs;
+  if (!sourceFile.empty())
+    inputs = tensors;
+  std::vector<std::vector<bool>> written(params.size());
   std::vector<emulator::EmulatedBuffer> buffers;
-  for (auto [param, tensor] : llvm::zip_equal(params, tensors))
-    buffers.push_back({param.name, &tensor});
+  for (auto [param, tensor, wrote] : llvm::zip_equal(params, tensors, written))
+    buffers.push_back({param.name, &tensor, &wrote});
 
   std::array<int64_t, 3> grid;
   SmallVector<StringRef> gridParts;
@@ -291,5 +377,13 @@ int main(int argc, char **argv) {
   for (auto [param, tensor] : llvm::zip_equal(params, tensors))
     if (outputs.empty() || llvm::is_contained(outputs, param.name))
       printTensor(param, tensor);
-  return kSuccess;
+  if (sourceFile.empty()) {
+    llvm::outs() << "not checked against the reference: give --source="
+                    "KERNEL.tile to run its kernel on interp with these "
+                    "inputs and check the outputs\n";
+    return kSuccess;
+  }
+  llvm::outs().flush();
+  return checkAgainstSource(context, kernel, params, std::move(inputs), tensors,
+                            written, bindings);
 }

@@ -10,6 +10,7 @@
 
 #include "tile/Runtime/Cuda.h"
 #include "tile/Runtime/Report.h"
+#include "tile/Version.h"
 
 #include <algorithm>
 #include <cmath>
@@ -103,8 +104,6 @@ Expected<Options> parseCommandLine(int argc, char **argv) {
     if (takesValue && i + 1 == argc)
       return Error::input("%s needs a value", arg.c_str());
     auto value = [&]() { return std::string(argv[++i]); };
-    if (arg == "--help" || arg == "-h")
-      return Error::input("%s", kUsage);
     if (arg == "--inputs") {
       options.inputDir = value();
     } else if (arg == "--expect") {
@@ -452,7 +451,48 @@ checkOutputs(const Options &options, const KernelManifest &manifest,
 }
 } // namespace
 
+/// What --help prints: the usage and every option, with its default.
+const char *const kHelp =
+    "tile-launch: run a kernel compiled by tile with the CUDA driver alone, "
+    "check\nits outputs and report the driver's figures (docs/abi.md)\n\n"
+    "  KERNEL.ptx KERNEL.json   the PTX and manifest (tile-translate "
+    "--tile-to-ptx,\n                           --tile-to-manifest)\n"
+    "  --inputs DIR             NAME.bin of each parameter read, and "
+    "dims.txt\n"
+    "  --expect DIR             NAME.bin and NAME.marks of each output "
+    "(tile-run\n                           --write-io); without it nothing "
+    "is checked\n"
+    "  --output DIR             write each output as NAME.bin\n"
+    "  --kernel NAME            the kernel of a manifest of several\n"
+    "  --dim NAME=VALUE         a symbol's value (default: dims.txt)\n"
+    "  --arg NAME=VALUE         a scalar parameter's value (default: "
+    "dims.txt)\n"
+    "  --warmup N               untimed runs first (default 3)\n"
+    "  --runs N                 timed runs, the report gives their median "
+    "(default 10)\n"
+    "  --rtol X, --atol X       tolerances that replace each element's "
+    "(default:\n                           the marks of --expect)\n"
+    "  --driver LIBRARY         the CUDA driver (default: "
+    "$TILE_CUDA_DRIVER_LIBRARY,\n                           else "
+    "libcuda.so.1)\n"
+    "  --help, --version\n\n"
+    "Exit codes: 0 match, 1 mismatch, 2 bad input, 3 no device or a driver "
+    "error.\n";
+
 int main(int argc, char **argv) {
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i];
+    if (arg == "--help" || arg == "-h") {
+      std::fputs(kUsage, stdout);
+      std::fputs("\n", stdout);
+      std::fputs(kHelp, stdout);
+      return kMatch;
+    }
+    if (arg == "--version") {
+      std::printf("tile-launch (tile %s)\n", TILE_VERSION);
+      return kMatch;
+    }
+  }
   Expected<Options> options = parseCommandLine(argc, argv);
   if (!options)
     return report(options.getError());

@@ -14,11 +14,16 @@
 #include "TestPasses.h"
 #endif
 
+#include "mlir/Debug/Counter.h"
+#include "mlir/IR/AsmState.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
+#include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
+#include "mlir/Support/Timing.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/ToolOutputFile.h"
@@ -69,6 +74,21 @@ int main(int argc, char **argv) {
   // For --tile-to-ptx; a -vectorize-slp on the command line still wins.
   mlir::tile::ScopedSLPVectorizerOff slpOff;
   llvm::InitLLVM init(argc, argv);
+  // LLVM's and MLIR's options (hundreds) stay usable and are listed by
+  // --help-hidden; --help lists the passes, --pass-pipeline and -o. MLIR's
+  // are registered here first (registerAndParseCLIOptions registers them
+  // once), to be hidden too.
+  MlirOptMainConfig::registerCLOptions(registry);
+  registerAsmPrinterCLOptions();
+  registerMLIRContextCLOptions();
+  registerPassManagerCLOptions();
+  registerDefaultTimingManagerCLOptions();
+  tracing::DebugCounter::registerCLOptions();
+  mlir::tile::setUpToolCommandLine(
+      "tile-opt", {}, [](const llvm::cl::Option &option) {
+        return option.ArgStr == "pass-pipeline" ||
+               option.HelpStr == "Compiler passes to run";
+      });
   auto [inputFilename, outputFilename] = registerAndParseCLIOptions(
       argc, argv, "tile optimizer driver\n", registry);
   MlirOptMainConfig config = MlirOptMainConfig::createFromCLOptions();

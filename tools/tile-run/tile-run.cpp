@@ -16,12 +16,16 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "tile/Frontend/DidYouMean.h"
 #include "tile/InitAllTile.h"
 #include "tile/Reference/Interpreter.h"
 #include "tile/Runtime/Report.h"
 #include "tile/Target/PTX/TileToPTX.h"
 #include "tile/Tools/Driver.h"
 #include "tile/Tools/Run.h"
+#ifdef TILE_TEST_PASSES
+#include "TestPasses.h"
+#endif
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
@@ -76,26 +80,38 @@ llvm::cl::opt<Backend> backendOption(
                    "the tile-level reference interpreter")),
     llvm::cl::init(Backend::Auto), llvm::cl::cat(tileRunCategory));
 llvm::cl::list<std::string>
-    dims("dim", llvm::cl::desc("the value of a symbolic dimension, K=4096"),
-         llvm::cl::cat(tileRunCategory));
+    dims("dim",
+         llvm::cl::desc("the value of a symbolic dimension, K=4096 (default: "
+                        "1024 for each symbol not given; the report's dims "
+                        "line says which)"),
+         llvm::cl::value_desc("NAME=VALUE"), llvm::cl::cat(tileRunCategory));
 llvm::cl::list<std::string>
     scalarArgs("arg",
                llvm::cl::desc("the value of a scalar parameter, alpha=0.5 "
                               "(default: seeded like the tensors' elements)"),
+               llvm::cl::value_desc("NAME=VALUE"),
                llvm::cl::cat(tileRunCategory));
-llvm::cl::opt<unsigned> seed("seed", llvm::cl::desc("seed of the inputs"),
+llvm::cl::opt<unsigned> seed("seed",
+                             llvm::cl::desc("seed of the inputs' random "
+                                            "values (default 1)"),
                              llvm::cl::init(1), llvm::cl::cat(tileRunCategory));
 llvm::cl::opt<Emit> emit(
     "emit", llvm::cl::desc("print an intermediate product and stop"),
-    llvm::cl::values(clEnumValN(Emit::MLIR, "mlir", "the imported tile IR"),
+    llvm::cl::values(clEnumValN(Emit::MLIR, "mlir",
+                                "the tile IR the front end made, before any "
+                                "pass"),
                      clEnumValN(Emit::PTX, "ptx", "the PTX"),
                      clEnumValN(Emit::Manifest, "manifest",
                                 "the JSON manifest")),
     llvm::cl::init(Emit::None), llvm::cl::cat(tileRunCategory));
-llvm::cl::opt<int> warmupRuns("warmup", llvm::cl::desc("cuda warm-up runs"),
+llvm::cl::opt<int> warmupRuns("warmup",
+                              llvm::cl::desc("cuda: untimed runs before the "
+                                             "timed ones (default 3)"),
                               llvm::cl::init(3),
                               llvm::cl::cat(tileRunCategory));
-llvm::cl::opt<int> timedRuns("runs", llvm::cl::desc("cuda timed runs"),
+llvm::cl::opt<int> timedRuns("runs",
+                             llvm::cl::desc("cuda: timed runs, whose median "
+                                            "the report gives (default 10)"),
                              llvm::cl::init(10),
                              llvm::cl::cat(tileRunCategory));
 llvm::cl::opt<std::string> writeIO(
@@ -115,6 +131,15 @@ llvm::cl::opt<bool> bankConflicts(
                    "conflicts of every warp's accesses (ld/st.shared, "
                    "ldmatrix, cp.async) and report them, in all and per op"),
     llvm::cl::init(false), llvm::cl::cat(tileRunCategory));
+llvm::cl::list<std::string> plantedBugs(
+    "plant-bug",
+    llvm::cl::desc("TEST ONLY: break the lowered code the emulator runs with "
+                   "a bug planter (listed by --plant-bug=help), to see the "
+                   "check catch it: the first wrong element, its index, "
+                   "what it got and what the reference wants "
+                   "(--backend=emulate)"),
+    llvm::cl::value_desc("NAME"), llvm::cl::CommaSeparated,
+    llvm::cl::cat(tileRunCategory));
 /// Symbols nobody gave a value get this one.
 constexpr int64_t kDefaultSymbolValue = 1024;
 /// The bytes of all of a kernel's tensors at most: tile-run holds each
@@ -252,24 +277,65 @@ LogicalResult writeRunFiles(StringRef dir, const rt::KernelManifest &manifest,
   });
 }
 
+/// --plant-bug's names: bug planters this tile-run has, for the emulator.
+/// An exit code when tile-run stops here (--plant-bug=help lists them).
+std::optional<int> checkPlantedBugs() {
+  if (plantedBugs.empty())
+    return std::nullopt;
+  std::vector<std::pair<std::string, std::string>> known;
+#ifdef TILE_TEST_PASSES
+  known = getPlantedBugs();
+#endif
+  if (known.empty()) {
+    llvm::errs() << "tile-run: error: --plant-bug: this tile-run was built "
+                    "without the test passes (TILE_BUILD_TESTS=OFF)\n";
+    return kBadInput;
+  }
+  bool listed = llvm::is_contained(plantedBugs, "help");
+  for (const std::string &name : plantedBugs) {
+    if (listed ||
+        llvm::any_of(known, [&](const auto &bug) { return bug.first == name; }))
+      continue;
+    SmallVector<StringRef> names;
+    for (const auto &bug : known)
+      names.push_back(bug.first);
+    llvm::errs() << "tile-run: error: --plant-bug=" << name
+                 << ": no such bug planter" << formatDidYouMean(name, names)
+                 << " (--plant-bug=help "
+                 << "lists them)\n";
+    return kBadInput;
+  }
+  if (listed) {
+    llvm::outs() << "test-only bug planters for --plant-bug (each breaks the "
+                    "lowered code the emulator runs):\n";
+    for (const auto &[name, description] : known)
+      llvm::outs() << "  " << name << ": " << description << "\n";
+    return kMatch;
+  }
+  if (backendOption != Backend::Emulate) {
+    llvm::errs() << "tile-run: error: --plant-bug plants bugs in the code the "
+                    "emulator runs: add --backend=emulate\n";
+    return kBadInput;
+  }
+  return std::nullopt;
+}
+
 int run(int argc, char **argv) {
   registerCompileOptions(&tileRunCategory);
   // LLVM's and MLIR's hundreds of options stay usable and listed by
   // --help-hidden; --help shows tile-run's.
-  for (auto &[name, option] : llvm::cl::getRegisteredOptions()) {
-    bool shown = llvm::any_of(option->Categories, [](auto *category) {
-      return category == &tileRunCategory ||
-             category->getName() == "Generic Options"; // --help, --version
-    });
-    if (!shown && option->getOptionHiddenFlag() == llvm::cl::NotHidden)
-      option->setHiddenFlag(llvm::cl::Hidden);
-  }
+  setUpToolCommandLine("tile-run", {&tileRunCategory});
+#ifdef TILE_TEST_PASSES
+  registerEmulatorTestPasses();
+#endif
   if (!llvm::cl::ParseCommandLineOptions(
           argc, argv,
           "tile-run: compile a tile kernel, run it and check it against the "
           "reference interpreter\n",
           &llvm::errs()))
     return kBadInput;
+  if (std::optional<int> code = checkPlantedBugs())
+    return *code;
 
   DialectRegistry registry;
   registerAllTileDialects(registry);
@@ -316,7 +382,13 @@ int run(int argc, char **argv) {
   if (emit == Emit::PTX || backend == Backend::Cuda ||
       (ptxFigures && !findCUDAToolkit(options).empty())) {
     OwningOpRef<ModuleOp> forPTX = module->clone();
-    options.remarks = false; // reported once, by the placement above
+    // Remarks and warnings were reported once, by the placement above;
+    // errors still reach the source manager's handler.
+    options.remarks = false;
+    ScopedDiagnosticHandler reportedOnce(&context, [](Diagnostic &diag) {
+      return success(diag.getSeverity() == DiagnosticSeverity::Warning ||
+                     diag.getSeverity() == DiagnosticSeverity::Remark);
+    });
     FailureOr<std::string> compiled = compileToPTX(*forPTX, options);
     if (failed(compiled))
       return kBadInput;
@@ -332,8 +404,10 @@ int run(int argc, char **argv) {
   for (const std::string &dim : dims)
     if (rt::Error error = rt::parseSymbolAssignment(dim, symbols))
       return fail(error.prefix("--dim: "), kBadInput);
+  std::vector<std::string> defaulted;
   for (const std::string &symbol : manifest.symbols)
-    symbols.emplace(symbol, kDefaultSymbolValue);
+    if (symbols.emplace(symbol, kDefaultSymbolValue).second)
+      defaulted.push_back(symbol);
   for (const auto &[symbol, value] : symbols)
     if (!llvm::is_contained(manifest.symbols, symbol))
       return fail(rt::Error::input("kernel '%s' has no symbol '%s'",
@@ -410,6 +484,7 @@ int run(int argc, char **argv) {
   request.warmupRuns = warmupRuns;
   request.timedRuns = timedRuns;
   request.countBankConflicts = bankConflicts;
+  request.plantedBugs = llvm::join(plantedBugs, ",");
   std::vector<rt::HostTensor> outputs = inputs;
   llvm::outs().flush();
   RunFigures figures;
@@ -429,7 +504,9 @@ int run(int argc, char **argv) {
     return kKernelFault;
   }
   const std::vector<std::vector<bool>> &written = figures.written;
-  llvm::outs() << figures.report;
+  llvm::outs() << figures.report << formatDims(symbols, defaulted)
+               << "inputs: seeded with --seed=" << seed
+               << " (floats uniform in [-1, 1), integers in [-8, 8])\n";
   // The scalars' values, so that a seeded one can be given again.
   bool anyScalar = false;
   for (auto [index, param] : llvm::enumerate(manifest.params)) {
@@ -442,9 +519,13 @@ int run(int argc, char **argv) {
   }
   if (anyScalar)
     llvm::outs() << "\n";
+  // ptxas's figures of the variant that ran, from the PTX it ran.
   PtxasFigures ptxas;
   if (!ptx.empty())
-    ptxas = runPtxas(ptx, options.chip, manifest.entry);
+    ptxas = runPtxas(ptx, options.chip, figures.entry);
+  if (figures.backend != Backend::Cuda)
+    llvm::outs() << formatComputedTable(manifest, figures.entry, ptxas,
+                                        options.chip);
   llvm::outs() << formatCompileReport(ptx, ptxas, *placed, options.chip);
   llvm::outs().flush();
   std::string backendName = getBackendName(backend).str();

@@ -18,6 +18,7 @@
 #include "mlir/Tools/mlir-translate/MlirTranslateMain.h"
 #include "mlir/Tools/mlir-translate/Translation.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/CommandLine.h"
 
 #include <vector>
 
@@ -38,6 +39,11 @@ static void registerTileTranslations() {
 int main(int argc, char **argv) {
   registerTileTranslations();
   mlir::tile::registerCompileTranslations();
+  // --help lists the translations, mlir-translate's options and the
+  // compile options; LLVM's own stay usable and are listed by --help-hidden.
+  static llvm::cl::OptionCategory category("tile-translate options");
+  mlir::tile::registerCompileOptions(&category);
+  mlir::tile::setUpToolCommandLine("tile-translate", {&category});
   // The imported IR keeps its .tile locations, so a pipe into tile-opt
   // reports errors at the .tile source, not at <stdin>; an explicit
   // --mlir-print-debuginfo=false still wins.

@@ -166,6 +166,10 @@ public:
   static bool isBuiltin(StringRef callee);
   /// The builtin functions of the language, by name.
   static std::vector<std::string> getBuiltinNames();
+  /// What an unknown function `name` suggests, in the Python package's
+  /// spelling: "; did you mean 'tile.exp'?", "; the language has no 'relu':
+  /// write tile.max(x, 0.0)", or "".
+  static std::string suggestBuiltin(StringRef name);
 
   //===--- Statements -----------------------------------------------------===//
 

@@ -1,4 +1,4 @@
-//===- Report.h - the run report of seed 002 --------------------*- C++ -*-===//
+//===- Report.h - the run report --------------------------------*- C++ -*-===//
 //
 // What tile-launch and tile-run print: the resource table read from the
 // driver, and the comparison of an output with its reference.
@@ -20,6 +20,12 @@ namespace tile::runtime {
 /// blk/SM, occ %, ms (`-` when `timedRuns` is 0).
 std::string formatLaunchReport(const KernelManifest &manifest,
                                const LaunchReport &launch, int timedRuns);
+/// The table alone: its header and the row of `kernel` (`ms` as printed,
+/// "-" when nothing was timed), for the driver's figures and for those
+/// computed without a GPU.
+std::string formatResourceTable(const std::string &kernel,
+                                const KernelResources &resources,
+                                const std::string &ms);
 void printLaunchReport(std::FILE *out, const KernelManifest &manifest,
                        const LaunchReport &launch, int timedRuns);
 

@@ -15,6 +15,7 @@ namespace llvm {
 class MemoryBuffer;
 class SourceMgr;
 namespace cl {
+class Option;
 class OptionCategory;
 } // namespace cl
 } // namespace llvm
@@ -48,6 +49,20 @@ LogicalResult rejectParserCrashes(llvm::SourceMgr &sourceMgr,
 void registerCompileOptions(llvm::cl::OptionCategory *category = nullptr);
 /// The options the command line gave (registerCompileOptions first).
 TileToPTXOptions getCompileOptions();
+
+/// tile's version: the project's, and `git describe` of the tree it was
+/// built from ("0.1.0 (git bc1097d)").
+StringRef getTileVersion();
+
+/// Sets up the command line of the tool `tool` before it is parsed:
+/// `--version` names tile and its version (then LLVM's), and `--help`
+/// lists only the options of `categories` and LLVM's generic ones
+/// (`--help`, `--version`), and those `alsoShown` picks; the hundreds of
+/// LLVM's and MLIR's stay usable and are listed by `--help-hidden`.
+/// Options registered after the call are not hidden.
+void setUpToolCommandLine(
+    StringRef tool, ArrayRef<llvm::cl::OptionCategory *> categories,
+    function_ref<bool(const llvm::cl::Option &)> alsoShown = {});
 
 /// Registers tile-translate's `--tile-to-ptx` and `--tile-to-manifest`,
 /// whose input is a .tile or .mlir file, with `--chip` and `--opt-level`.

@@ -3,8 +3,7 @@
 // What tile-run does with a parsed kernel, as a library, so that every
 // front end that runs kernels (tile-run, the Python package) places,
 // compiles, runs and reports them with the same code: the backends
-// (cuda, emulate, interp), ptxas's figures and the placement report of
-// seed 002.
+// (cuda, emulate, interp), ptxas's figures and the run report.
 //
 //===----------------------------------------------------------------------===//
 
@@ -49,10 +48,44 @@ struct PtxasFigures {
   enum class Status { Ok, NoPtxas, Rejected } status = Status::NoPtxas;
   int registers = 0, spillStoreBytes = 0, spillLoadBytes = 0, stackBytes = 0,
       sharedBytes = 0;
+  /// The entry's `.maxntid` in the PTX (0: none), which caps its CTAs.
+  int maxThreads = 0;
 };
 /// The figures of the PTX entry `entry` (a module's PTX holds every kernel
 /// of the file, and their variants).
 PtxasFigures runPtxas(const std::string &ptx, StringRef chip, StringRef entry);
+
+/// The PTX entry of the variant a launch of `manifest` with `symbols` runs
+/// (chooseVariant), or the general entry when the symbols choose none.
+std::string getVariantEntry(const ::tile::runtime::KernelManifest &manifest,
+                            const ::tile::runtime::SymbolBindings &symbols);
+
+/// The run report's figures without a GPU: ptxas's registers, stack and
+/// static shared memory, and the largest CTA, the CTAs per SM and the
+/// occupancy computed from them, the CTA's threads and shared memory and
+/// the chip's limits (ChipLimits.h: the CUDA occupancy calculator's
+/// rules); what limits the CTAs per SM. None when ptxas gave no figures.
+struct ComputedResources {
+  ::tile::runtime::KernelResources resources;
+  StringRef limitedBy; // "registers", "shared memory", ...
+};
+std::optional<ComputedResources>
+computeResources(const ::tile::runtime::KernelManifest &manifest,
+                 const PtxasFigures &ptxas, StringRef chip);
+
+/// The run report's resource table without a GPU: ptxas's registers and
+/// stack of `entry`, the shared memory of the plan, and the maximum CTA,
+/// CTAs per SM and occupancy computed from them and the chip's limits
+/// (ChipLimits.h), labelled as computed; the time "-". Empty when ptxas
+/// gave no figures.
+std::string formatComputedTable(const ::tile::runtime::KernelManifest &manifest,
+                                StringRef entry, const PtxasFigures &ptxas,
+                                StringRef chip);
+
+/// "dims: K=4096, N=64" (the symbols a run bound; `defaulted` names those
+/// nobody gave, marked "(default)"), empty for a kernel without symbols.
+std::string formatDims(const ::tile::runtime::SymbolBindings &symbols,
+                       ArrayRef<std::string> defaulted = {});
 
 /// The compile-side lines of the report: ptxas's figures (`ptx` empty: no
 /// PTX was made) and the placement decisions of the manifest (register
@@ -84,6 +117,9 @@ struct RunRequest {
 /// What one run measured, by backend.
 struct RunFigures {
   Backend backend = Backend::Interp;
+  /// The PTX entry of the variant that ran (on interp, that a launch with
+  /// these sizes would run): the one whose ptxas figures the report quotes.
+  std::string entry;
   std::optional<::tile::runtime::LaunchReport> launch; // cuda
   std::optional<emulator::EmulatorReport> emulation;   // emulate
   double seconds = 0;                                  // wall time of the run

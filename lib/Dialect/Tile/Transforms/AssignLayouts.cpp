@@ -219,6 +219,7 @@ struct TileAssignLayouts
             vector /= 2;
         }
     DenseSet<Operation *> laidOut;
+    DenseSet<Location> remarked;
     for (Value tile : tiles) {
       int64_t vector = vectorOf.lookup(groups.getLeaderValue(tile));
       // A group made only of splats and constants has no slice to widen.
@@ -238,7 +239,9 @@ struct TileAssignLayouts
       if (!laidOut.insert(def).second)
         continue;
       def->setAttr(kLayoutAttr, layout);
-      if (remarks && isa<LoadOp>(def))
+      // Once per source line: @pipeline's copies of a load (its prologue
+      // and its steady state) are one load to the author.
+      if (remarks && isa<LoadOp>(def) && remarked.insert(def->getLoc()).second)
         emitRemark(def->getLoc())
             << "slice read " << vector << " elements a thread at a time ("
             << vector * bitsOf(tile) / 8 << "-byte accesses): layout " << layout

@@ -287,14 +287,21 @@ private:
             readsAcrossThreads(use))
           uses.push_back(&use);
     });
+    // Each temporary named apart, so the plan's report tells two of one
+    // kind apart (layernorm's two broadcasts on one line): the second
+    // 'broadcast.input' is 'broadcast.input.2'.
+    llvm::StringMap<unsigned> named;
     for (OpOperand *use : uses) {
       Operation *user = use->getOwner();
       auto read = use->get().getDefiningOp<ReadOp>();
       if (read && unchangedBetween(read, user))
         continue;
       OpBuilder builder(user);
-      use->set(storeToSharedTemporary(builder, user->getLoc(), use->get(),
-                                      temporaryName(*use)));
+      std::string name = temporaryName(*use);
+      if (unsigned count = ++named[name]; count > 1)
+        name += "." + std::to_string(count);
+      use->set(
+          storeToSharedTemporary(builder, user->getLoc(), use->get(), name));
     }
   }
 
