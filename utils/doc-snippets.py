@@ -4,9 +4,11 @@
 Every fenced block of the document is one of:
 
 * ```sh: shell commands, one a line (a trailing `\\` continues one), run in
-  order with bash in a scratch directory that has `build`, `examples` and
-  `docs` of the tree under test, so `build/bin/tile-run examples/...` runs as
-  the document shows it. Each must exit 0.
+  order as one bash script (a variable one sets is there for the next) in a
+  scratch directory that has `build`, `examples` and `docs` of the tree
+  under test, with the build's tools and its virtual environment's `python`
+  first on PATH, so `build/bin/tile-run examples/...` runs as the document
+  shows it. Each must exit 0.
 * ```output: what the command before it prints: each line of the block must
   be a line of its output (stdout and stderr), in this order, with others
   between (a line may start with a directory the document leaves out); a
@@ -116,6 +118,34 @@ class Runner:
         if result.returncode != 0:
             self.fail(line, f"`{command}` exited {result.returncode}:\n"
                       + (result.stdout + result.stderr)[-2000:])
+
+    def shell_block(self, block, env):
+        """The block's commands as one bash script, as a reader pastes
+        them (a variable one sets is there for the next), stopping at the
+        first that fails; the commands marked untested are left out."""
+        lines = block.text.splitlines()
+        for line, command in commands(block):
+            match = UNTESTED.search(command)
+            if match:
+                self.skip(line, f"`{command.split(' #')[0].strip()}`",
+                          match.group(1))
+                for i in range(command.count("\n") + 1):
+                    lines[line - block.line - 1 + i] = ""
+            else:
+                self.ran += 1
+        header = ["set -eE",
+                  "trap 'echo \"doc-snippets: line $LINENO failed\" >&2' ERR"]
+        result = subprocess.run(["bash", "-c", "\n".join(header + lines)],
+                                cwd=self.work, env=env, capture_output=True,
+                                text=True, timeout=900)
+        output = result.stdout + result.stderr
+        self.last_output = (block.line, output)
+        if result.returncode != 0:
+            failed = re.search(r"doc-snippets: line (\d+) failed", output)
+            line = block.line + (int(failed.group(1)) - len(header)
+                                 if failed else 1)
+            self.fail(line, f"the command exited {result.returncode}:\n" +
+                      output[-2000:])
 
     def check_output(self, block):
         if self.last_output is None:
@@ -243,8 +273,11 @@ class Runner:
 
     def run(self, blocks):
         env = dict(os.environ)
-        env["PATH"] = os.path.join(self.args.build, "bin") + os.pathsep + \
-            env.get("PATH", "")
+        # The build's tools, and its virtual environment's python, as in a
+        # shell where the reader activated it.
+        env["PATH"] = os.pathsep.join([
+            os.path.join(self.args.build, "bin"),
+            os.path.dirname(self.args.python), env.get("PATH", "")])
         for name in ("examples", "docs"):
             link = os.path.join(self.work, name)
             if not os.path.lexists(link):
@@ -260,13 +293,7 @@ class Runner:
                 self.skip(block.line, f"{lang or 'text'} block", reason)
                 continue
             if lang in ("sh", "bash", "shell"):
-                for line, command in commands(block):
-                    match = UNTESTED.search(command)
-                    if match:
-                        self.skip(line, f"`{command.split(' #')[0].strip()}`",
-                                  match.group(1))
-                        continue
-                    self.shell(line, command, env)
+                self.shell_block(block, env)
             elif lang == "output":
                 self.check_output(block)
             elif lang == "tile":
