@@ -71,6 +71,11 @@ def test_wheel_contents(wheel):
 
 
 def test_wheel_installs_into_a_fresh_venv(wheel, tmp_path):
+    install_and_run(wheel, tmp_path)
+
+
+def install_and_run(wheel, tmp_path):
+    """Installs `wheel` into a new venv and runs a kernel from there."""
     venv = tmp_path / "venv"
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)],
                    check=True)
@@ -93,14 +98,15 @@ def test_wheel_installs_into_a_fresh_venv(wheel, tmp_path):
 
 
 @pytest.mark.skipif(not os.environ.get("TILE_TEST_PIP_BUILD"),
-                    reason="compiles the whole project again (minutes): "
+                    reason="compiles the project's libraries again (2.5 "
+                           "minutes with ccache hits, far more without): "
                            "TILE_TEST_PIP_BUILD=1")
 def test_pip_wheel_compiles_the_extension(tmp_path):
     pip("wheel", "--no-build-isolation", "--no-deps", "--wheel-dir",
         str(tmp_path), f"--config-settings=build-dir={tmp_path / 'build'}", ROOT)
     [name] = [n for n in os.listdir(tmp_path) if n.endswith(".whl")]
-    assert any(n.startswith("tile/_tile.") for n in
-               zipfile.ZipFile(tmp_path / name).namelist())
+    # Installed, the extension finds Debian's libMLIR.so (its RUNPATH).
+    install_and_run(tmp_path / name, tmp_path)
 
 
 def test_stub_is_installed_with_the_extension():
