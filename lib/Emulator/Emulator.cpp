@@ -38,6 +38,11 @@ public:
                    (static_cast<int64_t>(linear) / size[0]) % size[1],
                    static_cast<int64_t>(linear) / (size[0] * size[1])};
     }
+    std::vector<int64_t> elements;
+    for (const EmulatedBuffer &buffer : launch.buffers)
+      elements.push_back(buffer.tensor->numElements());
+    cta.globalAccesses.reset(elements);
+    cta.crossCTAAccesses.reset(elements);
     for (int64_t bytes : program.sharedBytes) {
       cta.shared.emplace_back(bytes);
       cta.sharedAccesses.emplace_back(launch.options.checkRaces ? bytes : 0);
@@ -100,7 +105,7 @@ LogicalResult CTARunner::run(std::array<int64_t, 3> blockId) {
   cta.linearId = static_cast<uint32_t>(
       blockId[0] + grid[0] * (blockId[1] + grid[1] * blockId[2]));
   ++cta.epoch;
-  cta.globalAccesses.clear(); // CTAs are not ordered by barriers
+  cta.globalAccesses.release(); // CTAs are not ordered by barriers
   // Shared memory starts as NaNs (0xff bytes), so a read before any write
   // shows up in the results.
   for (std::vector<uint8_t> &memory : cta.shared)
@@ -312,6 +317,7 @@ LogicalResult CTARunner::completeBarrier() {
     thread.waitingAt = nullptr;
   }
   ++cta.epoch;
+  cta.globalAccesses.release();
   return success();
 }
 

@@ -149,11 +149,180 @@ uint64_t floatToInteger(double value, unsigned bits, bool isSigned) {
 }
 } // namespace
 
-LogicalResult Interpreter::executeArith(Operation *op) {
-  if (isa<arith::ConstantOp>(op)) {
-    set(op->getResult(0)) = launch.program.constants.lookup(op);
+LogicalResult Interpreter::executeDecoded(const DecodedOp &op) {
+  std::vector<Slots> &values = thread->values;
+  Slots &out = values[op.result];
+  const Slots &a = values[op.operands[0]], &b = values[op.operands[1]];
+  unsigned bits = op.bits;
+  ElementKind kind = op.kind;
+  // Binary integer ops on the operands' width; `fn` sees zero-extended bits.
+  auto integer = [&](auto fn) {
+    mapElements(out, op.count, [&](size_t i) {
+      return truncateBits(fn(at(a, i), at(b, i)), bits);
+    });
+  };
+  auto signedInteger = [&](auto fn) {
+    integer([&](uint64_t x, uint64_t y) {
+      return static_cast<uint64_t>(
+          fn(signExtend(x, bits), signExtend(y, bits)));
+    });
+  };
+  auto floating = [&](auto fn) {
+    mapElements(out, op.count, [&](size_t i) {
+      return applyFloat(kind, at(a, i), at(b, i), fn);
+    });
+  };
+  // Conversions, one element at a time.
+  auto convert = [&](auto fn) {
+    mapElements(out, op.count, [&](size_t i) { return fn(a[i]); });
+  };
+
+  switch (op.opcode) {
+  case Opcode::Generic:
+    return execute(op.op);
+  case Opcode::Copy:
+    out = *op.constant;
+    return success();
+  case Opcode::AddI:
+    integer([](uint64_t x, uint64_t y) { return x + y; });
+    break;
+  case Opcode::SubI:
+    integer([](uint64_t x, uint64_t y) { return x - y; });
+    break;
+  case Opcode::MulI:
+    integer([](uint64_t x, uint64_t y) { return x * y; });
+    break;
+  case Opcode::AndI:
+    integer([](uint64_t x, uint64_t y) { return x & y; });
+    break;
+  case Opcode::OrI:
+    integer([](uint64_t x, uint64_t y) { return x | y; });
+    break;
+  case Opcode::XOrI:
+    integer([](uint64_t x, uint64_t y) { return x ^ y; });
+    break;
+  case Opcode::ShLI:
+    integer([&](uint64_t x, uint64_t y) { return y >= bits ? 0 : x << y; });
+    break;
+  case Opcode::ShRUI:
+    integer([&](uint64_t x, uint64_t y) { return y >= bits ? 0 : x >> y; });
+    break;
+  case Opcode::ShRSI:
+    integer([&](uint64_t x, uint64_t y) {
+      return static_cast<uint64_t>(signExtend(x, bits) >>
+                                   std::min<uint64_t>(y, 63));
+    });
+    break;
+  case Opcode::MaxSI:
+    signedInteger([](int64_t x, int64_t y) { return std::max(x, y); });
+    break;
+  case Opcode::MinSI:
+    signedInteger([](int64_t x, int64_t y) { return std::min(x, y); });
+    break;
+  case Opcode::MaxUI:
+    integer([](uint64_t x, uint64_t y) { return std::max(x, y); });
+    break;
+  case Opcode::MinUI:
+    integer([](uint64_t x, uint64_t y) { return std::min(x, y); });
+    break;
+  case Opcode::AddF:
+    floating([](auto x, auto y) { return x + y; });
+    break;
+  case Opcode::SubF:
+    floating([](auto x, auto y) { return x - y; });
+    break;
+  case Opcode::MulF:
+    floating([](auto x, auto y) { return x * y; });
+    break;
+  case Opcode::MaxNumF:
+    floating([](auto x, auto y) { return std::fmax(x, y); });
+    break;
+  case Opcode::MinNumF:
+    floating([](auto x, auto y) { return std::fmin(x, y); });
+    break;
+  case Opcode::MaximumF:
+    floating([](auto x, auto y) { return maximum(x, y); });
+    break;
+  case Opcode::MinimumF:
+    floating([](auto x, auto y) { return minimum(x, y); });
+    break;
+  case Opcode::FusedMultiplyAdd: {
+    // One fma, as the GPU computes an add of a product both marked
+    // contract: a subtrahend negated.
+    const Slots &addend = values[op.operands[2]];
+    mapElements(out, op.count, [&](size_t i) {
+      uint64_t x = at(a, i), c = at(addend, i);
+      if (op.negateProduct)
+        x = negateFloat(kind, x);
+      if (op.negateAddend)
+        c = negateFloat(kind, c);
+      return fusedMultiplyAdd(kind, x, at(b, i), c);
+    });
+    break;
+  }
+  case Opcode::CmpI: {
+    auto predicate = static_cast<arith::CmpIPredicate>(op.predicate);
+    mapElements(out, op.count, [&](size_t i) -> uint64_t {
+      return compareIntegers(predicate, a[i], b[i], bits);
+    });
+    break;
+  }
+  case Opcode::CmpF: {
+    auto predicate = static_cast<arith::CmpFPredicate>(op.predicate);
+    mapElements(out, op.count, [&](size_t i) -> uint64_t {
+      return compareFloats(predicate, decodeDouble(kind, a[i]),
+                           decodeDouble(kind, b[i]));
+    });
+    break;
+  }
+  case Opcode::Select: {
+    const Slots &no = values[op.operands[2]];
+    mapElements(out, op.count,
+                [&](size_t i) { return at(a, i) ? b[i] : no[i]; });
+    break;
+  }
+  case Opcode::SignExtend:
+    convert([&](uint64_t x) {
+      return truncateBits(static_cast<uint64_t>(signExtend(x, bits)),
+                          op.resultBits);
+    });
+    break;
+  case Opcode::ZeroExtend:
+    convert([&](uint64_t x) { return truncateBits(x, op.resultBits); });
+    break;
+  case Opcode::FloatConvert:
+    convert([&](uint64_t x) {
+      return encodeFloat(op.resultKind, decodeDouble(kind, x));
+    });
+    break;
+  case Opcode::SignedToFloat:
+    convert([&](uint64_t x) {
+      return encodeFloat(op.resultKind,
+                         static_cast<double>(signExtend(x, bits)));
+    });
+    break;
+  case Opcode::Extract:
+    out.assign(a.begin() + op.first, a.begin() + op.first + op.span);
+    return success();
+  case Opcode::Insert: {
+    // operands: the value, then the destination.
+    if (op.reuseDestination)
+      out = std::move(values[op.operands[1]]);
+    else
+      out = b;
+    std::copy(a.begin(), a.end(), out.begin() + op.first);
     return success();
   }
+  case Opcode::Splat:
+    out.assign(op.count, a[0]);
+    return success();
+  }
+  return op.checkIndex ? checkIndexWidth(op.op) : success();
+}
+
+/// The arith ops not decoded (Decode.cpp): divisions, remainders,
+/// negation and the conversions between floats and unsigned integers.
+LogicalResult Interpreter::executeArith(Operation *op) {
   Value result = op->getResult(0);
   size_t count = slotCount(result.getType());
   ElementType resultType = classify(result.getType());
@@ -162,30 +331,19 @@ LogicalResult Interpreter::executeArith(Operation *op) {
   ElementKind kind = operandType.kind;
   Slots &out = set(result);
 
-  // Binary integer ops on the operands' width; `fn` sees zero-extended bits.
-  auto integer = [&](auto fn) {
-    const Slots &a = get(op->getOperand(0)), &b = get(op->getOperand(1));
-    mapElements(out, count, [&](size_t i) {
-      return truncateBits(fn(at(a, i), at(b, i)), bits);
-    });
-    return success();
-  };
-  auto signedInteger = [&](auto fn) {
-    return integer([&](uint64_t x, uint64_t y) {
-      return static_cast<uint64_t>(
-          fn(signExtend(x, bits), signExtend(y, bits)));
-    });
-  };
   // Division: by zero is undefined on the GPU; report it.
   bool dividedByZero = false;
   auto division = [&](auto fn) {
-    return integer([&](uint64_t x, uint64_t y) -> uint64_t {
+    const Slots &a = get(op->getOperand(0)), &b = get(op->getOperand(1));
+    mapElements(out, count, [&](size_t i) -> uint64_t {
+      uint64_t x = at(a, i), y = at(b, i);
       if (y == 0) {
         dividedByZero = true;
         return 0;
       }
-      return fn(x, y);
+      return truncateBits(fn(x, y), bits);
     });
+    return success();
   };
   auto signedDivision = [&](auto fn) {
     return division([&](uint64_t x, uint64_t y) {
@@ -211,54 +369,6 @@ LogicalResult Interpreter::executeArith(Operation *op) {
 
   LogicalResult status =
       TypeSwitch<Operation *, LogicalResult>(op)
-          .Case([&](arith::AddIOp) {
-            return integer([](uint64_t x, uint64_t y) { return x + y; });
-          })
-          .Case([&](arith::SubIOp) {
-            return integer([](uint64_t x, uint64_t y) { return x - y; });
-          })
-          .Case([&](arith::MulIOp) {
-            return integer([](uint64_t x, uint64_t y) { return x * y; });
-          })
-          .Case([&](arith::AndIOp) {
-            return integer([](uint64_t x, uint64_t y) { return x & y; });
-          })
-          .Case([&](arith::OrIOp) {
-            return integer([](uint64_t x, uint64_t y) { return x | y; });
-          })
-          .Case([&](arith::XOrIOp) {
-            return integer([](uint64_t x, uint64_t y) { return x ^ y; });
-          })
-          .Case([&](arith::ShLIOp) {
-            return integer(
-                [&](uint64_t x, uint64_t y) { return y >= bits ? 0 : x << y; });
-          })
-          .Case([&](arith::ShRUIOp) {
-            return integer(
-                [&](uint64_t x, uint64_t y) { return y >= bits ? 0 : x >> y; });
-          })
-          .Case([&](arith::ShRSIOp) {
-            return integer([&](uint64_t x, uint64_t y) {
-              return static_cast<uint64_t>(signExtend(x, bits) >>
-                                           std::min<uint64_t>(y, 63));
-            });
-          })
-          .Case([&](arith::MaxSIOp) {
-            return signedInteger(
-                [](int64_t x, int64_t y) { return std::max(x, y); });
-          })
-          .Case([&](arith::MinSIOp) {
-            return signedInteger(
-                [](int64_t x, int64_t y) { return std::min(x, y); });
-          })
-          .Case([&](arith::MaxUIOp) {
-            return integer(
-                [](uint64_t x, uint64_t y) { return std::max(x, y); });
-          })
-          .Case([&](arith::MinUIOp) {
-            return integer(
-                [](uint64_t x, uint64_t y) { return std::min(x, y); });
-          })
           .Case([&](arith::DivUIOp) {
             return division([](uint64_t x, uint64_t y) { return x / y; });
           })
@@ -287,72 +397,24 @@ LogicalResult Interpreter::executeArith(Operation *op) {
               return (x % y != 0 && ((x < 0) == (y < 0))) ? q + 1 : q;
             });
           })
-          .Case([&](arith::AddFOp) {
-            return floating([](auto x, auto y) { return x + y; });
-          })
-          .Case([&](arith::SubFOp) {
-            return floating([](auto x, auto y) { return x - y; });
-          })
-          .Case([&](arith::MulFOp) {
-            return floating([](auto x, auto y) { return x * y; });
-          })
-          .Case([&](arith::DivFOp) {
+          .Case([&](arith::DivFOp division) {
+            // --fp-div=full: tile-fast-math makes an f32 division marked
+            // afn div.full.f32.
+            if (kind == ElementKind::F32 &&
+                bitEnumContainsAll(division.getFastmath(),
+                                   arith::FastMathFlags::afn))
+              return floating([](auto x, auto y) {
+                return divideFull(static_cast<float>(x),
+                                  static_cast<float>(y));
+              });
             return floating([](auto x, auto y) { return x / y; });
           })
           .Case([&](arith::RemFOp) {
             return floating([](auto x, auto y) { return std::fmod(x, y); });
           })
-          .Case([&](arith::MaximumFOp) {
-            return floating([](auto x, auto y) { return maximum(x, y); });
-          })
-          .Case([&](arith::MinimumFOp) {
-            return floating([](auto x, auto y) { return minimum(x, y); });
-          })
-          .Case([&](arith::MaxNumFOp) {
-            return floating([](auto x, auto y) { return std::fmax(x, y); });
-          })
-          .Case([&](arith::MinNumFOp) {
-            return floating([](auto x, auto y) { return std::fmin(x, y); });
-          })
           .Case([&](arith::NegFOp) {
             return convert([&](uint64_t x) {
               return applyFloat(kind, x, [](auto v) { return -v; });
-            });
-          })
-          .Case([&](arith::CmpIOp compare) {
-            const Slots &a = get(compare.getLhs()), &b = get(compare.getRhs());
-            mapElements(out, count, [&](size_t i) -> uint64_t {
-              return compareIntegers(compare.getPredicate(), a[i], b[i], bits);
-            });
-            return success();
-          })
-          .Case([&](arith::CmpFOp compare) {
-            const Slots &a = get(compare.getLhs()), &b = get(compare.getRhs());
-            mapElements(out, count, [&](size_t i) -> uint64_t {
-              return compareFloats(compare.getPredicate(),
-                                   decodeDouble(kind, a[i]),
-                                   decodeDouble(kind, b[i]));
-            });
-            return success();
-          })
-          .Case([&](arith::SelectOp select) {
-            const Slots &condition = get(select.getCondition());
-            const Slots &yes = get(select.getTrueValue());
-            const Slots &no = get(select.getFalseValue());
-            mapElements(out, count, [&](size_t i) {
-              return at(condition, i) ? yes[i] : no[i];
-            });
-            return success();
-          })
-          .Case<arith::ExtFOp, arith::TruncFOp>([&](Operation *) {
-            return convert([&](uint64_t x) {
-              return encodeFloat(resultType.kind, decodeDouble(kind, x));
-            });
-          })
-          .Case([&](arith::SIToFPOp) {
-            return convert([&](uint64_t x) {
-              return encodeFloat(resultType.kind,
-                                 static_cast<double>(signExtend(x, bits)));
             });
           })
           .Case([&](arith::UIToFPOp) {
@@ -371,17 +433,6 @@ LogicalResult Interpreter::executeArith(Operation *op) {
               return floatToInteger(decodeDouble(kind, x), resultType.bits,
                                     /*isSigned=*/false);
             });
-          })
-          .Case<arith::ExtSIOp, arith::IndexCastOp>([&](Operation *) {
-            return convert([&](uint64_t x) {
-              return truncateBits(static_cast<uint64_t>(signExtend(x, bits)),
-                                  resultType.bits);
-            });
-          })
-          .Case<arith::ExtUIOp, arith::TruncIOp, arith::IndexCastUIOp,
-                arith::BitcastOp>([&](Operation *) {
-            return convert(
-                [&](uint64_t x) { return truncateBits(x, resultType.bits); });
           })
           .Default([&](Operation *) { return unsupported(op); });
   if (failed(status))
@@ -410,7 +461,11 @@ LogicalResult Interpreter::executeMath(Operation *op) {
     return success();
   };
   return TypeSwitch<Operation *, LogicalResult>(op)
-      .Case([&](math::ExpOp) {
+      .Case([&](math::ExpOp exp) {
+        // fastmath afn (the front end's exp): __nv_fast_expf, through f32.
+        if (type.kind != ElementKind::F64 &&
+            bitEnumContainsAll(exp.getFastmath(), arith::FastMathFlags::afn))
+          return unary([](auto x) { return fastExp(static_cast<float>(x)); });
         return unary([](auto x) { return std::exp(x); });
       })
       .Case([&](math::Exp2Op) {

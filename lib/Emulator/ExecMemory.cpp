@@ -158,24 +158,27 @@ uint8_t *Interpreter::access(Operation *op, Address address, int64_t size,
   if (address.space == MemorySpace::Shared) {
     for (int64_t byte = address.offset; byte < address.offset + size; ++byte)
       if (failed(recordAccess(
-              op, cta.sharedAccesses[address.memory][byte], kind, [&] {
+              op, 0, cta.sharedAccesses[address.memory][byte], kind, [&] {
                 return "byte " + std::to_string(byte) + " of shared memory";
               })))
         return nullptr;
   } else if (address.space == MemorySpace::Global) {
+    auto opId =
+        static_cast<uint16_t>(launch.program.globalAccessIds.lookup(op));
     // Every access to a tensor element is of the whole element: one entry.
     for (int64_t offset = address.offset; offset < address.offset + size;
          offset += elementBytes) {
-      ByteAccesses &history = cta.globalAccesses[{address.memory, offset}];
-      if (failed(recordAccess(op, history, kind, [&] {
+      ElementAccesses &history =
+          cta.globalAccesses.at(address.memory, offset / elementBytes);
+      if (failed(recordAccess(op, opId, history, kind, [&] {
             const EmulatedBuffer &buffer = launch.buffers[address.memory];
             return "element " + std::to_string(offset / elementBytes) +
                    " of tensor '" + buffer.name + "'";
           })))
         return nullptr;
       if (launch.grid[0] * launch.grid[1] * launch.grid[2] > 1 &&
-          failed(recordCrossCTAAccess(op, address.memory, offset / elementBytes,
-                                      kind)))
+          failed(recordCrossCTAAccess(op, opId, address.memory,
+                                      offset / elementBytes, kind)))
         return nullptr;
     }
   }
@@ -193,76 +196,152 @@ LogicalResult Interpreter::reportRace(Operation *op, Operation *otherOp,
   return success();
 }
 
-LogicalResult Interpreter::recordAccess(Operation *op, ByteAccesses &history,
-                                        AccessKind kind,
+// The sides of a shared byte's history, current in `epoch` (kNone else),
+// and of a global element's (released at barriers: always current).
+static uint32_t threadAt(const ByteAccesses &history, AccessSlot slot,
+                         uint32_t epoch) {
+  switch (slot) {
+  case AccessSlot::Write:
+    return history.writeEpoch == epoch ? history.writer : ByteAccesses::kNone;
+  case AccessSlot::Atomic:
+    return history.atomicEpoch == epoch ? history.atomicThread
+                                        : ByteAccesses::kNone;
+  case AccessSlot::FirstReader:
+  case AccessSlot::SecondReader:
+    return history.readEpoch == epoch
+               ? history.readers[slot == AccessSlot::SecondReader]
+               : ByteAccesses::kNone;
+  }
+  return ByteAccesses::kNone;
+}
+
+static uint32_t threadAt(const ElementAccesses &history, AccessSlot slot,
+                         uint32_t) {
+  uint16_t plusOne = slot == AccessSlot::Write ? history.writer
+                     : slot == AccessSlot::Atomic
+                         ? history.atomicThread
+                         : history.readers[slot == AccessSlot::SecondReader];
+  return plusOne == 0 ? ByteAccesses::kNone : plusOne - 1u;
+}
+
+static Operation *opAt(const ByteAccesses &history, AccessSlot slot,
+                       const Program &) {
+  return slot == AccessSlot::Write ? history.writeOp
+         : slot == AccessSlot::Atomic
+             ? history.atomicOp
+             : history.readOps[slot == AccessSlot::SecondReader];
+}
+
+static Operation *opAt(const ElementAccesses &history, AccessSlot slot,
+                       const Program &program) {
+  return program
+      .globalAccessOps[slot == AccessSlot::Write ? history.writeOp
+                       : slot == AccessSlot::Atomic
+                           ? history.atomicOp
+                           : history.readOps[slot == AccessSlot::SecondReader]];
+}
+
+/// Makes `thread` (kNone: nobody) the `slot` side of `history`.
+static void put(ByteAccesses &history, AccessSlot slot, uint32_t thread,
+                Operation *op, uint16_t, uint32_t epoch) {
+  switch (slot) {
+  case AccessSlot::Write:
+    history.writeEpoch = epoch;
+    history.writer = thread;
+    history.writeOp = op;
+    return;
+  case AccessSlot::Atomic:
+    history.atomicEpoch = epoch;
+    history.atomicThread = thread;
+    history.atomicOp = op;
+    return;
+  case AccessSlot::FirstReader:
+  case AccessSlot::SecondReader:
+    history.readEpoch = epoch;
+    history.readers[slot == AccessSlot::SecondReader] = thread;
+    history.readOps[slot == AccessSlot::SecondReader] = op;
+    return;
+  }
+}
+
+static void put(ElementAccesses &history, AccessSlot slot, uint32_t thread,
+                Operation *, uint16_t opId, uint32_t) {
+  auto plusOne = static_cast<uint16_t>(thread + 1); // kNone + 1 == 0
+  switch (slot) {
+  case AccessSlot::Write:
+    history.writer = plusOne;
+    history.writeOp = opId;
+    return;
+  case AccessSlot::Atomic:
+    history.atomicThread = plusOne;
+    history.atomicOp = opId;
+    return;
+  case AccessSlot::FirstReader:
+  case AccessSlot::SecondReader:
+    history.readers[slot == AccessSlot::SecondReader] = plusOne;
+    history.readOps[slot == AccessSlot::SecondReader] = opId;
+    return;
+  }
+}
+
+template <typename History>
+LogicalResult Interpreter::recordAccess(Operation *op, uint16_t opId,
+                                        History &history, AccessKind kind,
                                         function_ref<std::string()> where) {
   uint32_t self = thread->linearId, epoch = cta.epoch;
   // The other side of a race, if any, since the barrier: another thread's
   // write, for a write another thread's read, for a plain access another
   // thread's atomic one, for an atomic one another's plain access.
-  uint32_t other = ByteAccesses::kNone;
-  Operation *otherOp = nullptr;
-  AccessKind otherKind = AccessKind::Read;
-  auto consider = [&](uint32_t otherThread, uint32_t otherEpoch,
-                      Operation *candidate, AccessKind candidateKind) {
-    if (other == ByteAccesses::kNone && otherEpoch == epoch &&
-        otherThread != ByteAccesses::kNone && otherThread != self &&
-        racesWith(kind, candidateKind)) {
-      other = otherThread;
-      otherOp = candidate;
-      otherKind = candidateKind;
-    }
-  };
-  consider(history.writer, history.writeEpoch, history.writeOp,
-           AccessKind::Write);
-  consider(history.atomicThread, history.atomicEpoch, history.atomicOp,
-           AccessKind::Atomic);
-  for (unsigned reader = 0; reader < 2; ++reader)
-    consider(history.readers[reader], history.readEpoch,
-             history.readOps[reader], AccessKind::Read);
-  if (other != ByteAccesses::kNone) {
+  static constexpr std::pair<AccessSlot, AccessKind> kSides[] = {
+      {AccessSlot::Write, AccessKind::Write},
+      {AccessSlot::Atomic, AccessKind::Atomic},
+      {AccessSlot::FirstReader, AccessKind::Read},
+      {AccessSlot::SecondReader, AccessKind::Read}};
+  for (auto [slot, otherKind] : kSides) {
+    uint32_t other = threadAt(history, slot, epoch);
+    if (other == ByteAccesses::kNone || other == self ||
+        !racesWith(kind, otherKind))
+      continue;
     std::string peerName = describeThread(other);
     std::string place = where();
     if (failed(reportRace(
-            op, otherOp,
+            op, opAt(history, slot, launch.program),
             Twine(StringRef(place).contains("shared") ? "shared" : "global") +
                 "-memory race: " + accessName(kind) + " of " + place +
                 ", which " + peerName + " " + accessVerb(otherKind) +
                 " with no barrier between,",
             "the " + Twine(accessName(otherKind)) + " of " + peerName)))
       return failure();
+    break;
   }
   switch (kind) {
   case AccessKind::Write:
-    history.writeEpoch = epoch;
-    history.writer = self;
-    history.writeOp = op;
+    put(history, AccessSlot::Write, self, op, opId, epoch);
     break;
   case AccessKind::Atomic:
-    history.atomicEpoch = epoch;
-    history.atomicThread = self;
-    history.atomicOp = op;
+    put(history, AccessSlot::Atomic, self, op, opId, epoch);
     break;
-  case AccessKind::Read:
-    if (history.readEpoch != epoch) {
-      history.readEpoch = epoch;
-      history.readers[0] = self;
-      history.readOps[0] = op;
-      history.readers[1] = ByteAccesses::kNone;
-    } else if (history.readers[0] != self &&
-               history.readers[1] == ByteAccesses::kNone) {
-      history.readers[1] = self;
-      history.readOps[1] = op;
+  case AccessKind::Read: {
+    uint32_t first = threadAt(history, AccessSlot::FirstReader, epoch);
+    if (first == ByteAccesses::kNone) {
+      put(history, AccessSlot::FirstReader, self, op, opId, epoch);
+      put(history, AccessSlot::SecondReader, ByteAccesses::kNone, nullptr, 0,
+          epoch);
+    } else if (first != self && threadAt(history, AccessSlot::SecondReader,
+                                         epoch) == ByteAccesses::kNone) {
+      put(history, AccessSlot::SecondReader, self, op, opId, epoch);
     }
     break;
+  }
   }
   return success();
 }
 
-LogicalResult Interpreter::recordCrossCTAAccess(Operation *op, uint32_t buffer,
+LogicalResult Interpreter::recordCrossCTAAccess(Operation *op, uint16_t opId,
+                                                uint32_t buffer,
                                                 int64_t element,
                                                 AccessKind kind) {
-  CrossCTAAccesses &history = cta.crossCTAAccesses[{buffer, element}];
+  CrossCTAAccesses &history = cta.crossCTAAccesses.at(buffer, element);
   for (AccessKind earlier :
        {AccessKind::Write, AccessKind::Atomic, AccessKind::Read}) {
     uint32_t otherCTA = history.cta[static_cast<int>(earlier)];
@@ -284,8 +363,7 @@ LogicalResult Interpreter::recordCrossCTAAccess(Operation *op, uint32_t buffer,
   }
   if (history.cta[static_cast<int>(kind)] == CrossCTAAccesses::kNone) {
     history.cta[static_cast<int>(kind)] = cta.linearId;
-    history.op[static_cast<int>(kind)] =
-        launch.program.globalAccessIds.lookup(op);
+    history.op[static_cast<int>(kind)] = opId;
   }
   return success();
 }

@@ -134,7 +134,12 @@ FailureOr<Program> Program::prepare(gpu::GPUFuncOp func,
                                     slotCount(type.getElementType()));
     } else if (isa<gpu::DynamicSharedMemoryOp>(op)) {
       usesDynamicShared = true;
-    } else if (isa<LLVM::LoadOp, LLVM::StoreOp, NVVM::CpAsyncOp>(op)) {
+    } else if (isa<LLVM::LoadOp, LLVM::StoreOp, LLVM::AtomicRMWOp,
+                   NVVM::CpAsyncOp>(op)) {
+      if (program.globalAccessOps.size() ==
+          std::numeric_limits<uint16_t>::max())
+        return op->emitError("emulate: more than 65535 memory accesses in "
+                             "the kernel");
       program.globalAccessIds[op] = program.globalAccessOps.size();
       program.globalAccessOps.push_back(op);
     }
@@ -142,6 +147,8 @@ FailureOr<Program> Program::prepare(gpu::GPUFuncOp func,
   });
   if (walk.wasInterrupted())
     return failure();
+  program.findFusedProducts();
+  program.decode();
   if (usesDynamicShared) {
     if (options.dynamicSharedBytes <= 0)
       return func.emitError("emulate: the kernel uses dynamic shared memory; "
@@ -236,18 +243,21 @@ void Interpreter::start(Thread &t) {
   for (auto [index, buffer] : llvm::enumerate(func.getWorkgroupAttributions()))
     Address{MemorySpace::Shared, static_cast<uint32_t>(index), 0}.toSlots(
         set(buffer));
-  t.frames.push_back({func, &entry, entry.begin()});
+  const DecodedOp *first = program.decoded(entry);
+  t.frames.push_back({func, &entry, first, first});
 }
 
 LogicalResult Interpreter::run(Thread &t) {
   thread = &t;
   uint64_t limit = launch.options.maxStepsPerThread;
   while (t.status == ThreadStatus::Running) {
-    Operation *op = &*t.frames.back().next++;
+    const DecodedOp &decoded = *t.frames.back().next++;
     if (++t.steps > limit)
-      return fail(op, "step limit of " + Twine(limit) +
-                          " ops per thread reached (a loop that never ends?)");
-    if (failed(execute(op)))
+      return fail(decoded.op,
+                  "step limit of " + Twine(limit) +
+                      " ops per thread reached (a loop that never ends?)");
+    if (failed(decoded.opcode == Opcode::Generic ? execute(decoded.op)
+                                                 : executeDecoded(decoded)))
       return failure();
   }
   return success();
@@ -312,7 +322,8 @@ void Interpreter::enter(Operation *owner, Block &block,
   for (auto [argument, value] :
        llvm::zip_equal(block.getArguments(), arguments))
     set(argument) = value;
-  thread->frames.push_back({owner, &block, block.begin()});
+  const DecodedOp *first = launch.program.decoded(block);
+  thread->frames.push_back({owner, &block, first, first});
 }
 
 //===----------------------------------------------------------------------===//
@@ -363,7 +374,7 @@ LogicalResult Interpreter::yield(Operation *op, ValueRange yielded) {
     for (auto [argument, value] :
          llvm::zip_equal(loop.getRegionIterArgs(), values))
       set(argument) = std::move(value);
-    frame.next = frame.block->begin();
+    frame.next = frame.first;
     return success();
   }
   if (auto loop = dyn_cast<scf::WhileOp>(owner)) {
@@ -374,7 +385,7 @@ LogicalResult Interpreter::yield(Operation *op, ValueRange yielded) {
          llvm::zip_equal(before.getArguments(), values))
       set(argument) = std::move(value);
     frame.block = &before;
-    frame.next = before.begin();
+    frame.first = frame.next = launch.program.decoded(before);
     return success();
   }
   if (isa<scf::IfOp, scf::ExecuteRegionOp>(owner))
@@ -443,7 +454,7 @@ LogicalResult Interpreter::executeSCF(Operation *op) {
              llvm::zip_equal(after.getArguments(), values))
           set(argument) = std::move(value);
         frame.block = &after;
-        frame.next = after.begin();
+        frame.first = frame.next = launch.program.decoded(after);
         return success();
       })
       .Case([&](scf::ExecuteRegionOp region) {

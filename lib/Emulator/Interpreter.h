@@ -17,6 +17,7 @@
 #define TILE_LIB_EMULATOR_INTERPRETER_H
 
 #include "BankConflicts.h"
+#include "Shadow.h"
 #include "Values.h"
 #include "tile/Emulator/Emulator.h"
 
@@ -29,6 +30,71 @@ namespace mlir::tile::emulator {
 
 /// The lanes a shuffle exchanges among.
 constexpr int64_t kWarpSize = 32;
+
+/// The ops a thread runs from their decoded form (Decode.cpp), by a
+/// switch over slots resolved once per kernel; every other op (Generic)
+/// runs from its Operation.
+enum class Opcode : uint8_t {
+  Generic,
+  Copy, // a constant's slots
+  AddI,
+  SubI,
+  MulI,
+  AndI,
+  OrI,
+  XOrI,
+  ShLI,
+  ShRUI,
+  ShRSI,
+  MaxSI,
+  MinSI,
+  MaxUI,
+  MinUI,
+  AddF,
+  SubF,
+  MulF,
+  MaxNumF,
+  MinNumF,
+  MaximumF,
+  MinimumF,
+  FusedMultiplyAdd, // an addf or subf and the mulf fused into it
+  CmpI,
+  CmpF,
+  Select,
+  SignExtend,   // extsi, index_cast
+  ZeroExtend,   // extui, trunci, index_castui, bitcast
+  FloatConvert, // extf, truncf
+  SignedToFloat,
+  Extract, // vector.extract at a static position
+  Insert,  // vector.insert at a static position
+  Splat,   // vector.broadcast of a scalar
+};
+
+/// One op, decoded: what it does, on which value numbers.
+struct DecodedOp {
+  Operation *op = nullptr;
+  Opcode opcode = Opcode::Generic;
+  /// Of the operands and of the result.
+  ElementKind kind = ElementKind::Other, resultKind = ElementKind::Other;
+  uint8_t bits = 0, resultBits = 0;
+  /// CmpI and CmpF: the predicate.
+  uint8_t predicate = 0;
+  /// An arith op with an index result in a kernel of 32-bit indices.
+  bool checkIndex = false;
+  /// Insert: the destination has no use after this one, so its slots move
+  /// into the result instead of being copied.
+  bool reuseDestination = false;
+  /// FusedMultiplyAdd (operands: the factors, then the addend).
+  bool negateProduct = false, negateAddend = false;
+  /// Slots of the result.
+  uint32_t count = 1;
+  uint32_t result = 0;
+  uint32_t operands[3] = {0, 0, 0};
+  /// Extract and Insert: the slots of the part.
+  int64_t first = 0, span = 0;
+  /// Copy: the constant's slots.
+  const Slots *constant = nullptr;
+};
 
 /// What the emulator knows about a kernel before it runs any thread; shared
 /// by every thread.
@@ -54,9 +120,27 @@ struct Program {
   /// 64 bits, and an index result outside 32 bits is an error where the GPU
   /// would wrap.
   unsigned indexBits = 64;
-  /// The ops that access global memory, numbered for CrossCTAAccesses.
+  /// The ops that access global memory, numbered for the race records
+  /// (Shadow.h: at most 65535).
   DenseMap<Operation *, uint32_t> globalAccessIds;
   SmallVector<Operation *> globalAccessOps;
+
+  /// With --fp-contract, an addf or subf the GPU computes as one fused
+  /// multiply-add: the mulf whose product it takes, and which operand that
+  /// is (FloatModel.cpp).
+  struct FusedProduct {
+    Operation *multiply = nullptr;
+    unsigned operand = 0;
+  };
+  DenseMap<Operation *, FusedProduct> fusedProducts;
+  void findFusedProducts();
+  /// Every block's ops, decoded (after the values, constants and fused
+  /// products are known), in order.
+  DenseMap<Block *, std::vector<DecodedOp>> decodedBlocks;
+  void decode();
+  const DecodedOp *decoded(Block &block) const {
+    return decodedBlocks.find(&block)->second.data();
+  }
 
   /// Checks the kernel's signature and decodes what it can up front; errors
   /// at the kernel or at an op it cannot run.
@@ -72,12 +156,13 @@ struct Program {
 /// are all there.
 enum class ThreadStatus { Running, AtBarrier, AtWarpOp, Exited };
 
-/// Where a thread is: in `block` of the region of `owner`, about to run
-/// `next`. An scf.for frame also holds its induction variable and bounds.
+/// Where a thread is: in `block` of the region of `owner` (decoded from
+/// `first`), about to run `next`. An scf.for frame also holds its induction
+/// variable and bounds.
 struct Frame {
   Operation *owner;
   Block *block;
-  Block::iterator next;
+  const DecodedOp *first, *next;
   int64_t inductionVar = 0, upperBound = 0, step = 0;
 };
 
@@ -116,10 +201,13 @@ inline bool racesWith(AccessKind a, AccessKind b) {
 }
 const char *accessName(AccessKind kind);
 
+/// The sides of an access history: the last write, the last atomic
+/// access, and two distinct readers, so a writer always finds a reader
+/// other than itself.
+enum class AccessSlot : uint8_t { Write, Atomic, FirstReader, SecondReader };
+
 /// Who last wrote a shared byte, and who read it, since the last barrier
-/// (an epoch): enough to name both sides of a race. Two distinct readers
-/// are kept, so a writer always finds a reader other than itself; the last
-/// atomic access likewise.
+/// (an epoch): enough to name both sides of a race.
 struct ByteAccesses {
   static constexpr uint32_t kNone = ~0u;
   uint32_t writeEpoch = 0, writer = kNone;
@@ -143,16 +231,6 @@ struct AsyncCopy {
   bool stored = false;
 };
 
-/// The first CTA that made each kind of access to one element of a global
-/// tensor, and the op (numbered by Program::globalAccessIds). CTAs run one
-/// after another, so when CTA c finds another CTA's access of a kind, it is
-/// this first one, and when the first is c itself, no other CTA made one.
-struct CrossCTAAccesses {
-  static constexpr uint32_t kNone = ~0u;
-  uint32_t cta[3] = {kNone, kNone, kNone};
-  uint32_t op[3] = {0, 0, 0};
-};
-
 /// The state of the CTA being run, and what outlives it: the accesses of
 /// CTAs to global memory, the races found, whether the kernel faulted.
 struct CTA {
@@ -161,13 +239,15 @@ struct CTA {
   uint32_t linearId = 0;
   std::vector<std::vector<uint8_t>> shared;
   std::vector<std::vector<ByteAccesses>> sharedAccesses;
-  /// The elements of global tensors this CTA touched, by (buffer, byte
-  /// offset): a barrier orders global memory within a CTA too.
-  llvm::DenseMap<std::pair<uint32_t, int64_t>, ByteAccesses> globalAccesses;
-  /// By (buffer, element), the accesses of all CTAs so far to the
-  /// elements any touched (none for a grid of one CTA).
-  llvm::DenseMap<std::pair<uint32_t, int64_t>, CrossCTAAccesses>
-      crossCTAAccesses;
+  /// The accesses of this CTA's threads to elements of global tensors
+  /// since its last barrier (a barrier orders global memory within a CTA
+  /// too); released at each barrier.
+  PagedShadow<ElementAccesses> globalAccesses;
+  /// The accesses of all CTAs so far to elements of global tensors (none
+  /// for a grid of one CTA). CTAs run one after another, so when CTA c
+  /// finds another CTA's access of a kind, it is the first one, and when
+  /// the first is c itself, no other CTA made one.
+  PagedShadow<CrossCTAAccesses> crossCTAAccesses;
   /// Advanced at every barrier and every new CTA.
   uint32_t epoch = 0;
   /// Every cp.async of the CTA so far, and per shared byte (per global
@@ -220,6 +300,8 @@ public:
 
 private:
   LogicalResult execute(Operation *op);
+  /// Runs an op decoded as other than Generic (ExecArith.cpp).
+  LogicalResult executeDecoded(const DecodedOp &op);
   // Interpreter.cpp
   LogicalResult executeSCF(Operation *op);
   LogicalResult executeGPU(Operation *op);
@@ -279,13 +361,17 @@ private:
   /// Records an access to the memory `history` tracks and reports a race
   /// with another thread's access since the last barrier; `where` names
   /// the memory. Fails when the run must stop: too many races.
-  LogicalResult recordAccess(Operation *op, ByteAccesses &history,
+  /// `History` is ByteAccesses (shared memory) or ElementAccesses (global;
+  /// `opId` is op's number in Program::globalAccessOps).
+  template <typename History>
+  LogicalResult recordAccess(Operation *op, uint16_t opId, History &history,
                              AccessKind kind,
                              function_ref<std::string()> where);
   /// Records an access of this CTA to element `element` of global buffer
   /// `buffer` and reports a race with another CTA's.
-  LogicalResult recordCrossCTAAccess(Operation *op, uint32_t buffer,
-                                     int64_t element, AccessKind kind);
+  LogicalResult recordCrossCTAAccess(Operation *op, uint16_t opId,
+                                     uint32_t buffer, int64_t element,
+                                     AccessKind kind);
   /// For a store of a tile.scatter (marked kScatterAttr): reports, as a
   /// race, a second element of the same scatter of this thread written to
   /// `address`, which the first already wrote.
@@ -321,6 +407,13 @@ private:
   CTA &cta;
   Thread *thread = nullptr;
 };
+
+/// The GPU's float results where they are not the IEEE op's
+/// (FloatModel.cpp): fma rounded once; div.full.f32; __nv_fast_expf.
+uint64_t fusedMultiplyAdd(ElementKind kind, uint64_t a, uint64_t b, uint64_t c);
+uint64_t negateFloat(ElementKind kind, uint64_t bits);
+float divideFull(float dividend, float divisor);
+float fastExp(float x);
 
 /// Decodes an integer, float or dense vector attribute of `type` to slots.
 FailureOr<Slots> decodeConstant(Attribute value, Type type);

@@ -181,6 +181,8 @@ private:
   int64_t threads;
   uint64_t steps = 0;
   uint64_t elements = 0;
+  /// The element budget of this launch (InterpOptions::elementsPerCTA).
+  uint64_t maxElements = 0;
   std::array<int64_t, 3> grid = {1, 1, 1};
   std::array<int64_t, 3> blockId = {0, 0, 0};
   DenseMap<Value, Val> values;
@@ -202,16 +204,19 @@ private:
 
 LogicalResult Interpreter::tick(Operation *op, int64_t opElements) {
   elements += opElements;
-  if (++steps <= options.maxSteps && elements <= options.maxElements)
+  if (++steps <= options.maxSteps && elements <= maxElements)
     return success();
   bool inLoop = isa<LoopLikeOpInterface>(op) ||
                 op->getParentOfType<LoopLikeOpInterface>();
-  InFlightDiagnostic diag = fault(op);
+  // Not fault(): a budget says how long the reference may run, not whether
+  // the kernel is right.
+  report.budgetExhausted = true;
+  InFlightDiagnostic diag = op->emitError();
   if (steps > options.maxSteps)
     diag << "the interp backend stopped after " << options.maxSteps
          << " operations (InterpOptions::maxSteps)";
   else
-    diag << "the interp backend stopped after computing " << options.maxElements
+    diag << "the interp backend stopped after computing " << maxElements
          << " tile elements (InterpOptions::maxElements)";
   if (inLoop)
     diag << ": does a loop never end?";
@@ -1469,6 +1474,11 @@ LogicalResult Interpreter::run(ArrayRef<rt::HostTensor *> args,
   }
   if (rt::Error error = rt::checkGrid(grid))
     return kernel.emitError(error.message());
+  maxElements = options.maxElements;
+  uint64_t ctas = grid[0] * grid[1] * grid[2], perLaunch;
+  if (__builtin_mul_overflow(options.elementsPerCTA, ctas, &perLaunch))
+    perLaunch = ~uint64_t(0);
+  maxElements = std::max(maxElements, perLaunch);
 
   for (blockId[2] = 0; blockId[2] < grid[2]; ++blockId[2])
     for (blockId[1] = 0; blockId[1] < grid[1]; ++blockId[1])

@@ -366,14 +366,16 @@ pointersTo(std::vector<rt::HostTensor> &buffers) {
   return pointers;
 }
 
-FailureOr<OwningOpRef<ModuleOp>>
-mlir::tile::lowerForEmulation(ModuleOp placed, StringRef chip,
-                              unsigned indexBits, StringRef plantedBugs) {
+FailureOr<OwningOpRef<ModuleOp>> mlir::tile::lowerForEmulation(
+    ModuleOp placed, StringRef chip, unsigned indexBits,
+    const rt::FloatOptions &floatOptions, StringRef plantedBugs) {
   OwningOpRef<ModuleOp> lowered = placed.clone();
   PassManager pm(placed.getContext());
   ConvertTileToGPUOptions toGPU;
   toGPU.chip = chip.str();
   toGPU.indexBits = indexBits;
+  toGPU.fpContract = floatOptions.contract;
+  toGPU.fpDiv = rt::floatDivisionName(floatOptions.division);
   pm.addPass(createConvertTileToGPU(toGPU));
   OpPassManager &gpu = pm.nest<gpu::GPUModuleOp>();
   gpu.addPass(createCanonicalizerPass());
@@ -418,9 +420,9 @@ static RunStatus runOnEmulator(const RunRequest &request,
   OwningOpRef<ModuleOp> ownLowered;
   ModuleOp lowered = request.lowered;
   if (!lowered) {
-    FailureOr<OwningOpRef<ModuleOp>> result =
-        lowerForEmulation(request.placed, request.manifest.chip,
-                          request.manifest.indexBits, request.plantedBugs);
+    FailureOr<OwningOpRef<ModuleOp>> result = lowerForEmulation(
+        request.placed, request.manifest.chip, request.manifest.indexBits,
+        request.manifest.floatOptions, request.plantedBugs);
     if (failed(result))
       return RunStatus::BadInput;
     ownLowered = std::move(*result);
@@ -485,8 +487,10 @@ static RunStatus runOnInterp(const RunRequest &request,
   rt::SymbolBindings symbols = request.symbols;
   auto kernel = request.source.lookupSymbol<KernelOp>(request.kernel);
   reference::InterpReport report;
+  reference::InterpOptions options;
+  options.elementsPerCTA = reference::InterpOptions::kDefaultElementsPerCTA;
   if (failed(reference::interpretKernel(kernel, pointersTo(buffers), symbols,
-                                        {}, &report)))
+                                        options, &report)))
     return report.fault ? RunStatus::KernelFault : RunStatus::BadInput;
   for (const std::vector<rt::ElementMark> &marks : report.marks) {
     figures.written.emplace_back(marks.size());

@@ -311,6 +311,8 @@ Compilation::run(std::vector<rt::HostTensor> &buffers,
     // Exact where the manifest's floating-point options leave it so.
     reference::InterpOptions interpOptions;
     interpOptions.compiled = manifest.floatOptions;
+    interpOptions.elementsPerCTA =
+        reference::InterpOptions::kDefaultElementsPerCTA;
     if (failed(reference::interpretKernel(kernel, args, bound, interpOptions,
                                           &marks)))
       return Failure{marks.fault ? Failure::Kind::Fault
@@ -326,7 +328,8 @@ Compilation::run(std::vector<rt::HostTensor> &buffers,
   if (backend == Backend::Emulate && plantedBugs.empty()) {
     if (!lowered) {
       FailureOr<OwningOpRef<ModuleOp>> code = lowerForEmulation(
-          *placed->placed, options.chip, placed->manifest.indexBits);
+          *placed->placed, options.chip, placed->manifest.indexBits,
+          placed->manifest.floatOptions);
       if (failed(code))
         return compileFailure();
       lowered = std::move(*code);

@@ -140,6 +140,13 @@ llvm::cl::list<std::string> plantedBugs(
                    "(--backend=emulate)"),
     llvm::cl::value_desc("NAME"), llvm::cl::CommaSeparated,
     llvm::cl::cat(tileRunCategory));
+llvm::cl::opt<uint64_t> referenceBudget(
+    "reference-budget",
+    llvm::cl::desc("tile elements the reference interpreter may compute per "
+                   "CTA of the grid before it gives up (a loop that never "
+                   "ends); exhausting it exits 3"),
+    llvm::cl::init(reference::InterpOptions::kDefaultElementsPerCTA),
+    llvm::cl::cat(tileRunCategory));
 /// Symbols nobody gave a value get this one.
 constexpr int64_t kDefaultSymbolValue = 1024;
 /// The bytes of all of a kernel's tensors at most: tile-run holds each
@@ -466,14 +473,23 @@ int run(int argc, char **argv) {
   reference::InterpReport reference;
   reference::InterpOptions interpOptions;
   interpOptions.compiled = manifest.floatOptions;
+  interpOptions.elementsPerCTA = referenceBudget;
   {
     std::vector<rt::HostTensor *> args;
     for (rt::HostTensor &tensor : expected)
       args.push_back(&tensor);
     rt::SymbolBindings bound = symbols;
     if (failed(reference::interpretKernel(*kernel, args, bound, interpOptions,
-                                          &reference)))
+                                          &reference))) {
+      if (reference.budgetExhausted) {
+        llvm::errs() << "tile-run: error: reference budget exhausted ("
+                     << referenceBudget
+                     << " tile elements per CTA): the reference cannot check "
+                        "this run; raise it with --reference-budget=N\n";
+        return kNoBackend;
+      }
       return reference.fault ? kKernelFault : kBadInput;
+    }
   }
 
   if (!writeIO.empty() && failed(writeRunFiles(writeIO, manifest, symbols,

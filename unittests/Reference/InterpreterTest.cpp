@@ -724,7 +724,34 @@ TEST_F(InterpreterTest, EndlessLoopsOverTilesHitTheElementLimit) {
                 {&o}, {}, options),
             "11:9: the interp backend stopped after computing 100000 tile "
             "elements (InterpOptions::maxElements): does a loop never end?\n");
-  EXPECT_TRUE(report.fault);
+  // A budget says how long the reference may run: not a kernel fault.
+  EXPECT_TRUE(report.budgetExhausted);
+  EXPECT_FALSE(report.fault);
+}
+
+// Issue 33: a fixed element budget failed flash attention at N = 4096, a
+// correct kernel, as a fault. With elementsPerCTA the budget follows the
+// grid: 4 CTAs of 4096 elements each fit 4 x 5000, not 5000.
+TEST_F(InterpreterTest, TheElementBudgetFollowsTheGrid) {
+  HostTensor o = HostTensor::zeros(DType::F32, {256, 64});
+  const char *source = R"mlir(
+    tile.kernel @k(%O: !tile.tensor<[256, 64], f32>) attributes {threads = 32 : i64, grid = affine_map<() -> (4)>} {
+      %c64 = arith.constant 64 : index
+      %c0 = arith.constant 0 : index
+      %b = tile.block_id x
+      %row = arith.muli %b, %c64 : index
+      %one = arith.constant dense<1.0> : tensor<64x64xf32>
+      tile.store %one, %O[%row, %c0] : tensor<64x64xf32> -> !tile.tensor<[256, 64], f32>
+      tile.return
+    })mlir";
+  reference::InterpOptions options;
+  options.maxElements = 5000;
+  EXPECT_NE(run(source, {&o}, {}, options), "");
+  EXPECT_TRUE(report.budgetExhausted);
+  EXPECT_FALSE(report.fault);
+  options.elementsPerCTA = 5000;
+  EXPECT_EQ(run(source, {&o}, {}, options), "");
+  EXPECT_FALSE(report.budgetExhausted);
 }
 
 TEST_F(InterpreterTest, EndlessLoopsHitTheStepLimit) {

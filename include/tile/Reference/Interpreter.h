@@ -29,6 +29,15 @@ struct InterpOptions {
   /// largest tile operand or result) before the interpreter gives up: a
   /// loop over tiles reaches it long before maxSteps.
   uint64_t maxElements = 250'000'000;
+  /// When not 0, the element budget follows the launch: the run may compute
+  /// this many elements per CTA of its grid, or maxElements if that is
+  /// more (tile-run's --reference-budget), so a large grid is not taken
+  /// for a loop that never ends.
+  uint64_t elementsPerCTA = 0;
+  /// tile-run's and the Python package's elementsPerCTA: 2^28 elements, a
+  /// few seconds of the reference per CTA, far more than any example's
+  /// CTA computes, so a loop that never ends still stops in seconds.
+  static constexpr uint64_t kDefaultElementsPerCTA = uint64_t(1) << 28;
   /// How the kernel the marks are for is compiled (its manifest's
   /// fp_contract and fp_div). With `contract` (the default) an add or
   /// subtract of a product is rounded once on the GPU, and with fp_div=full
@@ -43,9 +52,13 @@ struct InterpReport {
   /// Per parameter, per element: written, and how exactly (Check.h).
   std::vector<std::vector<::tile::runtime::ElementMark>> marks;
   /// The run failed at a fault of the kernel (undefined behaviour on these
-  /// inputs, a read of a var never written, a loop that does not end), not
-  /// at something the interpreter does not support.
+  /// inputs, a read of a var never written), not at something the
+  /// interpreter does not support.
   bool fault = false;
+  /// The run stopped at its step or element budget (InterpOptions): a loop
+  /// that never ends, or a launch larger than the budget. Not a fault: the
+  /// budget may be raised.
+  bool budgetExhausted = false;
 };
 
 /// The kernel's parameters as the runtime describes them (names, dtypes,

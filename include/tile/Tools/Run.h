@@ -153,12 +153,13 @@ RunStatus runOnBackend(Backend backend, const RunRequest &request,
                        RunFigures &figures, std::string &error);
 
 /// The per-thread code the GPU would run, as the emulator runs it:
-/// tile-to-gpu on the placed module, then the cleanups the PTX pipeline
-/// runs before leaving the gpu dialect.
-FailureOr<OwningOpRef<ModuleOp>> lowerForEmulation(ModuleOp placed,
-                                                   StringRef chip,
-                                                   unsigned indexBits,
-                                                   StringRef plantedBugs = "");
+/// tile-to-gpu on the placed module with the kernel's float options (its
+/// fastmath marks say which ops the GPU fuses or approximates), then the
+/// cleanups the PTX pipeline runs before leaving the gpu dialect.
+FailureOr<OwningOpRef<ModuleOp>>
+lowerForEmulation(ModuleOp placed, StringRef chip, unsigned indexBits,
+                  const ::tile::runtime::FloatOptions &floatOptions,
+                  StringRef plantedBugs = "");
 
 } // namespace mlir::tile
 
