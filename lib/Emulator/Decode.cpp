@@ -52,7 +52,7 @@ static bool diesAt(Value value, Operation *user) {
   return value.getDefiningOp()->getBlock() == user->getBlock();
 }
 
-static Opcode integerOpcode(Operation *op) {
+static Opcode arithOpcode(Operation *op) {
   return TypeSwitch<Operation *, Opcode>(op)
       .Case([](arith::AddIOp) { return Opcode::AddI; })
       .Case([](arith::SubIOp) { return Opcode::SubI; })
@@ -84,6 +84,13 @@ static Opcode integerOpcode(Operation *op) {
       .Case<arith::ExtFOp, arith::TruncFOp>(
           [](Operation *) { return Opcode::FloatConvert; })
       .Case([](arith::SIToFPOp) { return Opcode::SignedToFloat; })
+      .Case([](arith::DivUIOp) { return Opcode::DivUI; })
+      .Case([](arith::RemUIOp) { return Opcode::RemUI; })
+      .Case([](arith::CeilDivUIOp) { return Opcode::CeilDivUI; })
+      .Case([](arith::DivSIOp) { return Opcode::DivSI; })
+      .Case([](arith::RemSIOp) { return Opcode::RemSI; })
+      .Case([](arith::FloorDivSIOp) { return Opcode::FloorDivSI; })
+      .Case([](arith::CeilDivSIOp) { return Opcode::CeilDivSI; })
       .Default([](Operation *) { return Opcode::Generic; });
 }
 
@@ -114,10 +121,13 @@ static DecodedOp decodeOp(Operation *op, const Program &program) {
   if (isa<arith::ConstantOp, LLVM::ConstantOp>(op)) {
     decoded.opcode = Opcode::Copy;
     decoded.constant = &program.constants.find(op)->second;
+    decoded.checkIndex = isa<arith::ConstantOp>(op) &&
+                         program.indexBits == 32 &&
+                         getElementTypeOrSelf(result.getType()).isIndex();
     return decoded;
   }
   if (isa<arith::ArithDialect>(op->getDialect())) {
-    decoded.opcode = integerOpcode(op);
+    decoded.opcode = arithOpcode(op);
     decoded.checkIndex = program.indexBits == 32 &&
                          getElementTypeOrSelf(result.getType()).isIndex();
     if (auto compare = dyn_cast<arith::CmpIOp>(op))
@@ -163,6 +173,23 @@ static DecodedOp decodeOp(Operation *op, const Program &program) {
   } else if (auto broadcast = dyn_cast<vector::BroadcastOp>(op)) {
     if (!isa<VectorType>(broadcast.getSourceType()))
       decoded.opcode = Opcode::Splat;
+  } else if (auto gep = dyn_cast<LLVM::GEPOp>(op)) {
+    auto indices = gep.getIndices();
+    if (indices.size() == 1) {
+      decoded.opcode = Opcode::GetElementPtr;
+      decoded.span = storageBytes(gep.getElemType());
+      if (auto constant = dyn_cast<IntegerAttr>(indices[0])) {
+        decoded.constantIndex = true;
+        decoded.first = constant.getInt();
+      } else {
+        Value index = cast<Value>(indices[0]);
+        decoded.operands[1] = id(index);
+        decoded.bits = classify(index.getType()).bits;
+      }
+    }
+  } else if (auto load = dyn_cast<LLVM::LoadOp>(op)) {
+    decoded.opcode = Opcode::Load;
+    decoded.alignment = load.getAlignment();
   }
   return decoded;
 }

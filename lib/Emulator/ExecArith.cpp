@@ -176,13 +176,32 @@ LogicalResult Interpreter::executeDecoded(const DecodedOp &op) {
   auto convert = [&](auto fn) {
     mapElements(out, op.count, [&](size_t i) { return fn(a[i]); });
   };
+  // Division: by zero is undefined on the GPU; report it.
+  bool dividedByZero = false;
+  auto division = [&](auto fn) {
+    integer([&](uint64_t x, uint64_t y) -> uint64_t {
+      if (y == 0) {
+        dividedByZero = true;
+        return 0;
+      }
+      return fn(x, y);
+    });
+  };
+  auto signedDivision = [&](auto fn) {
+    division([&](uint64_t x, uint64_t y) {
+      int64_t sx = signExtend(x, bits), sy = signExtend(y, bits);
+      if (sy == -1) // INT_MIN / -1 wraps, as on the GPU
+        return uint64_t(0) - static_cast<uint64_t>(fn(sx, int64_t(1)));
+      return static_cast<uint64_t>(fn(sx, sy));
+    });
+  };
 
   switch (op.opcode) {
   case Opcode::Generic:
     return execute(op.op);
   case Opcode::Copy:
     out = *op.constant;
-    return success();
+    break;
   case Opcode::AddI:
     integer([](uint64_t x, uint64_t y) { return x + y; });
     break;
@@ -316,43 +335,63 @@ LogicalResult Interpreter::executeDecoded(const DecodedOp &op) {
   case Opcode::Splat:
     out.assign(op.count, a[0]);
     return success();
+  case Opcode::DivUI:
+    division([](uint64_t x, uint64_t y) { return x / y; });
+    break;
+  case Opcode::RemUI:
+    division([](uint64_t x, uint64_t y) { return x % y; });
+    break;
+  case Opcode::CeilDivUI:
+    division([](uint64_t x, uint64_t y) { return x / y + (x % y != 0); });
+    break;
+  case Opcode::DivSI:
+    signedDivision([](int64_t x, int64_t y) { return x / y; });
+    break;
+  case Opcode::RemSI:
+    signedDivision([](int64_t x, int64_t y) { return x % y; });
+    break;
+  case Opcode::FloorDivSI:
+    signedDivision([](int64_t x, int64_t y) {
+      int64_t q = x / y;
+      return (x % y != 0 && ((x < 0) != (y < 0))) ? q - 1 : q;
+    });
+    break;
+  case Opcode::CeilDivSI:
+    signedDivision([](int64_t x, int64_t y) {
+      int64_t q = x / y;
+      return (x % y != 0 && ((x < 0) == (y < 0))) ? q + 1 : q;
+    });
+    break;
+  case Opcode::GetElementPtr: {
+    // Wrapping, as the GPU's address arithmetic: a wild index is caught by
+    // the bounds check of the access, not undefined here.
+    int64_t index = op.constantIndex ? op.first : signExtend(b[0], bits);
+    Address address = Address::fromSlots(a);
+    address.offset = static_cast<int64_t>(
+        static_cast<uint64_t>(address.offset) +
+        static_cast<uint64_t>(index) * static_cast<uint64_t>(op.span));
+    address.toSlots(out);
+    return success();
   }
+  case Opcode::Load:
+    return loadSlots(op.op, Address::fromSlots(a),
+                     {op.resultKind, op.resultBits}, op.count, out,
+                     op.alignment);
+  }
+  if (dividedByZero)
+    return fail(op.op, "integer division by zero");
   return op.checkIndex ? checkIndexWidth(op.op) : success();
 }
 
-/// The arith ops not decoded (Decode.cpp): divisions, remainders,
+/// The arith ops not decoded (Decode.cpp): float division and remainder,
 /// negation and the conversions between floats and unsigned integers.
 LogicalResult Interpreter::executeArith(Operation *op) {
   Value result = op->getResult(0);
   size_t count = slotCount(result.getType());
   ElementType resultType = classify(result.getType());
-  ElementType operandType = classify(op->getOperand(0).getType());
-  unsigned bits = operandType.bits;
-  ElementKind kind = operandType.kind;
+  ElementKind kind = classify(op->getOperand(0).getType()).kind;
   Slots &out = set(result);
 
-  // Division: by zero is undefined on the GPU; report it.
-  bool dividedByZero = false;
-  auto division = [&](auto fn) {
-    const Slots &a = get(op->getOperand(0)), &b = get(op->getOperand(1));
-    mapElements(out, count, [&](size_t i) -> uint64_t {
-      uint64_t x = at(a, i), y = at(b, i);
-      if (y == 0) {
-        dividedByZero = true;
-        return 0;
-      }
-      return truncateBits(fn(x, y), bits);
-    });
-    return success();
-  };
-  auto signedDivision = [&](auto fn) {
-    return division([&](uint64_t x, uint64_t y) {
-      int64_t sx = signExtend(x, bits), sy = signExtend(y, bits);
-      if (sy == -1) // INT_MIN / -1 wraps, as on the GPU
-        return uint64_t(0) - static_cast<uint64_t>(fn(sx, int64_t(1)));
-      return static_cast<uint64_t>(fn(sx, sy));
-    });
-  };
   auto floating = [&](auto fn) {
     const Slots &a = get(op->getOperand(0)), &b = get(op->getOperand(1));
     mapElements(out, count, [&](size_t i) {
@@ -369,34 +408,6 @@ LogicalResult Interpreter::executeArith(Operation *op) {
 
   LogicalResult status =
       TypeSwitch<Operation *, LogicalResult>(op)
-          .Case([&](arith::DivUIOp) {
-            return division([](uint64_t x, uint64_t y) { return x / y; });
-          })
-          .Case([&](arith::RemUIOp) {
-            return division([](uint64_t x, uint64_t y) { return x % y; });
-          })
-          .Case([&](arith::CeilDivUIOp) {
-            return division(
-                [](uint64_t x, uint64_t y) { return x / y + (x % y != 0); });
-          })
-          .Case([&](arith::DivSIOp) {
-            return signedDivision([](int64_t x, int64_t y) { return x / y; });
-          })
-          .Case([&](arith::RemSIOp) {
-            return signedDivision([](int64_t x, int64_t y) { return x % y; });
-          })
-          .Case([&](arith::FloorDivSIOp) {
-            return signedDivision([](int64_t x, int64_t y) {
-              int64_t q = x / y;
-              return (x % y != 0 && ((x < 0) != (y < 0))) ? q - 1 : q;
-            });
-          })
-          .Case([&](arith::CeilDivSIOp) {
-            return signedDivision([](int64_t x, int64_t y) {
-              int64_t q = x / y;
-              return (x % y != 0 && ((x < 0) == (y < 0))) ? q + 1 : q;
-            });
-          })
           .Case([&](arith::DivFOp division) {
             // --fp-div=full: tile-fast-math makes an f32 division marked
             // afn div.full.f32.
@@ -404,8 +415,7 @@ LogicalResult Interpreter::executeArith(Operation *op) {
                 bitEnumContainsAll(division.getFastmath(),
                                    arith::FastMathFlags::afn))
               return floating([](auto x, auto y) {
-                return divideFull(static_cast<float>(x),
-                                  static_cast<float>(y));
+                return divideFull(static_cast<float>(x), static_cast<float>(y));
               });
             return floating([](auto x, auto y) { return x / y; });
           })
@@ -435,11 +445,7 @@ LogicalResult Interpreter::executeArith(Operation *op) {
             });
           })
           .Default([&](Operation *) { return unsupported(op); });
-  if (failed(status))
-    return failure();
-  if (dividedByZero)
-    return fail(op, "integer division by zero");
-  return success();
+  return status;
 }
 
 LogicalResult Interpreter::executeMath(Operation *op) {

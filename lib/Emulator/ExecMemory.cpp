@@ -23,20 +23,19 @@
 using namespace mlir;
 using namespace mlir::tile::emulator;
 
-/// Bytes a value of `type` takes in memory (vectors densely packed).
-static int64_t storageBytes(Type type) {
-  return classify(type).bytes() * slotCount(type);
-}
-
-static void readSlots(const uint8_t *bytes, Type type, Slots &slots) {
-  ElementType element = classify(type);
+static void readSlots(const uint8_t *bytes, ElementType element, int64_t count,
+                      Slots &slots) {
   unsigned size = element.bytes();
-  slots.resize(slotCount(type));
+  slots.resize(count);
   for (auto [i, slot] : llvm::enumerate(slots)) {
     uint64_t value = 0;
     std::memcpy(&value, bytes + i * size, size); // little-endian host
     slot = truncateBits(value, element.bits);
   }
+}
+
+static void readSlots(const uint8_t *bytes, Type type, Slots &slots) {
+  readSlots(bytes, classify(type), slotCount(type), slots);
 }
 
 static void writeSlots(uint8_t *bytes, Type type, const Slots &slots) {
@@ -446,20 +445,30 @@ void Interpreter::countSharedAccess(Operation *op, SharedAccessKind kind,
       thread->sharedInstances[op]++, address.offset, size);
 }
 
+LogicalResult Interpreter::loadSlots(Operation *op, Address address,
+                                     ElementType element, int64_t count,
+                                     Slots &result,
+                                     std::optional<uint64_t> alignment) {
+  if (failed(checkAlignment(op, address, alignment)))
+    return failure();
+  int64_t size = element.bytes() * count;
+  const uint8_t *bytes = access(op, address, size, AccessKind::Read);
+  if (!bytes)
+    return failure();
+  countSharedAccess(op, SharedAccessKind::Load, address, size);
+  readSlots(bytes, element, count, result);
+  return success();
+}
+
 LogicalResult Interpreter::loadValue(Operation *op,
                                      std::optional<Address> address,
                                      Value result,
                                      std::optional<uint64_t> alignment) {
-  if (!address || failed(checkAlignment(op, *address, alignment)))
+  if (!address)
     return failure();
   Type type = result.getType();
-  const uint8_t *bytes =
-      access(op, *address, storageBytes(type), AccessKind::Read);
-  if (!bytes)
-    return failure();
-  countSharedAccess(op, SharedAccessKind::Load, *address, storageBytes(type));
-  readSlots(bytes, type, set(result));
-  return success();
+  return loadSlots(op, *address, classify(type), slotCount(type), set(result),
+                   alignment);
 }
 
 LogicalResult Interpreter::storeValue(Operation *op,
@@ -538,27 +547,11 @@ LogicalResult Interpreter::executeLLVM(Operation *op) {
         set(op->getResult(0)) = launch.program.constants.lookup(op);
         return success();
       })
-      .Case([&](LLVM::GEPOp gep) -> LogicalResult {
-        auto indices = gep.getIndices();
-        if (indices.size() != 1)
-          return unsupported(op, "getelementptr with more than one index is "
-                                 "not supported");
-        int64_t index;
-        if (auto constant = dyn_cast<IntegerAttr>(indices[0]))
-          index = constant.getInt();
-        else {
-          Value value = cast<Value>(indices[0]);
-          index = signExtend(get(value)[0], classify(value.getType()).bits);
-        }
-        // Wrapping, as the GPU's address arithmetic: a wild index is
-        // caught by the bounds check of the access, not undefined here.
-        Address address = Address::fromSlots(get(gep.getBase()));
-        address.offset = static_cast<int64_t>(
-            static_cast<uint64_t>(address.offset) +
-            static_cast<uint64_t>(index) *
-                static_cast<uint64_t>(storageBytes(gep.getElemType())));
-        address.toSlots(set(gep.getResult()));
-        return success();
+      .Case([&](LLVM::GEPOp) {
+        // One index is decoded (Decode.cpp); a GEP into aggregates is not
+        // what tile-to-gpu emits.
+        return unsupported(op, "getelementptr with more than one index is "
+                               "not supported");
       })
       .Case([&](LLVM::IntToPtrOp cast) -> LogicalResult {
         std::optional<Address> address =
@@ -573,10 +566,6 @@ LogicalResult Interpreter::executeLLVM(Operation *op) {
             truncateBits(Address::fromSlots(get(cast.getArg())).toInteger(),
                          classify(cast.getType()).bits)};
         return success();
-      })
-      .Case([&](LLVM::LoadOp load) {
-        return loadValue(op, Address::fromSlots(get(load.getAddr())),
-                         load.getResult(), load.getAlignment());
       })
       .Case([&](LLVM::AtomicRMWOp update) -> LogicalResult {
         // One read-modify-write of one element: an atomic access, which

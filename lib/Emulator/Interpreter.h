@@ -68,6 +68,15 @@ enum class Opcode : uint8_t {
   Extract, // vector.extract at a static position
   Insert,  // vector.insert at a static position
   Splat,   // vector.broadcast of a scalar
+  DivUI,
+  RemUI,
+  CeilDivUI,
+  DivSI,
+  RemSI,
+  FloorDivSI,
+  CeilDivSI,
+  GetElementPtr, // one index
+  Load,          // llvm.load
 };
 
 /// One op, decoded: what it does, on which value numbers.
@@ -90,8 +99,12 @@ struct DecodedOp {
   uint32_t count = 1;
   uint32_t result = 0;
   uint32_t operands[3] = {0, 0, 0};
-  /// Extract and Insert: the slots of the part.
+  /// Extract and Insert: the slots of the part. GetElementPtr: a constant
+  /// index (with constantIndex) and the element's bytes.
   int64_t first = 0, span = 0;
+  bool constantIndex = false;
+  /// Load: the access's alignment attribute.
+  std::optional<uint64_t> alignment;
   /// Copy: the constant's slots.
   const Slots *constant = nullptr;
 };
@@ -345,6 +358,9 @@ private:
                                std::optional<uint64_t> alignment);
   /// Loads `result` from, or stores `value` to, `address` (none: an error
   /// was reported), checking its alignment and the access.
+  LogicalResult loadSlots(Operation *op, Address address, ElementType element,
+                          int64_t count, Slots &result,
+                          std::optional<uint64_t> alignment);
   LogicalResult loadValue(Operation *op, std::optional<Address> address,
                           Value result,
                           std::optional<uint64_t> alignment = std::nullopt);

@@ -18,6 +18,7 @@
 #include "llvm/ADT/SmallVector.h"
 
 #include <cstring>
+#include <limits>
 #include <optional>
 
 namespace mlir::tile::emulator {
@@ -67,6 +68,11 @@ inline int64_t slotCount(Type type) {
   return 1;
 }
 
+/// Bytes a value of `type` takes in memory (vectors densely packed).
+inline int64_t storageBytes(Type type) {
+  return classify(type).bytes() * slotCount(type);
+}
+
 inline uint64_t truncateBits(uint64_t value, unsigned bits) {
   return bits >= 64 ? value : value & ((uint64_t(1) << bits) - 1);
 }
@@ -85,12 +91,49 @@ template <typename To, typename From> To bitCast(From from) {
   return to;
 }
 
+/// The value of f16 `bits`, by moving its fields (the same values as
+/// tile::runtime::fromHalfBits, which computes them with ldexp: a hot spot
+/// of f16 kernels).
+inline float halfToFloat(uint16_t bits) {
+  uint32_t sign = uint32_t(bits & 0x8000) << 16;
+  uint32_t exponent = (bits >> 10) & 0x1f, mantissa = bits & 0x3ff;
+  if (exponent == 0x1f)
+    return mantissa ? std::numeric_limits<float>::quiet_NaN()
+                    : bitCast<float>(sign | 0x7f800000u);
+  if (exponent == 0) {
+    float subnormal = static_cast<float>(mantissa) * 0x1p-24f;
+    return sign ? -subnormal : subnormal;
+  }
+  return bitCast<float>(sign | (exponent + 112) << 23 | mantissa << 13);
+}
+
+/// The f16 bits of `value` rounded to nearest even, from its fields (the
+/// same bits as tile::runtime::toHalfBits).
+inline uint16_t doubleToHalf(double value) {
+  uint64_t bits = bitCast<uint64_t>(value);
+  auto sign = static_cast<uint16_t>((bits >> 48) & 0x8000);
+  if (std::isnan(value))
+    return sign | 0x7e00;
+  double magnitude = std::fabs(value);
+  if (magnitude >= 65520.0) // rounds past 65504
+    return sign | 0x7c00;
+  if (magnitude < 0x1p-14) // a count of 2^-24, which may round up to 2^-14
+    return sign | static_cast<uint16_t>(std::nearbyint(magnitude * 0x1p24));
+  int exponent = static_cast<int>((bits >> 52) & 0x7ff) - 1023;
+  uint64_t fraction = bits & ((uint64_t(1) << 52) - 1);
+  uint64_t kept = fraction >> 42, rest = fraction & ((uint64_t(1) << 42) - 1);
+  uint64_t half = uint64_t(1) << 41;
+  if (rest > half || (rest == half && (kept & 1)))
+    ++kept; // a carry into the exponent is the next binade's encoding
+  return sign | static_cast<uint16_t>(((exponent + 15) << 10) + kept);
+}
+
 /// The value of a 16- or 32-bit float slot. f32 arithmetic happens in
 /// float, so results round as the GPU's f32 instructions do.
 inline float decodeFloat(ElementKind kind, uint64_t bits) {
   switch (kind) {
   case ElementKind::F16:
-    return static_cast<float>(::tile::runtime::fromHalfBits(bits));
+    return halfToFloat(static_cast<uint16_t>(bits));
   case ElementKind::BF16:
     return static_cast<float>(::tile::runtime::fromBFloat16Bits(bits));
   default:
@@ -102,7 +145,7 @@ inline float decodeFloat(ElementKind kind, uint64_t bits) {
 inline uint64_t encodeFloat(ElementKind kind, double value) {
   switch (kind) {
   case ElementKind::F16:
-    return ::tile::runtime::toHalfBits(value);
+    return doubleToHalf(value);
   case ElementKind::BF16:
     return ::tile::runtime::toBFloat16Bits(value);
   case ElementKind::F64:
