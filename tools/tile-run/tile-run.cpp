@@ -473,6 +473,9 @@ int run(int argc, char **argv) {
   reference::InterpReport reference;
   reference::InterpOptions interpOptions;
   interpOptions.compiled = manifest.floatOptions;
+  // The budget is --reference-budget per CTA, lower or higher than the
+  // library's fixed default.
+  interpOptions.maxElements = 0;
   interpOptions.elementsPerCTA = referenceBudget;
   {
     std::vector<rt::HostTensor *> args;
