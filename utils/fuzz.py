@@ -12,6 +12,11 @@ the tools a user runs:
          ptxas on the PTX), tile-run --backend=interp and --backend=emulate
   .mlir  tile-opt --tile-to-ptx, tile-opt with the placement passes and
          tile-to-gpu one at a time, tile-run --backend=emulate
+  lowered IR (the gpu dialect: examples/*.tile through the placement
+         passes and tile-to-gpu, as tile-opt prints them, made once at the
+         start with the tools under test) tile-opt --tile-to-ptx and
+         tile-emulate (its --arg descriptions from the kernel's
+         tile_signature; any kernel fault of a mutant is the mutant's)
 
 A finding is a death by signal, an exit code the tool does not document, a
 crash or assertion message, an "internal error", PTX that ptxas rejects, a
@@ -71,6 +76,13 @@ OPERATOR = re.compile(r"(?<=\s)(<<|>>|[-+*/%&|^])(?=\s)")
 SPECIAL = [0, 1, -1, 2, 3, 7, 15, 16, 17, 31, 32, 33, 48, 63, 64, 65, 96, 127,
            128, 129, 255, 256, 257, 1000, 1023, 1024, 1025, 4096, 65536,
            2**24, 2**31 - 1, 2**31, 2**32, 2**63 - 1, 2**63, 2**64]
+LOWERED_OPS = ["llvm.load", "llvm.store", "llvm.getelementptr",
+               "arith.addf", "arith.mulf", "arith.addi", "arith.muli",
+               "arith.select", "gpu.barrier", "gpu.shuffle xor",
+               "gpu.shuffle down", "vector.load", "vector.store",
+               "vector.broadcast", "memref.load", "memref.store",
+               "scf.for", "scf.if", "nvgpu.mma.sync", "nvgpu.ldmatrix",
+               "llvm.atomicrmw fadd", "arith.index_cast"]
 NUMBER = re.compile(r"(?<![\w.])-?\d+(?![\w.])")
 # Also the sizes inside `16x64xf32`.
 SIZE = re.compile(r"(?:(?<=\dx)|(?<![\w.%#@-]))\d+(?![\d.]|e\d)")
@@ -113,6 +125,67 @@ def load_corpus():
                 if "tile.kernel" in chunk or "gpu.func" in chunk:
                     corpus += [(".mlir", without_comments(chunk))] * weight
     return corpus
+
+
+# The placement pipeline of tile-run and tile-to-ptx, then tile-to-gpu: the
+# lowered IR tile-emulate runs (lib/Target/PTX/TileToPTX.cpp).
+LOWERING = ("--pass-pipeline=builtin.module(tile.kernel(tile-promote-registers,"
+            "canonicalize,tile-reuse-reads,cse,tile-hoist-invariants,"
+            "tile-pipeline-loads,tile-tensor-cores,tile-plan-shared,"
+            "tile-assign-layouts,tile-insert-barriers),tile-to-gpu,"
+            "gpu.module(canonicalize,cse))")
+LOWERED = ".lowered.mlir"
+
+
+def lowered_corpus(bindir):
+    """(LOWERED, text) for each example as tile-opt lowers it, ten times
+    each; none where tile-opt is not a program (the tests' stand-ins)."""
+    opt = os.path.join(bindir, "tile-opt")
+    if not is_elf(opt):
+        return []
+    corpus = []
+    for path in sorted(ROOT.glob("examples/*.tile")):
+        result = subprocess.run([opt, str(path), LOWERING],
+                                capture_output=True, timeout=120)
+        text = result.stdout.decode(errors="replace")
+        if result.returncode == 0 and "gpu.func" in text:
+            corpus += [(LOWERED, text)] * 10
+    return corpus
+
+
+def signature_args(text):
+    """tile-emulate's --kernel and --arg descriptions of a lowered kernel:
+    the first gpu.func's, from its tile_signature (tile-to-gpu records the
+    tile parameter types there); [] where there is none."""
+    kernel = re.search(r"gpu\.func @([\w$.]+)", text)
+    start = text.find("tile_signature = [")
+    if not kernel or start < 0:
+        return []
+    depth, i, entries, current = 0, start + len("tile_signature = ["), [], ""
+    while i < len(text):
+        c = text[i]
+        if c in "[<(":
+            depth += 1
+        elif c in ")>" or (c == "]" and depth > 0):
+            depth -= 1
+        elif c == "]":
+            break
+        if c == "," and depth == 0:
+            entries.append(current.strip())
+            current = ""
+        else:
+            current += c
+        i += 1
+    entries.append(current.strip())
+    args = ["--kernel=" + kernel.group(1)]
+    for n, entry in enumerate(e for e in entries if e):
+        tensor = re.match(r"!tile\.tensor<\[([^]]*)\],\s*(\w+)>", entry)
+        if tensor:
+            dims = tensor.group(1).replace(" ", "")
+            args.append("--arg=P%d=%s[%s]" % (n, tensor.group(2), dims))
+        else:
+            args.append("--arg=P%d=%s:1" % (n, entry))
+    return args
 
 
 # Mutations: each takes (rng, lines, donor lines) and changes lines in place.
@@ -167,7 +240,8 @@ def mutate_type_everywhere(rng, lines, _):
 
 def mutate_op(rng, lines, _):
     mlir = any("tile.kernel" in line for line in lines)
-    names = MLIR_OPS if mlir else TILE_OPS
+    lowered = any("gpu.func" in line for line in lines)
+    names = LOWERED_OPS if lowered else MLIR_OPS if mlir else TILE_OPS
     pattern = re.compile(r"(?<![\w.])(%s)(?![\w.])" %
                          "|".join(re.escape(n) for n in names))
     i, m = pick_match(rng, lines, pattern)
@@ -258,7 +332,12 @@ MUTATIONS = [mutate_number] * 2 + [mutate_size_everywhere] * 4 + [
 
 def mutant(seed, iteration, corpus):
     rng = random.Random("%d:%d" % (seed, iteration))
-    suffix = rng.choice([".tile", ".mlir"])
+    # Lowered IR where the corpus has it (the real tools): the mutants of
+    # a seed differ from those of a run without it.
+    kinds = [".tile", ".mlir"]
+    if any(s == LOWERED for s, _ in corpus):
+        kinds.append(LOWERED)
+    suffix = rng.choice(kinds)
     donors = [t for s, t in corpus if s == suffix]
     text = rng.choice(donors)
     donor = rng.choice(donors).split("\n")
@@ -284,6 +363,13 @@ def commands(suffix, text, bindir):
     """(name, argv, allowed exit codes) for each tool run of a mutant."""
     b = str(bindir) + "/"
     run = [b + "tile-run", "--ptx-figures=false"]
+    if suffix == LOWERED:
+        return [
+            ("opt-ptx", [b + "tile-opt", "IN", "--tile-to-ptx", "-o",
+                         "/dev/null"], {0, 1}),
+            ("emulate-lowered", [b + "tile-emulate", "IN"] +
+             signature_args(text) + dims_for(text), LOWERED_EXITS),
+        ]
     if suffix == ".tile":
         return [
             ("import", [b + "tile-translate", "--import-tile", "IN"], {0, 1}),
@@ -310,6 +396,8 @@ def commands(suffix, text, bindir):
 
 # tile-run's exit codes: match, mismatch, bad input, kernel fault.
 RUN_EXITS = {0, 1, 2, 4}
+# tile-emulate's: ran, bad input, a fault (of the mutated code: any).
+LOWERED_EXITS = {0, 2, 4}
 # Faults of a kernel as written, which tile-run rightly reports (exit 4):
 # races between CTAs, undefined arithmetic, reading a var never written
 # (or using elements of one that nothing wrote), a run that does not end,
@@ -343,7 +431,8 @@ def classify(result, allowed, ptxas, ptx_path):
     if result.returncode == 1 and allowed == RUN_EXITS and re.search(
             r"wrong at", out):
         return "mismatch", crash_key(out)  # not only outputs left unwritten
-    if result.returncode == 4 and not KERNEL_FAULT.search(out):
+    if result.returncode == 4 and allowed == RUN_EXITS and \
+            not KERNEL_FAULT.search(out):
         return "fault", crash_key(out)
     if ptx_path and result.returncode == 0 and ptxas and os.path.exists(
             ptx_path):
@@ -605,7 +694,7 @@ def main():
     args = parser.parse_args()
     if args.iterations is None and args.minutes is None and args.only is None:
         args.iterations = 100
-    corpus = load_corpus()
+    corpus = load_corpus() + lowered_corpus(args.bin)
     out = pathlib.Path(args.out)
     seen = {}
     start = time.monotonic()

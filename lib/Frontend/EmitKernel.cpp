@@ -504,10 +504,22 @@ LogicalResult Emitter::emitPipeline(const Attribute &attr, KernelOp kernel) {
         return mlir::Attribute(builder.getI64IntegerAttr(constant.intValue));
       return mlir::Attribute(builder.getF64FloatAttr(constant.floatValue));
     }
-    if (auto *integer = dyn_cast<IntExpr>(&expr))
-      return mlir::Attribute(builder.getI64IntegerAttr(integer->value));
-    if (auto *number = dyn_cast<FloatExpr>(&expr))
-      return mlir::Attribute(builder.getF64FloatAttr(number->value));
+    // A number, negated or not (`stages = -1` is a wrong number, not a
+    // wrong kind of argument).
+    const Expr *literal = &expr;
+    bool negated = false;
+    if (auto *unary = dyn_cast<UnaryExpr>(&expr);
+        unary && unary->op == UnaryOp::Neg &&
+        isa<IntExpr, FloatExpr>(unary->operand.get())) {
+      literal = unary->operand.get();
+      negated = true;
+    }
+    if (auto *integer = dyn_cast<IntExpr>(literal))
+      return mlir::Attribute(builder.getI64IntegerAttr(
+          negated ? -integer->value : integer->value));
+    if (auto *number = dyn_cast<FloatExpr>(literal))
+      return mlir::Attribute(
+          builder.getF64FloatAttr(negated ? -number->value : number->value));
     if (auto *boolean = dyn_cast<BoolExpr>(&expr))
       return mlir::Attribute(builder.getBoolAttr(boolean->value));
     if (auto *name = dyn_cast<NameExpr>(&expr)) {
@@ -528,6 +540,9 @@ LogicalResult Emitter::emitPipeline(const Attribute &attr, KernelOp kernel) {
                                  "name of a var or loop index";
       if (!isElement(name->name))
         return unknown(*arg.value, name->name);
+      if (llvm::is_contained(names, builder.getStringAttr(name->name)))
+        return error(arg.loc)
+               << "'" << name->name << "' appears twice in @pipeline";
       names.push_back(builder.getStringAttr(name->name));
       continue;
     }

@@ -87,8 +87,17 @@ static double roundingUnits(Accuracy accuracy) {
   return ulp / rt::relativeTolerance(accuracy);
 }
 
+bool reference::mayOverflow(double magnitude, Type type) {
+  double largest = type.isF16()    ? 65504.0
+                   : type.isBF16() ? 0x1.fep127
+                                   : 0x1.fffffep127;
+  return magnitude > largest;
+}
+
 double reference::errorBound(const Val &val, size_t i, Accuracy in) {
   double error = val.errorAt(i);
+  if (isUncheckedError(error))
+    return error;
   if (error == 0 || !std::isfinite(val.floats[i]))
     return 0; // exact, or compared exactly
   return error * rt::relativeTolerance(val.accuracy) /
@@ -635,12 +644,24 @@ double ElementwiseOp::errorOf(const Val &result, size_t i,
   double r = result.floats[i];
   double own =
       ownError(r, in, accuracy == ResultAccuracy::Inexact || approximated);
+  // An operand the reference cannot bound makes the result unbounded too
+  // (but select's operand it does not pick).
+  if (errorRule != ErrorRule::Pick)
+    for (unsigned k = 0; k < operands.size(); ++k)
+      if (operands[k]->isFloat && isUncheckedError(error(k)))
+        return kUncheckedError;
   switch (errorRule) {
   case ErrorRule::Sum:
     // A fused add's product rounds once, not twice: off by a tolerance of
     // the terms, not of the result.
-    if (approximated)
+    if (approximated) {
+      // Fused, the product is not rounded: one that overflowed here may
+      // not on the GPU, where the sum is in range.
+      for (unsigned k = 0; k < 2; ++k)
+        if (operands[k]->product && !std::isfinite(value(k)))
+          return kUncheckedError;
       own = std::fabs(value(0)) + std::fabs(value(1));
+    }
     return error(0) + error(1) + own;
   case ErrorRule::Product:
   case ErrorRule::Fma: {

@@ -125,6 +125,13 @@ private:
                              ArrayRef<int64_t> indexDims = {},
                              std::optional<AtomicKind> atomic = std::nullopt);
   LogicalResult executeCopy(CopyOp copy);
+  /// The mark of tensor element `element` (parameter, linear index) after
+  /// element `e` of `stored` updated it atomically from `before` to
+  /// `after`, with what earlier updates of it left (atomicUpdates).
+  rt::ElementMark markAtomicUpdate(std::pair<unsigned, int64_t> element,
+                                   AtomicKind kind, const Val &stored, size_t e,
+                                   bool thresholded, rt::ElementMark previous,
+                                   double before, double after);
   /// The state of the var or ring stage `handle` names, or null after an
   /// error at `op` when none was made.
   VarState *stateOf(Operation &op, Value handle, bool create = false);
@@ -183,6 +190,10 @@ private:
   uint64_t elements = 0;
   /// The element budget of this launch (InterpOptions::elementsPerCTA).
   uint64_t maxElements = 0;
+  /// The steps and elements when the current CTA started, and the CTAs
+  /// started so far (tick's diagnosis).
+  uint64_t ctaStartSteps = 0, ctaStartElements = 0;
+  int64_t ctasStarted = 0;
   std::array<int64_t, 3> grid = {1, 1, 1};
   std::array<int64_t, 3> blockId = {0, 0, 0};
   DenseMap<Value, Val> values;
@@ -199,6 +210,20 @@ private:
   /// The current region runs under a thresholded condition: what it writes
   /// is thresholded.
   bool controlThresholded = false;
+  /// What the float atomic updates of a tensor element (parameter, linear
+  /// index) so far add up to, for its error bound: the GPU applies them in
+  /// an order of its own.
+  struct AtomicUpdates {
+    unsigned updates = 0;
+    Accuracy accuracy = Accuracy::Exact;
+    /// The magnitudes of the first value and of every term (add).
+    double magnitude = 0;
+    /// The absolute error of the first value and the terms: their sum
+    /// (add), the largest (max, min).
+    double error = 0;
+    bool thresholded = false, unchecked = false;
+  };
+  DenseMap<std::pair<unsigned, int64_t>, AtomicUpdates> atomicUpdates;
 };
 } // namespace
 
@@ -218,9 +243,18 @@ LogicalResult Interpreter::tick(Operation *op, int64_t opElements) {
   else
     diag << "the interp backend stopped after computing " << maxElements
          << " tile elements (InterpOptions::maxElements)";
-  if (inLoop)
+  // A loop is suspect only where this CTA took most of the budget; a
+  // launch of many short CTAs is too large, not endless.
+  bool thisCTA = (steps - ctaStartSteps) * 2 > options.maxSteps ||
+                 (elements - ctaStartElements) * 2 > maxElements;
+  int64_t ctas = grid[0] * grid[1] * grid[2];
+  if (inLoop && thisCTA)
     diag << ": does a loop never end?";
-  else if (grid[0] * grid[1] > 1 || grid[2] > 1)
+  else if (ctas > 1 && !thisCTA)
+    diag << ": the launch of " << grid[0] << " x " << grid[1] << " x "
+         << grid[2] << " CTAs is too large for the reference's budget ("
+         << ctasStarted << " CTAs ran); choose smaller sizes";
+  else if (ctas > 1)
     diag << ": the kernel's tiles, or its grid of " << grid[0] << " x "
          << grid[1] << " x " << grid[2] << " CTAs, are too large for it";
   else
@@ -697,11 +731,7 @@ LogicalResult Interpreter::executeSlice(
   rt::ElementMark mark;
   // An element stored under a mask of an inexact comparison is thresholded
   // like one under such control flow.
-  // A float sum of atomic updates rounds in the order they come.
   Accuracy storedAccuracy = stored ? stored->accuracy : Accuracy::Exact;
-  if (atomic == AtomicKind::add && stored && stored->isFloat)
-    storedAccuracy =
-        rt::loosest(storedAccuracy, accuracyOfType(stored->elementType));
   bool storedThresholded =
       stored && (stored->thresholded || offsetsThresholded ||
                  controlThresholded || (mask && mask->thresholded));
@@ -782,9 +812,9 @@ LogicalResult Interpreter::executeSlice(
     if (stored) {
       double value = stored->isFloat ? stored->floats[e]
                                      : static_cast<double>(stored->ints[e]);
+      double current = tensor->get(linear);
       if (atomic) {
         // One read-modify-write, rounded (or wrapped) to the tensor's type.
-        double current = tensor->get(linear);
         if (*atomic == AtomicKind::add)
           value += current;
         else if (stored->isFloat)
@@ -795,17 +825,27 @@ LogicalResult Interpreter::executeSlice(
                                              : std::min(current, value);
       }
       tensor->set(linear, value);
-      // A float atomic combines stores this run does not bound together.
-      if (marks)
+      if (!marks)
+        continue;
+      unsigned param = paramIndex.lookup(tensorValue);
+      if (atomic && stored->isFloat) {
+        (*marks)[linear] = markAtomicUpdate(
+            {param, linear}, *atomic, *stored, e, storedThresholded,
+            (*marks)[linear], current, tensor->get(linear));
+        continue;
+      }
+      atomicUpdates.erase(std::make_pair(param, linear)); // starts over
+      if (stored->isFloat &&
+          isUncheckedError(errorBound(*stored, e, storedAccuracy)))
+        (*marks)[linear] = rt::ElementMark::unchecked();
+      else
         (*marks)[linear] =
             storedAccuracy == Accuracy::Exact
                 ? mark
                 : rt::ElementMark::written(
                       storedAccuracy, storedThresholded,
-                      atomic ? rt::ElementMark::kUnboundedAmplification
-                             : amplificationOf(
-                                   errorBound(*stored, e, storedAccuracy),
-                                   stored->floats[e], storedAccuracy));
+                      amplificationOf(errorBound(*stored, e, storedAccuracy),
+                                      stored->floats[e], storedAccuracy));
     } else if (loaded.isFloat) {
       loaded.floats[e] = tensor->get(linear);
       loaded.setUndefined(e, false, nullptr);
@@ -821,6 +861,63 @@ LogicalResult Interpreter::executeSlice(
   else if (!stored)
     set(op.getResult(0), std::move(loaded));
   return success();
+}
+
+rt::ElementMark
+Interpreter::markAtomicUpdate(std::pair<unsigned, int64_t> element,
+                              AtomicKind kind, const Val &stored, size_t e,
+                              bool thresholded, rt::ElementMark previous,
+                              double before, double after) {
+  auto [updates, first] = atomicUpdates.try_emplace(element);
+  AtomicUpdates &state = updates->second;
+  if (first && previous.isWritten()) {
+    // What was there: its own bound, as absolute error.
+    state.unchecked = previous.isUnchecked();
+    state.thresholded = previous.isThresholded();
+    state.accuracy = previous.getAccuracy();
+    if (!state.unchecked && state.accuracy != Accuracy::Exact)
+      state.error = previous.isUnbounded()
+                        ? INFINITY
+                        : std::ldexp(rt::relativeTolerance(state.accuracy),
+                                     previous.getAmplification()) *
+                              std::fabs(before);
+  }
+  if (first)
+    state.magnitude = std::fabs(before);
+  ++state.updates;
+  state.thresholded |= thresholded;
+  state.accuracy = rt::loosest(state.accuracy, stored.accuracy);
+  double termError = errorBound(stored, e, stored.accuracy) *
+                     rt::relativeTolerance(stored.accuracy);
+  state.unchecked |= isUncheckedError(termError);
+  double term = stored.floats[e];
+  if (kind == AtomicKind::add) {
+    state.magnitude += std::fabs(term);
+    state.error += termError;
+  } else {
+    // A maximum or minimum is as far off as the farthest of its terms.
+    state.error = std::max(state.error, termError);
+  }
+  if (state.unchecked)
+    return rt::ElementMark::unchecked();
+  // One update rounds once, as the reference does; more round in the
+  // order they come, which may be any: one tolerance of their magnitudes,
+  // as a sum's. Past the type's range that order decides which overflow.
+  Accuracy accuracy = state.accuracy;
+  double error = state.error;
+  if (kind == AtomicKind::add && state.updates > 1) {
+    if (mayOverflow(state.magnitude, stored.elementType))
+      return rt::ElementMark::unchecked();
+    accuracy = rt::loosest(accuracy, accuracyOfType(stored.elementType));
+    error += rt::relativeTolerance(accuracy) * state.magnitude;
+  }
+  if (accuracy == Accuracy::Exact)
+    return rt::ElementMark::written(Accuracy::Exact, state.thresholded);
+  double units = error / rt::relativeTolerance(accuracy);
+  if (kind == AtomicKind::add && state.updates > 1)
+    units = std::max(units, ownError(after, accuracy, true));
+  return rt::ElementMark::written(accuracy, state.thresholded,
+                                  amplificationOf(units, after, accuracy));
 }
 
 VarState *Interpreter::stateOf(Operation &op, Value handle, bool create) {
@@ -1202,21 +1299,30 @@ LogicalResult Interpreter::executeTileOp(Operation &op) {
             // The error bound: a sum's is its terms' and their rounding in
             // any order (one tolerance of their magnitudes), a maximum's or
             // minimum's the largest of its terms'.
-            double error = 0;
+            // A sum whose terms' magnitudes add up past the type's range
+            // has partial sums that may overflow on the GPU (in its order,
+            // not the reference's): its value is not known.
+            double error = 0, magnitude = 0;
+            bool unchecked = false;
             for (int64_t i = 0; i < inner; ++i) {
               double x = input.floats[at(o, i)];
               acc = kind == ReductionKind::sum   ? acc + x
                     : kind == ReductionKind::max ? maximumf(acc, x)
                                                  : minimumf(acc, x);
               double termError = errorBound(input, at(o, i), result.accuracy);
+              unchecked |= isUncheckedError(termError);
+              magnitude += std::fabs(x);
               error = kind == ReductionKind::sum
                           ? error + termError + std::fabs(x)
                           : std::max(error, termError);
             }
             result.setFloat(o, acc);
+            unchecked |= kind == ReductionKind::sum &&
+                         mayOverflow(magnitude, result.elementType);
             if (result.accuracy != Accuracy::Exact)
               result.setError(
-                  o, kind == ReductionKind::sum
+                  o, unchecked ? kUncheckedError
+                     : kind == ReductionKind::sum
                          ? std::max(error, ownError(result.floats[o],
                                                     result.accuracy, true))
                          : error);
@@ -1312,6 +1418,10 @@ LogicalResult Interpreter::executeTileOp(Operation &op) {
             uint64_t intAcc = acc && !acc->isFloat
                                   ? static_cast<uint64_t>(acc->ints[i * n + j])
                                   : 0;
+            // The products and partial sums past the result type's range:
+            // which overflow depends on the order (and a tf32 operand may
+            // round up to inf).
+            double magnitude = std::fabs(floatAcc);
             if (lhs.isFloat) {
               const double *row = &lhs.floats[i * k],
                            *column = &rhsColumns[j * k];
@@ -1320,7 +1430,11 @@ LogicalResult Interpreter::executeTileOp(Operation &op) {
                                tf32 ? &rhsRounded[j * k] : column;
               for (int64_t p = 0; p < k; ++p) {
                 double product = rowFactors[p] * columnFactors[p];
+                if (tf32)
+                  magnitude = std::max({magnitude, std::fabs(rowFactors[p]),
+                                        std::fabs(columnFactors[p])});
                 floatAcc += product;
+                magnitude += std::fabs(product);
                 if (!bounded)
                   continue;
                 double ex = lhsErrors[i * k + p], ey = rhsErrors[j * k + p];
@@ -1339,9 +1453,12 @@ LogicalResult Interpreter::executeTileOp(Operation &op) {
             else
               result.setInt(i * n + j, intAcc);
             if (result.isFloat)
-              result.setError(i * n + j,
-                              std::max(error, ownError(result.floats[i * n + j],
-                                                       result.accuracy, true)));
+              result.setError(
+                  i * n + j,
+                  mayOverflow(magnitude, result.elementType)
+                      ? kUncheckedError
+                      : std::max(error, ownError(result.floats[i * n + j],
+                                                 result.accuracy, true)));
             if (!anyUndefined)
               continue;
             // Of a row of `lhs` or a column of `rhs` nothing wrote.
@@ -1523,6 +1640,9 @@ LogicalResult Interpreter::run(ArrayRef<rt::HostTensor *> args,
         // minutes and never reached the budget (utils/fuzz.py).
         if (failed(tick(kernel)))
           return failure();
+        ctaStartSteps = steps;
+        ctaStartElements = elements;
+        ++ctasStarted;
         vars.clear();
         for (auto &[arg, value] : scalarArgs)
           set(arg, value);

@@ -49,8 +49,18 @@ struct Val;
 /// tolerance (an f32 error of 3e-5 is 3 units of F32).
 ///
 /// Element `i` of `val`'s bound (Val::errorAt) in units of `in` (no
-/// narrower than val's accuracy).
+/// narrower than val's accuracy); kUncheckedError where the element has
+/// none at all.
 double errorBound(const Val &val, size_t i, Accuracy in);
+/// The error bound of an element whose value the reference cannot know
+/// (rt::ElementMark::unchecked): partial results of the GPU's float type
+/// may overflow on the way, depending on their order. NaN, so that every
+/// op's bound computed from it is too.
+constexpr double kUncheckedError = __builtin_nan("");
+inline bool isUncheckedError(double error) { return error != error; }
+/// Whether partial results of magnitudes up to `magnitude` may overflow a
+/// float of type `type` (beyond its largest finite value).
+bool mayOverflow(double magnitude, Type type);
 /// The amplification of a value `value` of accuracy `accuracy` that may be
 /// `error` units off: the least a with 2^a |value| + the type's absolute
 /// floor >= error, unbounded where none fits.

@@ -372,7 +372,7 @@ Error tile::runtime::reserveTensorBytes(const ParamSpec &param,
 
 Error tile::runtime::checkIndexRange(
     const KernelManifest &manifest, const SymbolBindings &symbols,
-    const std::vector<const HostTensor *> &buffers) {
+    const std::vector<const HostTensor *> &buffers, size_t *badParam) {
   if (manifest.indexBits != 32)
     return Error::success();
   constexpr int64_t kMax = INT32_MAX;
@@ -393,6 +393,8 @@ Error tile::runtime::checkIndexRange(
         continue;
       int64_t value;
       std::memcpy(&value, scalar->bytes.data(), sizeof(value));
+      if ((value > kMax || value < -kMax - 1) && badParam)
+        *badParam = i;
       if (value > kMax || value < -kMax - 1)
         return Error::input("parameter '%s': the index %lld is %s",
                             param.name.c_str(), static_cast<long long>(value),
@@ -403,6 +405,8 @@ Error tile::runtime::checkIndexRange(
     if (!shape)
       continue; // unbound symbols are reported where they are bound
     int64_t elements = *countElements(*shape);
+    if (elements > kMax && badParam)
+      *badParam = i;
     if (elements > kMax)
       return Error::input("parameter '%s': %s of %s is %lld elements, %s",
                           param.name.c_str(), formatShape(*shape).c_str(),
@@ -816,12 +820,28 @@ static Expected<KernelManifest> readManifest(const JsonValue &json,
       (error = reader.readString("chip", manifest.chip, false)) ||
       (error = reader.readInt("threads", manifest.threads, 1, 1024)) ||
       (error = reader.readInt("shared_bytes", manifest.sharedBytes, 0,
-                              INT32_MAX, false)) ||
+                              kMostSharedBytes, false)) ||
       (error = reader.readBool("dynamic_shared", manifest.dynamicShared)) ||
-      (error = reader.readInt("index_bits", manifest.indexBits, 32, 64, false)))
+      (error = reader.readInt("index_bits", manifest.indexBits, 32, 64,
+                              /*required=*/manifest.version >= 4)))
     return error;
+  // Each field as the compiler writes it: a launch with any other value
+  // would run the PTX on a CTA it was not compiled for.
+  if (manifest.threads % kThreadsPerWarp != 0)
+    return reader.fail("threads", "must be a multiple of " +
+                                      std::to_string(kThreadsPerWarp) +
+                                      " (tile compiles whole warps), not " +
+                                      std::to_string(manifest.threads));
   if (manifest.indexBits != 32 && manifest.indexBits != 64)
     return reader.fail("index_bits", "must be 32 or 64");
+  // A field that the version has is required: a manifest without it was
+  // not written by the compiler of that version.
+  if (manifest.version >= 5)
+    for (const char *field : {"fp_contract", "fp_div"})
+      if (!json.get(field))
+        return reader.fail(field, "missing (a version " +
+                                      std::to_string(manifest.version) +
+                                      " manifest has it)");
   if (Error error = readFloatOptions(reader, manifest.floatOptions))
     return error;
   if (manifest.entry.empty())

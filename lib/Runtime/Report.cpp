@@ -125,6 +125,17 @@ Expected<bool> tile::runtime::checkOutput(const std::string &name,
     return mismatches.takeError();
   const HostTensor &got = *comparison.got;
   size_t size = got.numElements();
+  // Elements whose f32 partial results may overflow (ElementMark::
+  // unchecked): said, so that a match does not claim them.
+  size_t unchecked = 0;
+  if (comparison.wantMarks)
+    for (ElementMark mark : *comparison.wantMarks)
+      unchecked += mark.isUnchecked();
+  if (unchecked)
+    std::printf("%s: %zu of %zu elements unchecked: their partial sums or "
+                "products can overflow in the kernel's float type, and "
+                "whether they do depends on the order the GPU takes\n",
+                name.c_str(), unchecked, size);
   if (mismatches->empty()) {
     std::printf("%s matches %s (%zu elements)\n", name.c_str(),
                 reference.c_str(), size);

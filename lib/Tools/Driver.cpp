@@ -5,6 +5,7 @@
 #include "tile/InitAllTile.h"
 #include "tile/Target/PTX/TileToPTX.h"
 #include "tile/Version.h"
+#include "tile/Tools/BoundedOption.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Parser/Parser.h"
@@ -98,7 +99,7 @@ struct CompileOptions {
   llvm::cl::opt<std::string> chip{
       "chip", llvm::cl::desc("target GPU, sm_70 to sm_100 (default sm_90)"),
       llvm::cl::init("sm_90")};
-  llvm::cl::opt<unsigned> optLevel{
+  llvm::cl::opt<unsigned, false, BoundedParser<unsigned, 0, 3>> optLevel{
       "opt-level", llvm::cl::desc("NVPTX optimization level (0-3)"),
       llvm::cl::init(3)};
   llvm::cl::opt<std::string> cudaPath{
@@ -132,11 +133,12 @@ struct CompileOptions {
                      "where the sizes allow (default; --variants=false: the "
                      "general kernels only)"),
       llvm::cl::init(true)};
-  llvm::cl::opt<unsigned> indexBits{
-      "index-bits",
-      llvm::cl::desc("width of index arithmetic in the GPU code: 32 "
-                     "(default; launches check that sizes fit) or 64"),
-      llvm::cl::init(32)};
+  llvm::cl::opt<unsigned, false, BoundedParser<unsigned, 32, 64, true>>
+      indexBits{
+          "index-bits",
+          llvm::cl::desc("width of index arithmetic in the GPU code: 32 "
+                         "(default; launches check that sizes fit) or 64"),
+          llvm::cl::init(32)};
 
   void addCategory(llvm::cl::OptionCategory &category) {
     for (llvm::cl::Option *option : std::initializer_list<llvm::cl::Option *>{

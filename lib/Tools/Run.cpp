@@ -438,27 +438,33 @@ static RunStatus runOnEmulator(const RunRequest &request,
     symbols.push_back(request.symbols.at(symbol));
   rt::Expected<std::array<int64_t, 3>> grid =
       rt::evaluateGrid(request.manifest, request.symbols);
-  if (!grid) {
-    request.placed.emitError(grid.getError().message());
+  // A launch's errors point at the kernel, or at the parameter at fault.
+  auto kernel = request.placed.lookupSymbol<KernelOp>(request.kernel);
+  auto launchError = [&](const rt::Error &error,
+                         size_t param = SIZE_MAX) -> RunStatus {
+    Location loc = !kernel ? request.placed.getLoc()
+                   : param < kernel.getNumArguments()
+                       ? kernel.getArgument(param).getLoc()
+                       : kernel.getLoc();
+    emitError(loc, error.message());
     return RunStatus::BadInput;
-  }
+  };
+  if (!grid)
+    return launchError(grid.getError());
   // The emulator runs the GPU's code, so it checks what the GPU's launch
   // does (launchKernel).
   std::vector<const rt::HostTensor *> arguments(buffers.size());
   for (auto [argument, buffer] : llvm::zip(arguments, buffers))
     argument = &buffer;
-  if (rt::Error error =
-          rt::checkIndexRange(request.manifest, request.symbols, arguments)) {
-    request.placed.emitError(error.message());
-    return RunStatus::BadInput;
-  }
+  size_t badParam = SIZE_MAX;
+  if (rt::Error error = rt::checkIndexRange(request.manifest, request.symbols,
+                                            arguments, &badParam))
+    return launchError(error, badParam);
   // The variant a launch with these sizes would run, as on the GPU.
   rt::Expected<const rt::Variant *> variant =
       rt::chooseVariant(request.manifest, request.symbols);
-  if (!variant) {
-    request.placed.emitError(variant.getError().message());
-    return RunStatus::BadInput;
-  }
+  if (!variant)
+    return launchError(variant.getError());
   emulator::EmulatorOptions options;
   options.dynamicSharedBytes = request.manifest.sharedBytes;
   options.countBankConflicts = request.countBankConflicts;

@@ -205,6 +205,23 @@ def test_undefined_name():
                   "'nowhere'")
 
 
+@tile.kernel(threads=32)
+def recursive(A: tile.tensor(tile.f32, [32])):
+    def twice(x, n):
+        return x if n == 0 else twice(x + x, n - 1)
+    A[0:32] = twice(A[0:32], 2)
+
+
+def test_recursion_is_named():
+    # A function defined in a kernel is inlined at each call: one that
+    # calls itself is refused as recursion, not as an undefined name.
+    with pytest.raises(tile.CompileError) as raised:
+        recursive.compile()
+    check_located(raised.value, recursive.fn, "def twice",
+                  "'twice' calls itself: recursion is not supported (a "
+                  "function defined in a kernel is inlined at each call)")
+
+
 @tile.kernel(threads=48)
 def bad_threads(A: tile.tensor(tile.f32, [32])):
     pass

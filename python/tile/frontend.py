@@ -360,6 +360,8 @@ class Frontend:
         self.mutable = set()
         self.inline_depth = 0
         self.inline_entry = []
+        # The inline functions being called, innermost last.
+        self.inline_calls = []
         # The kernel blocks open (ids), and the name an assignment gives.
         self.open_blocks = []
         self.slice_ranges = {}
@@ -486,7 +488,11 @@ class Frontend:
         if node.decorator_list:
             raise self.error("a function defined inside a kernel takes no "
                              "decorators", node)
-        self.locals[node.name] = InlineFunction(self, node, dict(self.locals))
+        function = InlineFunction(self, node, dict(self.locals))
+        # Its own name is in its scope, so that a call of itself is found
+        # (and refused in call_inline), not an undefined name.
+        function.scope[node.name] = function
+        self.locals[node.name] = function
 
     def stmt_Assign(self, node):
         target = node.targets[0]
@@ -1106,11 +1112,16 @@ class Frontend:
         missing = [n for n in names if n not in bound]
         if missing:
             raise self.error(f"missing argument '{missing[0]}'", node)
+        if function in self.inline_calls:
+            raise self.error(f"'{node.name}' calls itself: recursion is not "
+                             "supported (a function defined in a kernel is "
+                             "inlined at each call)", node)
         saved = self.locals
         self.locals = dict(function.scope)
         self.locals.update(self._visible(saved))
         self.locals.update(bound)
         self.inline_depth += 1
+        self.inline_calls.append(function)
         self.inline_entry.append(self.c.depth)
         try:
             if isinstance(node, ast.Lambda):
@@ -1122,6 +1133,7 @@ class Frontend:
             return None
         finally:
             self.inline_depth -= 1
+            self.inline_calls.pop()
             self.inline_entry.pop()
             self.locals = saved
 

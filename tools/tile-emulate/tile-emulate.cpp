@@ -16,16 +16,22 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "tile/Conversion/Passes.h"
+#include "tile/Conversion/TileToGPU/Signature.h"
+#include "tile/Dialect/Tile/IR/TileDialect.h"
 #include "tile/Emulator/Emulator.h"
 #include "tile/InitAllTile.h"
 #include "tile/Reference/Interpreter.h"
 #include "tile/Runtime/Manifest.h"
 #include "tile/Runtime/Report.h"
+#include "tile/Tools/BoundedOption.h"
 #include "tile/Tools/Driver.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Format.h"
@@ -80,9 +86,9 @@ cl::opt<unsigned> seed("seed", cl::desc("seed of --fill=random (default 1)"),
 cl::opt<unsigned> printCount("print",
                              cl::desc("elements shown per output (default 8)"),
                              cl::init(8), cl::cat(tileEmulateCategory));
-cl::opt<int64_t> sharedBytes("shared-bytes",
-                             cl::desc("bytes of dynamic shared memory"),
-                             cl::init(0), cl::cat(tileEmulateCategory));
+cl::opt<long long, false, BoundedParser<long long, 0, INT32_MAX>>
+    sharedBytes("shared-bytes", cl::desc("bytes of dynamic shared memory"),
+                cl::init(0), cl::cat(tileEmulateCategory));
 cl::opt<uint64_t>
     maxSteps("max-steps", cl::desc("ops per thread at most"),
              cl::init(emulator::EmulatorOptions().maxStepsPerThread),
@@ -147,6 +153,101 @@ FailureOr<rt::ParamSpec> parseArg(StringRef text, std::string &scalarValue) {
     param.shape.push_back(parsed);
   }
   return param;
+}
+
+/// The dtype of a tile element or scalar type (f32, f16, bf16, i32, i1,
+/// index), none for another.
+std::optional<rt::DType> dtypeOf(Type type) {
+  std::string text;
+  llvm::raw_string_ostream(text) << type;
+  return rt::parseDType(text);
+}
+
+/// Checks the --arg descriptions against the kernel's parameters (where
+/// their count is right; the emulator checks it): a tensor for each
+/// `!llvm.ptr` and a scalar of the type of each other; where tile-to-gpu
+/// recorded the kernel's signature (tile_signature), each tensor's dtype,
+/// rank, sizes and symbols as well. A mismatch is an error at the kernel: the emulator
+/// would read the buffers as the kernel's types, and report its own faults.
+LogicalResult checkSignature(gpu::GPUFuncOp func,
+                             ArrayRef<rt::ParamSpec> params,
+                             size_t symbolCount) {
+  auto fail = [&](const Twine &message) {
+    return emitError(func.getLoc())
+           << "kernel '" << func.getName() << "': " << message;
+  };
+  ArrayRef<Type> types = func.getArgumentTypes();
+  if (types.size() != params.size() + symbolCount)
+    return success(); // the emulator says how many it takes
+  auto signature = func->getAttrOfType<ArrayAttr>(kSignatureAttrName);
+  if (signature && signature.size() != params.size())
+    signature = nullptr; // hand-edited: the parameter types alone
+  // The kernel's symbol of each --arg symbol, to check they correspond.
+  std::map<std::string, std::string> symbolOf;
+  for (auto [index, param] : llvm::enumerate(params)) {
+    std::string which =
+        "--arg " + param.name + " (parameter " + std::to_string(index) + ")";
+    bool pointer = isa<LLVM::LLVMPointerType>(types[index]);
+    if (param.isScalar()) {
+      std::optional<rt::DType> want = dtypeOf(types[index]);
+      bool isIndex =
+          signature && cast<TypeAttr>(signature[index]).getValue().isIndex();
+      if (isIndex)
+        want = rt::DType::Index;
+      else if (want == rt::DType::Index || types[index].isInteger(64))
+        want = rt::DType::Index; // index passes as i64
+      if (pointer || want != param.dtype) {
+        std::string kernelType;
+        llvm::raw_string_ostream(kernelType) << types[index];
+        return fail(
+            which + " is a " + rt::dtypeName(param.dtype) +
+            " scalar; the parameter is " +
+            (pointer ? std::string("a tensor") : "of type " + kernelType));
+      }
+      continue;
+    }
+    if (!pointer)
+      return fail(which + " is a tensor; the parameter is a scalar");
+    if (!signature)
+      continue;
+    auto tensor =
+        dyn_cast<GlobalTensorType>(cast<TypeAttr>(signature[index]).getValue());
+    if (!tensor)
+      return fail(which + " is a tensor; the kernel's parameter is a scalar");
+    std::optional<rt::DType> dtype = dtypeOf(tensor.getElementType());
+    std::string kernelType;
+    llvm::raw_string_ostream(kernelType) << tensor;
+    std::string described = rt::dtypeName(param.dtype);
+    for (auto [dim, size] : llvm::enumerate(param.shape))
+      described +=
+          (dim ? ", " : "[") +
+          (size.isSymbolic() ? size.symbol : std::to_string(size.size));
+    described += "]";
+    auto mismatch = [&](const Twine &what) {
+      return fail(which + " is " + described + "; the kernel's is " +
+                  kernelType + ": " + what);
+    };
+    if (dtype != param.dtype)
+      return mismatch("another element type");
+    if (tensor.getRank() != param.shape.size())
+      return mismatch("another rank");
+    for (auto [dim, given] : llvm::enumerate(param.shape)) {
+      if (!tensor.isDynamicDim(dim)) {
+        if (given.isSymbolic() || given.size != tensor.getShape()[dim])
+          return mismatch("dimension " + Twine(dim) + " differs");
+        continue;
+      }
+      std::string symbol = tensor.getSymbolOfDim(dim).str();
+      if (!given.isSymbolic())
+        return mismatch("dimension " + Twine(dim) + " is the symbol " + symbol +
+                        ", which needs a name and a --dim");
+      auto [known, isNew] = symbolOf.try_emplace(given.symbol, symbol);
+      if (!isNew && known->second != symbol)
+        return mismatch("symbol " + given.symbol + " stands for both " +
+                        known->second + " and " + symbol);
+    }
+  }
+  return success();
 }
 
 void fillTensor(rt::HostTensor &tensor, std::mt19937_64 &random) {
@@ -254,6 +355,11 @@ int main(int argc, char **argv) {
       return badInput("--arg wants NAME=DTYPE[DIMS] or NAME=DTYPE:VALUE, got "
                       "'" +
                       text + "'");
+    if (llvm::any_of(params, [&](const rt::ParamSpec &other) {
+          return other.name == param->name;
+        }))
+      return badInput("--arg " + text + ": '" + param->name +
+                      "' is given twice");
     if (param->isScalar())
       scalarValues[param->name] = value;
     params.push_back(std::move(*param));
@@ -345,6 +451,12 @@ int main(int argc, char **argv) {
   OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
   if (!module)
     return kBadInput;
+  // What the compiler would reject (a vector too large to lower) is not
+  // emulated either.
+  PassManager verify(&context);
+  verify.addPass(createTileVerifyLowered());
+  if (failed(verify.run(*module)))
+    return kBadInput;
 
   std::string kernel = kernelName;
   if (kernel.empty()) {
@@ -358,6 +470,14 @@ int main(int argc, char **argv) {
                       " kernels: name one with --kernel");
     kernel = kernels.front().getName().str();
   }
+
+  gpu::GPUFuncOp func;
+  module->walk([&](gpu::GPUFuncOp candidate) {
+    if (candidate.getName() == kernel && candidate.isKernel())
+      func = candidate;
+  });
+  if (func && failed(checkSignature(func, params, symbols.size())))
+    return kBadInput;
 
   emulator::EmulatorOptions options;
   options.dynamicSharedBytes = sharedBytes;

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tile/Runtime/Cuda.h"
+#include "tile/Runtime/OutputFile.h"
 #include "tile/Runtime/Report.h"
 #include "tile/Version.h"
 
@@ -17,7 +18,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
 #include <map>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -178,6 +178,9 @@ Expected<SymbolBindings> readSymbols(const Options &options,
     if (Error error = parseSymbolAssignment(dim, fromFlags))
       return error.prefix("--dim: ");
   std::string dimsPath = options.inputDir + "/dims.txt";
+  // A directory or a FIFO of that name is a mistake, not a missing file.
+  if (pathExists(dimsPath) && !fileExists(dimsPath))
+    return Error::input("%s is not a file", dimsPath.c_str());
   if (fileExists(dimsPath)) {
     Expected<std::string> text = readFile(dimsPath);
     if (!text)
@@ -309,12 +312,13 @@ Error writeOutputs(const std::string &dir, const KernelManifest &manifest,
   for (size_t i = 0; i < tensors.size(); ++i) {
     if (!manifest.params[i].isWritten())
       continue;
+    // Whole or not at all (a full disk leaves the file as it was).
     std::string path = dir + "/" + manifest.params[i].name + ".bin";
-    std::ofstream file(path, std::ios::binary);
-    file.write(reinterpret_cast<const char *>(tensors[i].bytes.data()),
-               tensors[i].bytes.size());
-    if (!file)
-      return Error::input("cannot write '%s'", path.c_str());
+    if (Error error = writeFileAtomically(
+            path, std::string_view(
+                      reinterpret_cast<const char *>(tensors[i].bytes.data()),
+                      tensors[i].bytes.size())))
+      return error;
   }
   return Error::success();
 }
@@ -323,7 +327,9 @@ Error writeOutputs(const std::string &dir, const KernelManifest &manifest,
 /// none when there is no such file.
 Expected<std::optional<std::vector<ElementMark>>>
 readMarks(const std::string &path, size_t elements) {
-  if (!fileExists(path))
+  if (pathExists(path) && !fileExists(path))
+    return Error::input("%s is not a file", path.c_str());
+  if (!pathExists(path))
     return std::optional<std::vector<ElementMark>>();
   Expected<std::string> bytes = readFile(path);
   if (!bytes)

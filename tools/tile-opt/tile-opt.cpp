@@ -10,6 +10,7 @@
 #include "tile/InitAllTile.h"
 #include "tile/Target/PTX/TileToPTX.h"
 #include "tile/Tools/Driver.h"
+#include "tile/Tools/OutputFile.h"
 #ifdef TILE_TEST_PASSES
 #include "TestPasses.h"
 #endif
@@ -26,7 +27,6 @@
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/SourceMgr.h"
-#include "llvm/Support/ToolOutputFile.h"
 
 using namespace mlir;
 
@@ -110,14 +110,18 @@ int main(int argc, char **argv) {
   } else if (!acceptedByParser(*input)) {
     return 1;
   }
-  std::unique_ptr<llvm::ToolOutputFile> output =
-      openOutputFile(outputFilename, &error);
-  if (!output) {
-    llvm::errs() << error << "\n";
+  // Written whole or not at all: a failed pass leaves `-o`'s file (the
+  // input itself, even) as it was; a write error exits 2, as tile-run's.
+  switch (mlir::tile::writeOutputFile(
+      "tile-opt", outputFilename, [&](llvm::raw_ostream &os) {
+        return MlirOptMain(os, std::move(input), registry, config);
+      })) {
+  case mlir::tile::OutputStatus::Written:
+    return 0;
+  case mlir::tile::OutputStatus::Failed:
     return 1;
+  case mlir::tile::OutputStatus::CannotWrite:
+    return 2;
   }
-  if (failed(MlirOptMain(output->os(), std::move(input), registry, config)))
-    return 1;
-  output->keep();
-  return 0;
+  return 1;
 }

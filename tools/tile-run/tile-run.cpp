@@ -21,7 +21,9 @@
 #include "tile/Reference/Interpreter.h"
 #include "tile/Runtime/Report.h"
 #include "tile/Target/PTX/TileToPTX.h"
+#include "tile/Tools/BoundedOption.h"
 #include "tile/Tools/Driver.h"
+#include "tile/Tools/OutputFile.h"
 #include "tile/Tools/Run.h"
 #ifdef TILE_TEST_PASSES
 #include "TestPasses.h"
@@ -104,12 +106,12 @@ llvm::cl::opt<Emit> emit(
                      clEnumValN(Emit::Manifest, "manifest",
                                 "the JSON manifest")),
     llvm::cl::init(Emit::None), llvm::cl::cat(tileRunCategory));
-llvm::cl::opt<int> warmupRuns("warmup",
+llvm::cl::opt<int, false, BoundedParser<int, 0, 1000000>> warmupRuns("warmup",
                               llvm::cl::desc("cuda: untimed runs before the "
                                              "timed ones (default 3)"),
                               llvm::cl::init(3),
                               llvm::cl::cat(tileRunCategory));
-llvm::cl::opt<int> timedRuns("runs",
+llvm::cl::opt<int, false, BoundedParser<int, 0, 1000000>> timedRuns("runs",
                              llvm::cl::desc("cuda: timed runs, whose median "
                                             "the report gives (default 10)"),
                              llvm::cl::init(10),
@@ -203,25 +205,17 @@ FailureOr<KernelOp> selectKernel(ModuleOp module) {
   return failure();
 }
 
-/// Writes DIR/NAME with `write`; a file that cannot be created or written
-/// (a full disk) is an error naming it, not raw_fd_ostream's abort.
+/// Writes DIR/NAME with `write`, whole or not at all; a file that cannot
+/// be created or written (a full disk) is an error naming it, not
+/// raw_fd_ostream's abort.
 LogicalResult writeFile(StringRef dir, const Twine &name,
                         function_ref<void(llvm::raw_ostream &)> write) {
   SmallString<128> path(dir);
   llvm::sys::path::append(path, name);
-  std::error_code error;
-  llvm::raw_fd_ostream out(path, error);
-  if (!error) {
-    write(out);
-    out.close();
-    error = out.error();
-    out.clear_error();
-  }
-  if (!error)
-    return success();
-  llvm::errs() << "tile-run: error: cannot write " << path << ": "
-               << error.message() << "\n";
-  return failure();
+  return success(writeOutputFile("tile-run", path, [&](llvm::raw_ostream &out) {
+                   write(out);
+                   return success();
+                 }) == OutputStatus::Written);
 }
 
 /// Writes `tensor` as DIR/NAME.bin (docs/abi.md, "Files for tile-launch").
@@ -463,6 +457,15 @@ int run(int argc, char **argv) {
         rt::parseScalarValue(*param, value.str());
     if (!parsed)
       return fail(parsed.takeError().prefix("--arg: "), kBadInput);
+    // As a repeated --dim: twice with two values is a mistake.
+    rt::HostTensor &previous = inputs[param - manifest.params.begin()];
+    if (given[param - manifest.params.begin()] &&
+        previous.bytes != parsed->bytes)
+      return fail(rt::Error::input("--arg: %s is given twice, as %s and %s",
+                                   param->name.c_str(),
+                                   rt::formatScalarValue(previous).c_str(),
+                                   rt::formatScalarValue(*parsed).c_str()),
+                  kBadInput);
     inputs[param - manifest.params.begin()] = std::move(*parsed);
     given[param - manifest.params.begin()] = true;
   }
@@ -574,15 +577,5 @@ int main(int argc, char **argv) {
   int code = run(argc, argv);
   // A failed write of what was printed (a full disk, a closed pipe) is an
   // error like any other, not raw_fd_ostream's abort at exit.
-  llvm::outs().flush();
-  std::fflush(stdout);
-  if (llvm::outs().has_error() || std::ferror(stdout)) {
-    llvm::errs() << "tile-run: error: cannot write the standard output: "
-                 << (llvm::outs().has_error() ? llvm::outs().error().message()
-                                              : std::string("write error"))
-                 << "\n";
-    llvm::outs().clear_error();
-    return kBadInput;
-  }
-  return code;
+  return reportStandardOutputError("tile-run") ? kBadInput : code;
 }

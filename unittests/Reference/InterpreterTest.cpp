@@ -1038,8 +1038,25 @@ TEST_F(InterpreterTest, TheStepBudgetOutsideLoopsNamesTheGrid) {
     })mlir",
                 {&o}, {}, options),
             "2:5: the interp backend stopped after 1000 operations "
-            "(InterpOptions::maxSteps): the kernel's tiles, or its grid of "
-            "2147483647 x 2 x 1 CTAs, are too large for it\n");
+            "(InterpOptions::maxSteps): the launch of 2147483647 x 2 x 1 "
+            "CTAs is too large for the reference's budget (1000 CTAs ran); "
+            "choose smaller sizes\n");
+  // A short loop in each of them is not a loop that never ends: the
+  // budget ran out over many CTAs, none of which took much of it.
+  EXPECT_EQ(run(R"mlir(
+    tile.kernel @k(%O: !tile.tensor<[1], f32>) attributes {threads = 32 : i64, grid = affine_map<() -> (2147483647)>} {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c4 = arith.constant 4 : index
+      scf.for %i = %c0 to %c4 step %c1 {
+      }
+      tile.return
+    })mlir",
+                {&o}, {}, options),
+            "3:13: the interp backend stopped after 1000 operations "
+            "(InterpOptions::maxSteps): the launch of 2147483647 x 1 x 1 "
+            "CTAs is too large for the reference's budget (112 CTAs ran); "
+            "choose smaller sizes\n");
 }
 
 namespace {

@@ -160,6 +160,30 @@ TEST(ManifestTest, MissingAndWrongFieldsAreNamed) {
             "manifest: params: two parameters named 'X'");
 }
 
+// Every field is checked against what the compiler writes: whole warps, the
+// most shared memory a chip has, and each field the version has.
+TEST(ManifestTest, FieldsAreWhatTheCompilerWrites) {
+  EXPECT_EQ(manifestError(squaresWith("\"threads\": 256", "\"threads\": 33")),
+            "manifest: threads: must be a multiple of 32 (tile compiles "
+            "whole warps), not 33");
+  EXPECT_EQ(manifestError(squaresWith("\"shared_bytes\": 4096",
+                                      "\"shared_bytes\": 232449")),
+            "manifest: shared_bytes: must be an integer in [0, 232448]");
+  // Version 4 added index_bits, version 5 fp_contract and fp_div: a
+  // manifest of that version without them was not written by tile.
+  EXPECT_EQ(manifestError(squaresWith("\"version\": 1", "\"version\": 4")),
+            "manifest: index_bits: missing");
+  EXPECT_EQ(manifestError(squaresWith("\"version\": 1, ",
+                                      "\"version\": 5, \"index_bits\": 32, "
+                                      "\"fp_div\": \"ieee\", ")),
+            "manifest: fp_contract: missing (a version 5 manifest has it)");
+  EXPECT_EQ(manifestError(squaresWith("\"version\": 1, ",
+                                      "\"version\": 5, \"index_bits\": 32, "
+                                      "\"fp_contract\": true, "
+                                      "\"fp_div\": \"ieee\", ")),
+            "");
+}
+
 TEST(ManifestTest, ScalarParametersHaveAnEmptyShape) {
   std::string axpy =
       squaresWith("{\"name\": \"X\"",
@@ -589,15 +613,15 @@ TEST(FloatOptionsTest, ExpectationsRecordThemAsTheManifestDoes) {
   EXPECT_EQ(version, 1);
   std::string current = formatFloatOptions({}, kMarksVersion);
   EXPECT_EQ(current, "{\"fp_contract\": true, \"fp_div\": \"ieee\", "
-                     "\"marks_version\": 2}");
+                     "\"marks_version\": 3}");
   ASSERT_TRUE(parseFloatOptions(current, &version));
   EXPECT_EQ(version, kMarksVersion);
   Expected<FloatOptions> newer =
-      parseFloatOptions("{\"marks_version\": 3}", &version);
+      parseFloatOptions("{\"marks_version\": 4}", &version);
   ASSERT_FALSE(newer);
   EXPECT_EQ(newer.getError().message(),
             "floating-point options: marks_version: must be an integer in "
-            "[1, 2]");
+            "[1, 3]");
 }
 
 // Marks hold for a kernel compiled with the options they assume, and only

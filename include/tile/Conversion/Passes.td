@@ -172,6 +172,24 @@ def TileExternDynamicShared
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 
+def TileVerifyLowered : Pass<"tile-verify-lowered", "::mlir::ModuleOp"> {
+  let summary = "reject IR that the lowering to PTX cannot take, located";
+  let description = [{
+    Runs first in `tile-to-ptx` and again before the translation to PTX,
+    so that IR the verifiers accept but the lowering cannot take (gpu-
+    dialect input, hand-written or generated) is an error at the op, not a
+    crash, an abort or a compile that runs out of memory:
+
+    * a vector type of more than 1024 elements (tile's own lowering makes
+      vectors of at most 16 bytes; MLIR's vector lowering and NVPTX unroll
+      a vector element by element: `vector<40000xf32>` aborts in LLVM,
+      `vector<16777216xf32>` runs for minutes through gigabytes);
+    * a type that LLVM does not have (`index`) in an attribute of an op of
+      the `llvm` dialect, such as the element type of `llvm.getelementptr`
+      (its verifier accepts it; the translation to LLVM IR crashes on it).
+  }];
+}
+
 def TilePTXThreadLimit
     : Pass<"tile-ptx-thread-limit", "::mlir::gpu::GPUModuleOp"> {
   let summary = "PTX's .maxntid only where it limits a thread's registers";

@@ -35,11 +35,12 @@ const char *accuracyName(Accuracy accuracy);
 /// The looser of two.
 inline Accuracy loosest(Accuracy a, Accuracy b) { return a < b ? b : a; }
 
-/// The version of the marks' meaning (docs/abi.md, `.marks` files): 2,
-/// amplification bounded through every op; 1, only cancelling sums, with
-/// every element's absolute tolerance raised to its type's fraction of the
-/// output's largest magnitude.
-constexpr int64_t kMarksVersion = 2;
+/// The version of the marks' meaning (docs/abi.md, `.marks` files): 3,
+/// unchecked elements (ElementMark::unchecked); 2, amplification bounded
+/// through every op; 1, only cancelling sums, with every element's
+/// absolute tolerance raised to its type's fraction of the output's
+/// largest magnitude.
+constexpr int64_t kMarksVersion = 3;
 
 /// What a run knows of one element of an output besides its value.
 class ElementMark {
@@ -52,6 +53,20 @@ public:
         kWritten | static_cast<unsigned>(accuracy) << 1 |
         (thresholded ? kThresholded : 0) |
         std::min(amplification, kUnboundedAmplification) << 4));
+  }
+  /// Written, with a value the reference cannot know: the GPU computes it
+  /// through f32 (or f16) partial results whose magnitudes can exceed the
+  /// type's largest value, and which of them overflow depends on the order
+  /// the hardware takes (a sum of [2^127, 2^127, -2^127, -2^127] is inf,
+  /// NaN or 0). Any value matches; the check counts and reports these.
+  /// (The bits of an exact element with an unbounded amplification, which
+  /// no exact element has.)
+  static ElementMark unchecked() {
+    return ElementMark(
+        static_cast<uint8_t>(kWritten | kUnboundedAmplification << 4));
+  }
+  bool isUnchecked() const {
+    return isWritten() && getAccuracy() == Accuracy::Exact && isUnbounded();
   }
   bool isWritten() const { return bits & kWritten; }
   Accuracy getAccuracy() const {

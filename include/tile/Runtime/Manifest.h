@@ -46,6 +46,12 @@ struct ParamSpec {
 /// multiply-adds as if exact).
 constexpr int64_t kManifestVersion = 5;
 
+/// The threads of a warp: a kernel's `threads` is a multiple of it.
+constexpr int64_t kThreadsPerWarp = 32;
+/// The most shared memory a CTA has on any chip tile compiles for (sm_90's
+/// and sm_100's 227 KiB): no manifest the compiler writes asks for more.
+constexpr int64_t kMostSharedBytes = 227 * 1024;
+
 /// The alignment in bytes of every tensor's base address that the ABI
 /// requires and every runtime's allocations have (docs/abi.md).
 constexpr int64_t kTensorAlignment = 16;
@@ -153,10 +159,13 @@ std::string describeVariant(const Variant &variant);
 /// fails, naming it, unless every symbol, every tensor's element count and
 /// every index scalar among `buffers` (in parameter order; may be empty)
 /// is at most 2^31 - 1 in magnitude, since the kernel would wrap it.
-/// Needs no buffer, so launchers check sizes before they allocate.
+/// Needs no buffer, so launchers check sizes before they allocate. Where
+/// a parameter is at fault (a tensor's count, an index scalar), its index
+/// goes to `badParam` if given, so that a caller can point at it.
 Error checkIndexRange(const KernelManifest &manifest,
                       const SymbolBindings &symbols,
-                      const std::vector<const HostTensor *> &buffers = {});
+                      const std::vector<const HostTensor *> &buffers = {},
+                      size_t *badParam = nullptr);
 
 /// The integer operators of the grid grammar, with affine semantics:
 /// floordiv and ceildiv round toward -inf and +inf, mod is

@@ -220,9 +220,12 @@ LogicalResult KernelLowering::lowerElementwise(Operation *op) {
   for (Value operand : op->getOperands())
     if (isa<RankedTensorType>(operand.getType()) &&
         getLayout(operand) != layout)
-      return op->emitError("internal error: an operand of '")
+      return op->emitError("an operand of '")
              << op->getName() << "' is in layout " << getLayout(operand)
-             << ", its result in " << layout;
+             << ", its result in " << layout
+             << ": the operands and result of an elementwise op share one "
+                "layout (a tile.layout written by hand contradicts another "
+                "one, or the one tile-assign-layouts chose)";
   FailureOr<SmallVector<Value>> operands = lowerValues(op, op->getOperands());
   if (failed(operands))
     return failure();

@@ -3,6 +3,7 @@
 #include "tile/Conversion/TileToGPU/TileToGPU.h"
 #include "KernelLowering.h"
 #include "tile/Conversion/Passes.h"
+#include "tile/Conversion/TileToGPU/Signature.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/DLTI/DLTI.h"
@@ -154,6 +155,10 @@ LogicalResult mlir::tile::lowerKernelToGPU(KernelOp kernel,
                 builder.getUnitAttr());
   func.setKnownBlockSizeAttr(builder.getDenseI32ArrayAttr(
       {static_cast<int32_t>(kernel.getThreads()), 1, 1}));
+  SmallVector<Attribute> signature;
+  for (Type type : kernel.getArgumentTypes())
+    signature.push_back(TypeAttr::get(type));
+  func->setAttr(kSignatureAttrName, builder.getArrayAttr(signature));
   // gpu.func::create makes an entry block ending in no terminator.
   if (failed(KernelLowering(kernel, func).run())) {
     func.erase();

@@ -73,6 +73,7 @@ std::string mlir::tile::findCUDAToolkit(const TileToPTXOptions &options) {
 
 void mlir::tile::buildTileToPTXPipeline(OpPassManager &pm,
                                         const TileToPTXOptions &options) {
+  pm.addPass(createTileVerifyLowered());
   buildTilePlacementPipeline(pm, options);
   ConvertTileToGPUOptions toGPU;
   toGPU.chip = options.chip;
@@ -107,6 +108,7 @@ void mlir::tile::buildTileToPTXPipeline(OpPassManager &pm,
   pm.addPass(createUBToLLVMConversionPass());
   pm.addPass(createFinalizeMemRefToLLVMConversionPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
+  pm.addPass(createTileVerifyLowered());
   GpuModuleToBinaryPassOptions toBinary;
   toBinary.compilationTarget = "isa";
   toBinary.toolkitPath = findCUDAToolkit(options);

@@ -8,7 +8,7 @@
 // checked.
 // CHECK-LABEL: gpu.func @masked_load(
 // CHECK-SAME: %[[X:.*]]: !llvm.ptr<1>, %[[O:.*]]: !llvm.ptr<1>, %[[K:.*]]: i64)
-// CHECK-SAME: kernel attributes {known_block_size = array<i32: 256, 1, 1>}
+// CHECK-SAME: kernel attributes {known_block_size = array<i32: 256, 1, 1>, tile_signature = [!tile.tensor<[16, K], f32>, !tile.tensor<[16, 64], f32>]}
 // CHECK: %[[TID:.*]] = gpu.thread_id x
 // CHECK: %[[KI:.*]] = arith.index_cast %[[K]] : i64 to index
 // CHECK: %[[LAST:.*]] = arith.subi %[[KI]], %c64 : index

@@ -310,15 +310,22 @@ mlir::tile::verifyPipelineOption(StringRef key, Attribute value,
   if (stages && stages.getType().isInteger(64) && stages.getInt() >= 2 &&
       stages.getInt() <= kMaxPipelineStages)
     return success();
-  // The value as the source wrote it: `9`, `2.5`, not `9 : i64`.
+  // The value as the source wrote it: `9`, `2.5`, `3.0`, `true`, not
+  // `9 : i64` (nor a boolean as the i1 -1 it is held in).
   InFlightDiagnostic diag = emitError()
                             << "@pipeline stages must be an integer from 2 to "
                             << kMaxPipelineStages << ", got ";
-  if (auto number = dyn_cast<IntegerAttr>(value))
+  if (auto boolean = dyn_cast<BoolAttr>(value))
+    diag << (boolean.getValue() ? "true" : "false");
+  else if (auto number = dyn_cast<IntegerAttr>(value))
     diag << number.getValue().getSExtValue();
   else if (auto number = dyn_cast<FloatAttr>(value)) {
     SmallString<16> text;
     number.getValue().toString(text);
+    if (!StringRef(text).contains('.') &&
+        !StringRef(text).contains_insensitive("e") &&
+        number.getValue().isFinite())
+      text += ".0";
     diag << text;
   } else
     diag << value;

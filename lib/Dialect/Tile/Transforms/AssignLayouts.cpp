@@ -238,6 +238,13 @@ struct TileAssignLayouts
         def = getVarOp(read.getVar());
       if (!laidOut.insert(def).second)
         continue;
+      // A layout written by hand is the pass's to choose: said, not lost.
+      auto written = def->getAttrOfType<LayoutAttrInterface>(kLayoutAttr);
+      if (remarks && written && written != layout)
+        emitRemark(def->getLoc())
+            << "layout " << written << " replaced by " << layout << " ("
+            << vector << " elements a thread at a time, the widest the "
+            << "tile's shape, its threads and its uses allow)";
       def->setAttr(kLayoutAttr, layout);
       // Once per source line: @pipeline's copies of a load (its prologue
       // and its steady state) are one load to the author.
