@@ -106,16 +106,16 @@ llvm::cl::opt<Emit> emit(
                      clEnumValN(Emit::Manifest, "manifest",
                                 "the JSON manifest")),
     llvm::cl::init(Emit::None), llvm::cl::cat(tileRunCategory));
-llvm::cl::opt<int, false, BoundedParser<int, 0, 1000000>> warmupRuns("warmup",
-                              llvm::cl::desc("cuda: untimed runs before the "
-                                             "timed ones (default 3)"),
-                              llvm::cl::init(3),
-                              llvm::cl::cat(tileRunCategory));
-llvm::cl::opt<int, false, BoundedParser<int, 0, 1000000>> timedRuns("runs",
-                             llvm::cl::desc("cuda: timed runs, whose median "
-                                            "the report gives (default 10)"),
-                             llvm::cl::init(10),
-                             llvm::cl::cat(tileRunCategory));
+llvm::cl::opt<int, false, BoundedParser<int, 0, 1000000>>
+    warmupRuns("warmup",
+               llvm::cl::desc("cuda: untimed runs before the "
+                              "timed ones (default 3)"),
+               llvm::cl::init(3), llvm::cl::cat(tileRunCategory));
+llvm::cl::opt<int, false, BoundedParser<int, 0, 1000000>>
+    timedRuns("runs",
+              llvm::cl::desc("cuda: timed runs, whose median "
+                             "the report gives (default 10)"),
+              llvm::cl::init(10), llvm::cl::cat(tileRunCategory));
 llvm::cl::opt<std::string> writeIO(
     "write-io",
     llvm::cl::desc("also write the inputs (DIR/NAME.bin, DIR/dims.txt), "
