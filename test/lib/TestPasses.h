@@ -5,7 +5,8 @@
 // each kind of bug: -tile-test-drop-barriers, -tile-test-break-shuffle,
 // -tile-test-drop-bound-masks, and for async copies
 // -tile-test-drop-async-waits, -tile-test-shallow-async-waits,
-// -tile-test-drop-barriers-after-waits.
+// -tile-test-drop-barriers-after-waits. And passes that print what an
+// analysis computes (TestAnalyses.cpp).
 //
 //===----------------------------------------------------------------------===//
 
@@ -18,6 +19,8 @@
 
 namespace mlir::tile {
 void registerEmulatorTestPasses();
+/// -tile-test-print-thread-mapping and the other analysis printers.
+void registerAnalysisTestPasses();
 /// Each bug planter's pass argument and description ("test only: ...").
 std::vector<std::pair<std::string, std::string>> getPlantedBugs();
 } // namespace mlir::tile

@@ -70,6 +70,8 @@ int main(int argc, char **argv) {
 #ifdef TILE_TEST_PASSES
   // -tile-test-drop-barriers and the other bug planters (test/lib).
   mlir::tile::registerEmulatorTestPasses();
+  // -tile-test-print-layouts and the other analysis printers (test/lib).
+  mlir::tile::registerAnalysisTestPasses();
 #endif
   // For --tile-to-ptx; a -vectorize-slp on the command line still wins.
   mlir::tile::ScopedSLPVectorizerOff slpOff;
