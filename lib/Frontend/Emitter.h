@@ -1,9 +1,11 @@
 //===- Emitter.h - syntax tree to tile dialect ------------------*- C++ -*-===//
 //
 // The semantic checks and the IR emission of the .tile front end, in one
-// walk: EmitKernel.cpp handles kernels, attributes and statements,
-// EmitExpr.cpp expressions, typing and builtins, EmitBitwise.cpp the bit
-// operators.
+// walk: EmitKernel.cpp handles names, kernels and their attributes and
+// consts, EmitStmt.cpp statements, EmitTypes.cpp the types source names,
+// EmitExpr.cpp literals, conversions and operators, EmitBitwise.cpp the
+// bit operators, EmitCall.cpp the builtin functions, EmitSlice.cpp slices
+// of tensors and tiles, EmitCopy.cpp copies, barriers and pipelines.
 //
 //===----------------------------------------------------------------------===//
 
@@ -86,7 +88,8 @@ private:
   friend class ::mlir::tile::KernelBuilder;
 
   //===--------------------------------------------------------------------===//
-  // Kernels and statements (EmitKernel.cpp)
+  // Kernels (EmitKernel.cpp), types (EmitTypes.cpp), statements
+  // (EmitStmt.cpp)
   //===--------------------------------------------------------------------===//
 
   struct LaunchConfig {
@@ -167,7 +170,8 @@ private:
   };
 
   //===--------------------------------------------------------------------===//
-  // Expressions (EmitExpr.cpp)
+  // Expressions (EmitExpr.cpp), calls (EmitCall.cpp), slices
+  // (EmitSlice.cpp)
   //===--------------------------------------------------------------------===//
 
   /// Where an element type appears: each allows more than the one before.
