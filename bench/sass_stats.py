@@ -11,6 +11,8 @@ so the `BRA self` padding after the last EXIT is not a loop.
                                       DIR/NAME.cuda.cubin, with ratios
   sass_stats.py --sass FILE FUNCTION  the counts of one function of a saved
                                       listing, a `key: value` line each
+  sass_stats.py --sass FILE FUNCTION --loops
+                                      each loop of it, a line each
 """
 
 import argparse
@@ -158,16 +160,17 @@ def load_bytes(instr):
     return 4
 
 
-def loaded_bytes(code):
-    """Global bytes a thread loads in one pass over `code`: loads under a
-    predicate and under its negation are alternatives (ptxas if-converts
-    two paths into `@P` and `@!P` instructions that both issue, one of
-    which loads), so each predicate register counts the larger of its two
-    sides. Where the register is rewritten between them this counts too
-    few bytes, so too few source iterations: never a smaller figure."""
+def loaded_bytes(code, opcodes=GLOBAL_LOADS):
+    """Global bytes a thread loads (or, with opcodes ("STG",), stores) in
+    one pass over `code`: accesses under a predicate and under its
+    negation are alternatives (ptxas if-converts two paths into `@P` and
+    `@!P` instructions that both issue, one of which loads), so each
+    predicate register counts the larger of its two sides. Where the
+    register is rewritten between them this counts too few bytes, so too
+    few source iterations: never a smaller figure."""
     plain, sides = 0, {}
     for instr in code:
-        if instr.base not in GLOBAL_LOADS:
+        if instr.base not in opcodes:
             continue
         if not instr.predicated:
             plain += load_bytes(instr)
@@ -176,6 +179,30 @@ def loaded_bytes(code):
         side = sides.setdefault(register, [0, 0])
         side[instr.predicate.startswith("@!")] += load_bytes(instr)
     return plain + sum(max(side) for side in sides.values())
+
+
+def loops(code, labels):
+    """Every loop of a function that loads or stores global memory, in the
+    order of its first instruction: one iteration of each (see
+    ptx_stats.iteration: the path with the most global loads, then the
+    fewest instructions), as {instructions, load_bytes, store_bytes} a
+    thread, and the tensor-core multiply-adds of a warp (mma_macs). A loop
+    nested in another is part of its iteration."""
+    bodies, graph = basic_blocks(code, labels)
+    result = []
+    for component in ptx_stats.strongly_connected(graph):
+        lines = executed(ptx_stats.iteration(
+            component, bodies, graph,
+            lambda loop: sum(i.base in GLOBAL_LOADS for i in loop),
+            lambda loop: len(executed(loop)), on_edge(bodies, graph)))
+        loaded, stored = loaded_bytes(lines), loaded_bytes(lines, ("STG",))
+        if loaded or stored:
+            start = min(i.address for b in component for i in bodies[b])
+            result.append((start, {
+                "instructions": len(lines), "load_bytes": loaded,
+                "store_bytes": stored,
+                "mma_macs": sum(mma_macs(i) for i in lines)}))
+    return [stats for _, stats in sorted(result, key=lambda r: r[0])]
 
 
 def arithmetic(code):
@@ -360,12 +387,22 @@ def main():
     parser.add_argument("target", help="DIR of cubins, or FUNCTION")
     parser.add_argument("--save", metavar="DIR",
                         help="also write each listing as DIR/NAME.WHO.sass")
+    parser.add_argument("--loops", action="store_true",
+                        help="with --sass: every loop that reaches global "
+                             "memory, a line each: its instructions and "
+                             "the bytes a thread loads and stores an "
+                             "iteration")
     args = parser.parse_args()
     if args.cuobjdump:
         return compare_table(args.cuobjdump, args.target, args.save)
     parsed = functions(pathlib.Path(args.sass).read_text())
     if args.target not in parsed:
         raise SystemExit(f"no function '{args.target}' in {args.sass}")
+    if args.loops:
+        for number, loop in enumerate(loops(*parsed[args.target])):
+            print(f"loop {number}: " + " ".join(
+                f"{key} {value}" for key, value in loop.items()))
+        return 0
     for key, value in counts(*parsed[args.target]).items():
         print(f"{key}: {value}")
     return 0
