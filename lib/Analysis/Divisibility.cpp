@@ -173,19 +173,30 @@ RunAlignment DivisibilityInfo::getRunAlignment(Value lastOffset,
 }
 
 /// The alignment verdict of every vector access of the kernel and every
-/// copy's chunk test, under `info`.
-static SmallVector<std::tuple<bool, bool, bool>>
-alignmentFacts(KernelOp kernel, DivisibilityInfo &info) {
-  SmallVector<std::tuple<bool, bool, bool>> facts;
+/// copy's chunk test, and whether each bounds-checked slice is tested once
+/// (isSliceWhole), under `info`: what the lowering decides from divisors.
+static SmallVector<bool> loweringFacts(KernelOp kernel,
+                                       DivisibilityInfo &info) {
+  SmallVector<bool> facts;
+  auto slice = [&](RankedTensorType type, Value tensor, ValueRange offsets) {
+    auto global = dyn_cast<GlobalTensorType>(tensor.getType());
+    if (!global)
+      return;
+    for (auto [dim, offset] : llvm::enumerate(offsets))
+      facts.push_back(
+          info.isSliceWhole(offset, global, dim, type.getDimSize(dim)));
+  };
   auto access = [&](Value tile, Value tensor, ValueRange offsets) {
+    auto type = cast<RankedTensorType>(tile.getType());
+    slice(type, tensor, offsets);
     int64_t run = getLayoutRun(tile);
-    auto type = dyn_cast<GlobalTensorType>(tensor.getType());
-    if (run <= 1 || !type || offsets.empty())
+    auto global = dyn_cast<GlobalTensorType>(tensor.getType());
+    if (run <= 1 || !global || offsets.empty())
       return;
     bool offsetKnown, rowsKnown;
-    info.getRunAlignment(offsets.back(), type, offsets.size(), run, offsetKnown,
-                         rowsKnown);
-    facts.push_back({offsetKnown, rowsKnown, info.hasWholeRuns(type, run)});
+    info.getRunAlignment(offsets.back(), global, offsets.size(), run,
+                         offsetKnown, rowsKnown);
+    facts.append({offsetKnown, rowsKnown, info.hasWholeRuns(global, run)});
   };
   kernel.walk([&](Operation *op) {
     if (auto load = dyn_cast<LoadOp>(op))
@@ -193,17 +204,16 @@ alignmentFacts(KernelOp kernel, DivisibilityInfo &info) {
     else if (auto store = dyn_cast<StoreOp>(op))
       access(store.getValue(), store.getDest(), store.getOffsets());
     else if (auto copy = dyn_cast<CopyOp>(op)) {
-      if (copy.getWidth() <= 1)
-        return;
       for (auto [side, offsets] :
            {std::pair{copy.getSource(), copy.getSourceOffsets()},
             std::pair{copy.getDest(), copy.getDestOffsets()}}) {
+        slice(copy.getBoxType(), side, offsets);
         auto type = dyn_cast<GlobalTensorType>(side.getType());
-        if (!type || offsets.empty())
-          continue;
         int64_t width = copy.getWidth();
-        facts.push_back({info.getDivisor(offsets.back()) % width == 0,
-                         info.hasWholeRuns(type, width), false});
+        if (width <= 1 || !type || offsets.empty())
+          continue;
+        facts.append({info.getDivisor(offsets.back()) % width == 0,
+                      info.hasWholeRuns(type, width)});
       }
     }
   });
@@ -213,5 +223,5 @@ alignmentFacts(KernelOp kernel, DivisibilityInfo &info) {
 bool mlir::tile::divisibilityChangesLowering(KernelOp kernel,
                                              DictionaryAttr divisibility) {
   DivisibilityInfo general(kernel), specialized(kernel, divisibility);
-  return alignmentFacts(kernel, general) != alignmentFacts(kernel, specialized);
+  return loweringFacts(kernel, general) != loweringFacts(kernel, specialized);
 }

@@ -53,6 +53,14 @@ public:
   bool hasWholeRuns(GlobalTensorType tensor, int64_t run) const {
     return getDimDivisor(tensor, tensor.getRank() - 1) % run == 0;
   }
+  /// Whether a slice of `extent` elements at `offset` along dimension
+  /// `dim` of `tensor` lies wholly inside the dimension or wholly outside:
+  /// the offset and the size are multiples of a group at least the extent,
+  /// so the slice's first index answers the bounds check for all of it.
+  bool isSliceWhole(Value offset, GlobalTensorType tensor, unsigned dim,
+                    int64_t extent) {
+    return std::min(getDivisor(offset), getDimDivisor(tensor, dim)) >= extent;
+  }
   /// The divisor the kernel's launches guarantee of `symbol`.
   int64_t getSymbolDivisor(StringRef symbol) const;
 
@@ -91,7 +99,9 @@ private:
 
 /// Whether the kernel would be lowered differently were each of its
 /// symbols known divisible by `divisibility`'s divisors: some vector
-/// access's alignment, or a copy's, would be decided at compile time.
+/// access's alignment, or a copy's, would be decided at compile time, or
+/// some slice's bounds would be checked once for the slice instead of
+/// element by element (isSliceWhole).
 bool divisibilityChangesLowering(KernelOp kernel, DictionaryAttr divisibility);
 
 } // namespace mlir::tile

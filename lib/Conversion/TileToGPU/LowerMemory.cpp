@@ -399,13 +399,13 @@ KernelLowering::sliceElement(ValueRange offsets, RankedTensorType type,
     if (!checkBounds ||
         isStaticallyInside(offset, tensor.dims[dim], type.getDimSize(dim)))
       continue;
-    // Where the offset and the size are multiples of a group at least the
-    // slice's extent, the slice is wholly inside the dimension or wholly
-    // outside: its first index answers for all (one test a slice, the
-    // same for every thread and slot, where the loop may hoist it).
-    int64_t group = std::min(divisibility.getDivisor(offset),
-                             divisibility.getDimDivisor(tensor.type, dim));
-    Value tested = group >= type.getDimSize(dim) ? lookupScalar(offset) : index;
+    // A slice wholly inside the dimension or wholly outside: its first
+    // index answers for all (one test a slice, the same for every thread
+    // and slot, where the loop may hoist it).
+    Value tested = divisibility.isSliceWhole(offset, tensor.type, dim,
+                                             type.getDimSize(dim))
+                       ? lookupScalar(offset)
+                       : index;
     inside = both(inside, insideDimension(tested, tensor.dims[dim]));
   }
   return {global, inside};

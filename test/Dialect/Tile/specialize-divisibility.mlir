@@ -39,14 +39,33 @@ tile.kernel @static(%X: !tile.tensor<[16, 64], f32>, %Y: !tile.tensor<[16, 64], 
   tile.return
 }
 
-// A symbol only in a dimension that no vector access's alignment depends
-// on (the rows): no variant.
+// A symbol only in a dimension whose slices are longer than 16 (the rows,
+// 32 at a time): neither a run's alignment nor how a slice's bounds are
+// checked depends on it. No variant.
 // CHECK-LABEL: tile.kernel @rows_only(
 // CHECK-NOT: tile.kernel @rows_only_div16
 tile.kernel @rows_only(%X: !tile.tensor<[M, 64], f32>, %Y: !tile.tensor<[M, 64], f32>) attributes {threads = 128 : i64} {
   %c0 = arith.constant 0 : index
-  %x = tile.load %X[%c0, %c0] : !tile.tensor<[M, 64], f32> -> tensor<16x64xf32>
-  tile.store %x, %Y[%c0, %c0] : tensor<16x64xf32> -> !tile.tensor<[M, 64], f32>
+  %x = tile.load %X[%c0, %c0] : !tile.tensor<[M, 64], f32> -> tensor<32x64xf32>
+  tile.store %x, %Y[%c0, %c0] : tensor<32x64xf32> -> !tile.tensor<[M, 64], f32>
+  tile.return
+}
+
+// Blocks of 16 rows at multiples of 16 (flash attention's queries): where
+// M is a multiple of 16 too, each block is wholly inside the tensor or
+// wholly outside, so the checked version tests a block's first row, not
+// every row. A variant, for the bounds alone.
+// CHECK-LABEL: tile.kernel @row_blocks(
+// CHECK: tile.kernel @row_blocks_div16(
+// CHECK-SAME: tile.divisibility = {M = 16 : i64}
+// CHECK-SAME: tile.variant_of = @row_blocks
+tile.kernel @row_blocks(%X: !tile.tensor<[M, 64], f32>, %Y: !tile.tensor<[M, 64], f32>) attributes {threads = 128 : i64} {
+  %c0 = arith.constant 0 : index
+  %c16 = arith.constant 16 : index
+  %b = tile.block_id x
+  %r = arith.muli %b, %c16 : index
+  %x = tile.load %X[%r, %c0] : !tile.tensor<[M, 64], f32> -> tensor<16x64xf32>
+  tile.store %x, %Y[%r, %c0] : tensor<16x64xf32> -> !tile.tensor<[M, 64], f32>
   tile.return
 }
 

@@ -289,7 +289,8 @@ def TileSpecializeDivisibility
     every symbolic dimension to be a multiple of 16 would change how the
     kernel is lowered (`divisibilityChangesLowering`: a vector access whose
     runs' alignment would be known at compile time instead of tested at run
-    time, or a copy's chunk test): if so, it adds a copy of the kernel,
+    time, a copy's chunk test, or a slice's bounds tested once for the
+    slice instead of element by element): if so, it adds a copy of the kernel,
     `NAME_div16` (a number appended if that name is taken), right after it,
     with `tile.divisibility = {K = 16, ...}` (every symbol; a divisor the
     kernel already declares and which is larger is kept) and
