@@ -204,7 +204,7 @@ LogicalResult KernelLowering::lowerElementwise(Operation *op) {
     if (!dense || !dense.isSplat())
       return op->emitError("only a tile constant with one value for every "
                            "element can be lowered");
-    auto type = getSlotsType(tileType);
+    auto type = getSlotsType(op->getResult(0));
     Value slots = arith::ConstantOp::create(
         builder, loc, type,
         DenseElementsAttr::get(type, dense.getSplatValue<Attribute>()));
@@ -235,8 +235,8 @@ LogicalResult KernelLowering::lowerElementwise(Operation *op) {
     if (!isa_and_present<TileDialect>(attr.getNameDialect()))
       state.addAttribute(attr.getName(), attr.getValue());
   state.addOperands(*operands);
-  for (Type type : op->getResultTypes())
-    state.addTypes(lowerType(type));
+  for (Value result : op->getResults())
+    state.addTypes(lowerType(result));
   mapValues(op->getResults(), builder.create(state)->getResults());
   return success();
 }
@@ -251,6 +251,12 @@ Type KernelLowering::lowerType(Type type) const {
   return type;
 }
 
+Type KernelLowering::lowerType(Value value) const {
+  if (isa<RankedTensorType>(value.getType()))
+    return getSlotsType(value);
+  return value.getType();
+}
+
 FailureOr<SmallVector<Value>> KernelLowering::lowerValues(Operation *user,
                                                           ValueRange values) {
   SmallVector<Value> lowered;
@@ -259,7 +265,10 @@ FailureOr<SmallVector<Value>> KernelLowering::lowerValues(Operation *user,
       lowered.push_back(lookupScalar(value));
       continue;
     }
-    FailureOr<DistributedTile> tile = lookupTile(user, value);
+    // A value whose layout is #tile.rows is every row's result in every
+    // lane of the row by design; the user's layout was checked against it.
+    FailureOr<DistributedTile> tile =
+        lookupTile(user, value, !isa<RowsLayoutAttr>(getLayout(value)));
     if (failed(tile))
       return failure();
     lowered.push_back(tile->slots);
@@ -317,8 +326,8 @@ LogicalResult KernelLowering::lowerFor(scf::ForOp op) {
 
 LogicalResult KernelLowering::lowerIf(scf::IfOp op) {
   SmallVector<Type> types;
-  for (Type type : op.getResultTypes())
-    types.push_back(lowerType(type));
+  for (Value result : op.getResults())
+    types.push_back(lowerType(result));
   auto lowered =
       scf::IfOp::create(builder, loc, types, lookupScalar(op.getCondition()),
                         /*addThenBlock=*/false,
@@ -344,14 +353,14 @@ LogicalResult KernelLowering::lowerWhile(scf::WhileOp op) {
   if (failed(inits))
     return failure();
   SmallVector<Type> resultTypes;
-  for (Type type : op.getResultTypes())
-    resultTypes.push_back(lowerType(type));
+  for (Value result : op.getResults())
+    resultTypes.push_back(lowerType(result));
   auto lowered = scf::WhileOp::create(builder, loc, resultTypes, *inits);
   auto makeBlock = [&](Region &from, Region &to) {
     SmallVector<Type> types;
     SmallVector<Location> locs;
     for (BlockArgument arg : from.getArguments()) {
-      types.push_back(lowerType(arg.getType()));
+      types.push_back(lowerType(arg));
       locs.push_back(arg.getLoc());
     }
     OpBuilder::InsertionGuard guard(builder);
@@ -384,6 +393,13 @@ int64_t KernelLowering::getSlots(Type tileType) const {
 
 VectorType KernelLowering::getSlotsType(RankedTensorType type) const {
   return VectorType::get({getSlots(type)}, type.getElementType());
+}
+
+VectorType KernelLowering::getSlotsType(Value tile) const {
+  auto type = cast<RankedTensorType>(tile.getType());
+  return VectorType::get(
+      {getLayout(tile).getSlotCount(type.getShape(), threads)},
+      type.getElementType());
 }
 
 Value KernelLowering::constantIndex(int64_t value) {
@@ -508,5 +524,12 @@ KernelLowering::lookupTile(Operation *user, Value value, bool requireOwner) {
 
 void KernelLowering::mapTile(Value from, Value slots, Layout layout,
                              RowsLayoutAttr rows) {
+  // A value laid out as #tile.rows (a row statistic kept in the layout of
+  // the rows it was reduced from) holds its rows replicated.
+  if (layout == Layout::Owner)
+    if (auto own = dyn_cast<RowsLayoutAttr>(getLayout(from))) {
+      layout = Layout::RowReplicated;
+      rows = own;
+    }
   tiles[from] = {slots, layout, rows};
 }

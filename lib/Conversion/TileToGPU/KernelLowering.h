@@ -80,6 +80,8 @@ private:
   LogicalResult lowerWhile(scf::WhileOp op);
   /// A tile type as one thread's vector of slots; other types unchanged.
   Type lowerType(Type type) const;
+  /// The same for a value, whose layout (getLayout) sets its slot count.
+  Type lowerType(Value value) const;
   /// The lowered `values`: tiles (in their owners' layout) become their
   /// thread's vector, scalars their lowered value.
   FailureOr<SmallVector<Value>> lowerValues(Operation *user, ValueRange values);
@@ -245,6 +247,9 @@ private:
   // Per-thread element arithmetic.
   int64_t getSlots(Type tileType) const;
   VectorType getSlotsType(RankedTensorType type) const;
+  /// The vector of slots of `tile` in its own layout (getLayout): a
+  /// #tile.rows layout holds a slot per row group of its parent.
+  VectorType getSlotsType(Value tile) const;
   // What a layout answers (LayoutAttrInterface), in this thread: these
   // ask the layout and compute nothing themselves.
   /// The index of the element slot `slot` of this thread holds, in a tile

@@ -951,8 +951,8 @@ LogicalResult KernelLowering::lowerTranspose(TransposeOp op) {
 }
 
 LogicalResult KernelLowering::lowerSplat(SplatOp op) {
-  mapTile(op.getResult(),
-          vector::BroadcastOp::create(builder, loc, getSlotsType(op.getType()),
-                                      lookupScalar(op.getInput())));
+  mapTile(op.getResult(), vector::BroadcastOp::create(
+                              builder, loc, getSlotsType(op.getResult()),
+                              lookupScalar(op.getInput())));
   return success();
 }

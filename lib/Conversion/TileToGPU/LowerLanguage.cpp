@@ -19,11 +19,15 @@ using namespace mlir::tile;
 
 LogicalResult KernelLowering::lowerIota(IotaOp op) {
   // Each thread's elements' indices along the axis, from its slots'
-  // coordinates: no memory.
+  // coordinates in the result's layout (an mma accumulator's, where the
+  // iota masks a dot's result): no memory. A slot past the tile's end
+  // holds an index no element has, which nothing reads.
   RankedTensorType type = op.getType();
-  Value slots = zero(getSlotsType(type));
-  for (int64_t slot = 0, e = getSlots(type); slot < e; ++slot) {
-    Value index = slotCoordinates(slot, type.getShape())[op.getAxis()];
+  LayoutAttrInterface layout = getLayout(op.getResult());
+  VectorType slotsType = getSlotsType(op.getResult());
+  Value slots = zero(slotsType);
+  for (int64_t slot = 0, e = slotsType.getNumElements(); slot < e; ++slot) {
+    Value index = slotCoordinates(slot, type.getShape(), layout)[op.getAxis()];
     Value value =
         arith::IndexCastOp::create(builder, loc, builder.getI32Type(), index);
     slots = vector::InsertOp::create(builder, loc, value, slots, slot);

@@ -44,8 +44,13 @@ LogicalResult KernelLowering::createStorage() {
     if (var.isRing())
       return WalkResult::advance();
     if (isInRegisters(var)) {
-      varStorage[var] = memref::AllocaOp::create(
-          builder, varLoc, MemRefType::get({}, getSlotsType(tensor)));
+      // A slot per slot of the var's layout (a row statistic's #tile.rows:
+      // one per row group of its parent).
+      auto slots = VectorType::get(
+          {getVarLayout(var).getSlotCount(tensor.getShape(), threads)},
+          tensor.getElementType());
+      varStorage[var] =
+          memref::AllocaOp::create(builder, varLoc, MemRefType::get({}, slots));
       return WalkResult::advance();
     }
     auto offset = var->getAttrOfType<IntegerAttr>(kOffsetAttr);
@@ -438,7 +443,10 @@ LogicalResult KernelLowering::storeToVar(Operation *op, Value var,
   if (failed(tile))
     return failure();
   if (isInRegisters(varOp)) {
-    if (tile->layout != Layout::Owner)
+    // A register var holds its values slot by slot: a row result only in a
+    // var of its #tile.rows layout.
+    if (tile->layout != Layout::Owner &&
+        Attribute(tile->rows) != Attribute(getVarLayout(varOp)))
       return lookupTile(op, value); // reports the layout error
     memref::StoreOp::create(builder, loc, tile->slots, storage);
     return success();
@@ -492,12 +500,14 @@ LogicalResult KernelLowering::lowerRead(ReadOp op) {
   // clamped index) would race with its owner's write.
   auto type = cast<RankedTensorType>(op.getType());
   Type element = type.getElementType();
-  Value slots = zero(getSlotsType(type));
+  VectorType slotsType = getSlotsType(op.getResult());
+  Value slots = zero(slotsType);
   LayoutAttrInterface layout = getLayout(op.getResult());
-  for (int64_t slot = 0, e = getSlots(type); slot < e; ++slot) {
+  for (int64_t slot = 0, e = slotsType.getNumElements(); slot < e; ++slot) {
     Value index = sharedIndex(varOp, slot, layout);
     Value otherwise = zero(element);
-    Value valid = slotIsValid(type.getNumElements(), slot);
+    Value valid = layout.emitSlotValid(builder, loc, type.getShape(), threads,
+                                       threadId, slot);
     Value value = guarded(valid, element, otherwise, [&] {
       return memref::LoadOp::create(builder, loc, storage, index);
     });

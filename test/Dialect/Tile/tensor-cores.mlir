@@ -61,24 +61,156 @@ tile.kernel @bf16_scaled(%A: !tile.tensor<[64, 16], bf16>, %B: !tile.tensor<[16,
 
 // -----
 
-// A row reduction in place needs seed 000's distribution: the dot still
-// runs on tensor cores, its result stays in the mma layout, and the
-// reduction reads it converted, through a shared var written right before.
-// CHECK-LABEL: tile.kernel @reduced
+// A reshape knows only seed 000's distribution: the dot still runs on
+// tensor cores, its result stays in the mma layout, and the reshape reads
+// it converted, through a shared var written right before.
+// CHECK-LABEL: tile.kernel @reshaped
 // CHECK: %[[D:.*]] = tile.dot {{.*}} {tile.layout = #tile.mma<warps = [1, 4]>}
 // CHECK-NEXT: %[[V:.*]] = tile.var "mma.convert" = %[[D]] {storage = #tile.storage<shared>}
 // CHECK-NEXT: %[[R:.*]] = tile.read %[[V]] :
-// CHECK-NEXT: tile.rowsum %[[R]]
-tile.kernel @reduced(%A: !tile.tensor<[16, 16], f16>, %B: !tile.tensor<[16, 32], f16>,
-                     %S: !tile.tensor<[16, 1], f32>) attributes {threads = 128 : i64} {
+// CHECK-NEXT: tile.reshape %[[R]]
+tile.kernel @reshaped(%A: !tile.tensor<[16, 16], f16>, %B: !tile.tensor<[16, 32], f16>,
+                      %S: !tile.tensor<[512], f32>) attributes {threads = 128 : i64} {
   %c0 = arith.constant 0 : index
   %a = tile.load %A[%c0, %c0] : !tile.tensor<[16, 16], f16> -> tensor<16x16xf16>
   %b = tile.load %B[%c0, %c0] : !tile.tensor<[16, 32], f16> -> tensor<16x32xf16>
   // expected-remark @below {{dot on tensor cores: mma.sync.m16n8k16 of f16, 1 x 4 warps each computing a [16, 8] block: 1 mma.sync and 2 ldmatrix a warp; its result in the mma accumulator layout #tile.mma<warps = [1, 4]>}}
   %d = tile.dot %a, %b : tensor<16x16xf16>, tensor<16x32xf16> -> tensor<16x32xf32>
-  // expected-remark @below {{'tile.rowsum' needs its operand in seed 000's distribution: it converts from the mma accumulator layout here, through shared var 'mma.convert'}}
+  // expected-remark @below {{'tile.reshape' needs its operand in seed 000's distribution: it converts from the mma accumulator layout here, through shared var 'mma.convert'}}
+  %s = tile.reshape %d : tensor<16x32xf32> -> tensor<512xf32>
+  tile.store %s, %S[%c0] : tensor<512xf32> -> !tile.tensor<[512], f32>
+  tile.return
+}
+
+// -----
+
+// A row reduction of the dot's result runs where the rows live: nothing
+// converts, and the [16, 1] result is in #tile.rows of the mma layout
+// (derived from its input: the reduction carries no layout of its own).
+// CHECK-LABEL: tile.kernel @reduced
+// CHECK: %[[D:.*]] = tile.dot {{.*}} {tile.layout = #tile.mma<warps = [1, 4]>}
+// CHECK-NEXT: tile.rowsum %[[D]] :
+tile.kernel @reduced(%A: !tile.tensor<[16, 16], f16>, %B: !tile.tensor<[16, 32], f16>,
+                     %S: !tile.tensor<[16, 1], f32>) attributes {threads = 128 : i64} {
+  %c0 = arith.constant 0 : index
+  %a = tile.load %A[%c0, %c0] : !tile.tensor<[16, 16], f16> -> tensor<16x16xf16>
+  %b = tile.load %B[%c0, %c0] : !tile.tensor<[16, 32], f16> -> tensor<16x32xf16>
+  // expected-remark @below {{its result in the mma accumulator layout #tile.mma<warps = [1, 4]>}}
+  %d = tile.dot %a, %b : tensor<16x16xf16>, tensor<16x32xf16> -> tensor<16x32xf32>
+  // expected-remark @below {{row statistics stay in registers in #tile.rows<columns = 32, parent = #tile.mma<warps = [1, 4]>>, a slice of the mma accumulator layout}}
   %s = tile.rowsum %d : tensor<16x32xf32> -> tensor<16x1xf32>
   tile.store %s, %S[%c0, %c0] : tensor<16x1xf32> -> !tile.tensor<[16, 1], f32>
+  tile.return
+}
+
+// -----
+
+// Flash attention's loop body: the causal mask (iotas), the row maximum and
+// sum, the running statistics m and l (register vars) and their broadcasts
+// back over the scores and the accumulator all stay in the mma layout or
+// its #tile.rows slice: no 'dot.result', no 'mma.convert'.
+// CHECK-LABEL: tile.kernel @online_softmax
+// CHECK-DAG: tile.var "m" = %{{.*}} {tile.layout = #tile.rows<columns = 32, parent = #tile.mma<warps = [1, 4]>>}
+// CHECK-DAG: tile.var "l" = %{{.*}} {tile.layout = #tile.rows<columns = 32, parent = #tile.mma<warps = [1, 4]>>}
+// CHECK-DAG: arith.constant {tile.layout = #tile.rows<columns = 32, parent = #tile.mma<warps = [1, 4]>>} dense<0xFF800000> : tensor<16x1xf32>
+// CHECK-DAG: tile.iota 1 {tile.layout = #tile.mma<warps = [1, 4]>}
+// CHECK-DAG: tile.iota 0 {tile.layout = #tile.mma<warps = [1, 4]>}
+// CHECK: scf.for
+// CHECK: %[[S:.*]] = tile.dot {{.*}} {tile.layout = #tile.mma<warps = [1, 4]>}
+// CHECK: arith.select {{.*}} {tile.layout = #tile.mma<warps = [1, 4]>}
+// CHECK: tile.rowmax
+// CHECK: arith.maximumf {{.*}} {tile.layout = #tile.rows<columns = 32, parent = #tile.mma<warps = [1, 4]>>}
+// CHECK: tile.broadcast {{.*}} {tile.layout = #tile.mma<warps = [1, 4]>}
+// CHECK: tile.rowsum
+// CHECK: tile.dot {{.*}} acc
+// CHECK-NOT: "dot.result"
+// CHECK-NOT: "mma.convert"
+// CHECK: tile.return
+tile.kernel @online_softmax(%Q: !tile.tensor<[16, 32], f16>, %K: !tile.tensor<[N, 32], f16>,
+                            %V: !tile.tensor<[N, 32], f16>, %O: !tile.tensor<[16, 32], f32>) attributes {threads = 128 : i64} {
+  %c0 = arith.constant 0 : index
+  %c32 = arith.constant 32 : index
+  %N = tile.dim %K[0] : !tile.tensor<[N, 32], f16>
+  %q = tile.load %Q[%c0, %c0] : !tile.tensor<[16, 32], f16> -> tensor<16x32xf16>
+  %ninf = arith.constant dense<0xFF800000> : tensor<16x1xf32>
+  %zero = arith.constant dense<0.0> : tensor<16x1xf32>
+  %zeros = arith.constant dense<0.0> : tensor<16x32xf32>
+  %m = tile.var "m" = %ninf : !tile.var<16x1xf32>
+  %l = tile.var "l" = %zero : !tile.var<16x1xf32>
+  %acc = tile.var "acc" = %zeros : !tile.var<16x32xf32>
+  // expected-remark @below {{iota built in the mma accumulator layout #tile.mma<warps = [1, 4]>, where the tiles it is combined with live: no conversion of the dot's result}}
+  %rows = tile.iota 0 : tensor<16x32xi32>
+  // expected-remark @below {{iota built in the mma accumulator layout #tile.mma<warps = [1, 4]>}}
+  %cols = tile.iota 1 : tensor<16x32xi32>
+  scf.for %c = %c0 to %N step %c32 {
+    %ci = arith.index_cast %c : index to i32
+    %cs = tile.splat %ci : tensor<16x32xi32>
+    %keys = arith.addi %cols, %cs : tensor<16x32xi32>
+    %k = tile.load %K[%c, %c0] : !tile.tensor<[N, 32], f16> -> tensor<32x32xf16>
+    // expected-remark @below {{its result in the mma accumulator layout #tile.mma<warps = [1, 4]>}}
+    %s0 = tile.dot %q, %k rhs_transposed : tensor<16x32xf16>, tensor<32x32xf16> -> tensor<16x32xf32>
+    %causal = arith.cmpi sle, %keys, %rows : tensor<16x32xi32>
+    %ninfs = arith.constant dense<0xFF800000> : tensor<16x32xf32>
+    %s = arith.select %causal, %s0, %ninfs : tensor<16x32xi1>, tensor<16x32xf32>
+    %mo = tile.read %m : !tile.var<16x1xf32>
+    // expected-remark @below {{row statistics stay in registers in #tile.rows<columns = 32, parent = #tile.mma<warps = [1, 4]>>}}
+    %smax = tile.rowmax %s : tensor<16x32xf32> -> tensor<16x1xf32>
+    %grown = arith.maximumf %mo, %smax : tensor<16x1xf32>
+    %gb = tile.broadcast %grown : tensor<16x1xf32> -> tensor<16x32xf32>
+    %d = arith.subf %s, %gb : tensor<16x32xf32>
+    %p = math.exp %d : tensor<16x32xf32>
+    %md = arith.subf %mo, %grown : tensor<16x1xf32>
+    %rescale = math.exp %md : tensor<16x1xf32>
+    %lo = tile.read %l : !tile.var<16x1xf32>
+    %ls = arith.mulf %lo, %rescale : tensor<16x1xf32>
+    %psum = tile.rowsum %p : tensor<16x32xf32> -> tensor<16x1xf32>
+    %ln = arith.addf %ls, %psum : tensor<16x1xf32>
+    tile.write %ln, %l : !tile.var<16x1xf32>
+    %ao = tile.read %acc : !tile.var<16x32xf32>
+    %rb = tile.broadcast %rescale : tensor<16x1xf32> -> tensor<16x32xf32>
+    %as = arith.mulf %ao, %rb : tensor<16x32xf32>
+    %ph = arith.truncf %p : tensor<16x32xf32> to tensor<16x32xf16>
+    %v = tile.load %V[%c, %c0] : !tile.tensor<[N, 32], f16> -> tensor<32x32xf16>
+    // expected-remark @below {{accumulating in place in the mma accumulator layout #tile.mma<warps = [1, 4]>}}
+    %pv = tile.dot %ph, %v : tensor<16x32xf16>, tensor<32x32xf16> -> tensor<16x32xf32>
+    %an = arith.addf %as, %pv : tensor<16x32xf32>
+    tile.write %an, %acc : !tile.var<16x32xf32>
+    tile.write %grown, %m : !tile.var<16x1xf32>
+  }
+  %af = tile.read %acc : !tile.var<16x32xf32>
+  %lf = tile.read %l : !tile.var<16x1xf32>
+  %lb = tile.broadcast %lf : tensor<16x1xf32> -> tensor<16x32xf32>
+  %o = arith.divf %af, %lb : tensor<16x32xf32>
+  tile.store %o, %O[%c0, %c0] : tensor<16x32xf32> -> !tile.tensor<[16, 32], f32>
+  tile.return
+}
+
+// -----
+
+// A row statistic stored masked needs seed 000's distribution: the row
+// statistics keep it (converted at their uses, by tile-plan-shared), and
+// the dot's result still stays in the mma layout.
+// CHECK-LABEL: tile.kernel @statistic_pinned
+// CHECK: tile.dot {{.*}} {tile.layout = #tile.mma<warps = [1, 4]>}
+// CHECK-NOT: "dot.result"
+// CHECK: arith.addf {{.*}} : tensor<16x1xf32>
+// CHECK-NOT: #tile.rows
+// CHECK: tile.return
+tile.kernel @statistic_pinned(%A: !tile.tensor<[16, 16], f16>, %B: !tile.tensor<[16, 32], f16>,
+                              %S: !tile.tensor<[16, 1], f32>) attributes {threads = 128 : i64} {
+  %c0 = arith.constant 0 : index
+  %a = tile.load %A[%c0, %c0] : !tile.tensor<[16, 16], f16> -> tensor<16x16xf16>
+  %b = tile.load %B[%c0, %c0] : !tile.tensor<[16, 32], f16> -> tensor<16x32xf16>
+  // expected-remark @below {{its result in the mma accumulator layout #tile.mma<warps = [1, 4]>}}
+  %d = tile.dot %a, %b : tensor<16x16xf16>, tensor<16x32xf16> -> tensor<16x32xf32>
+  // expected-remark @below {{row statistics of the mma accumulator layout convert to seed 000's distribution: '}}
+  %s = tile.rowsum %d : tensor<16x32xf32> -> tensor<16x1xf32>
+  %one = arith.constant dense<1.0> : tensor<16x1xf32>
+  %t = arith.addf %s, %one : tensor<16x1xf32>
+  %i = tile.iota 0 : tensor<16x1xi32>
+  %eight = arith.constant dense<8> : tensor<16x1xi32>
+  %mask = arith.cmpi slt, %i, %eight : tensor<16x1xi32>
+  tile.store %t, %S[%c0, %c0] mask %mask : tensor<16x1xf32> -> !tile.tensor<[16, 1], f32>
   tile.return
 }
 

@@ -328,9 +328,14 @@ private:
         // (unless a mask, which the owners of [R, 1] hold, decides).
         if (auto store = dyn_cast<StoreOp>(user); store && !store.getMask())
           continue;
-        // A var written with it is shared (needsSharedMemory); a
-        // conversion moves it itself.
+        // A var written with it is shared (needsSharedMemory) or in its
+        // layout; a conversion moves it itself.
         if (isa<VarOp, WriteOp, ConvertLayoutOp>(user))
+          continue;
+        // An elementwise op in the result's layout (a row statistic kept in
+        // the rows' layout: tile-tensor-cores) computes where it is.
+        if (isSameShapeElementwise(user) &&
+            getLayout(user->getResult(0)) == getLayout(result))
           continue;
         others.push_back(&use);
       }
@@ -407,12 +412,16 @@ private:
                          threads) > kMaxRegisterSlots)
       return true;
     // A row result is written by the first lane of each row, not by the
-    // owners of [R, 1].
-    if (var.getInit() && isRowReplicated(var.getInit()))
+    // owners of [R, 1], unless the var's registers hold its #tile.rows
+    // layout (tile-tensor-cores).
+    auto foreignRows = [&](Value value) {
+      return isRowReplicated(value) && getLayout(value) != getVarLayout(var);
+    };
+    if (var.getInit() && foreignRows(var.getInit()))
       return true;
     for (Operation *user : var->getUsers()) {
       if (auto write = dyn_cast<WriteOp>(user)) {
-        if (isRowReplicated(write.getValue()))
+        if (foreignRows(write.getValue()))
           return true;
         continue;
       }
@@ -441,8 +450,8 @@ private:
         if (report)
           emitRemark(var.getLoc())
               << "'" << var.getName() << "' kept in registers ("
-              << llvm::divideCeil(
-                     getNumElements(var.getVarType().getValueType()), threads)
+              << getVarLayout(var).getSlotCount(var.getVarType().getShape(),
+                                                threads)
               << " per thread): every element is read only by "
                  "the thread that owns it";
         return;

@@ -8,9 +8,14 @@
 // `acc += dot(a, b)`), as long as every one of them is made and used only by
 // ops that address elements by their coordinates; the add of `acc += ...`
 // folds into the dot (its accumulator operand), so mma.sync accumulates in
-// place. A tile of the group that needs seed 000's distribution (an
-// in-place reduction, a free broadcast, a reshape, ...) makes the dot's
-// result convert once, through a shared var, where it is made.
+// place. Masks built from `iota` are built in the mma layout too, and row
+// reductions of the group run where its tiles live: their [R, 1] results,
+// and every row statistic combined with them (a loop's running maximum and
+// sum), are in #tile.rows of the mma layout, a slice of it, and broadcast
+// back over the rows for free, so flash attention's S, P, m and l never
+// leave registers. A tile of the group that needs seed 000's distribution
+// (a reshape, a column reduction, ...) makes the dot's result convert
+// once, through a shared var, where it is made.
 //
 //===----------------------------------------------------------------------===//
 
@@ -156,6 +161,7 @@ public:
       buildGroups(kernel);
     }
     decideGroups(kernel);
+    decideRowStatistics(kernel);
     for (DotOp dot : dots)
       finish(dot);
   }
@@ -273,7 +279,9 @@ public:
     if (auto arg = dyn_cast<BlockArgument>(value))
       return isa<scf::ForOp>(arg.getOwner()->getParentOp());
     Operation *def = value.getDefiningOp();
-    if (isSameShapeElementwise(def) || isa<SplatOp, LoadOp, ReadOp>(def) ||
+    // An iota computes each element from its coordinates, in any layout.
+    if (isSameShapeElementwise(def) ||
+        isa<SplatOp, LoadOp, ReadOp, IotaOp>(def) ||
         isa<scf::ForOp, scf::IfOp>(def))
       return true;
     if (auto constant = dyn_cast<arith::ConstantOp>(def)) {
@@ -299,8 +307,33 @@ public:
       return use.getOperandNumber() >= loop.getNumControlOperands();
     if (auto dot = dyn_cast<DotOp>(user); dot && use.get() == dot.getAcc())
       return true;
+    // A row reduction runs where the rows live when the group's layout
+    // allows it (checked in decideGroups, once the layout is known).
+    if (isRowReduction(user) && use.getOperandNumber() == 0)
+      return true;
     // Read from a shared var, by coordinates.
     return readsAcrossThreads(use);
+  }
+
+  /// Whether `op` reduces the rows of a tile to [R, 1] combining values
+  /// only (an argmax carries indices, which in-place plans do not).
+  static bool isRowReduction(Operation *op) {
+    auto reduction = dyn_cast<ReductionOpInterface>(op);
+    return reduction && reduction.getAxis() == 1 &&
+           reduction.getKind() != ReductionKind::argmax;
+  }
+
+  /// The first row reduction of `value` whose rows do not reduce where
+  /// they live in `layout` (which lanes hold a row differ between rows, or
+  /// an element type shuffles do not carry), or null.
+  static Operation *rowsThatCannotReduce(Value value, MmaLayoutAttr layout,
+                                         int64_t threads) {
+    for (Operation *user : value.getUsers())
+      if (isRowReduction(user) &&
+          !getRowReductionPlan(layout, cast<RankedTensorType>(value.getType()),
+                               threads))
+        return user;
+    return nullptr;
   }
 
   /// The member of `value`'s group that needs seed 000's distribution: an
@@ -379,6 +412,10 @@ public:
         if (!group.pin)
           group.pin = threadRead ? threadRead : pinsDistribution(value);
       }
+      for (auto member = groups.member_begin(**it);
+           group.mma() && member != groups.member_end(); ++member)
+        group.pin =
+            rowsThatCannotReduce(*member, group.layout, kernel.getThreads());
     }
     // A certainly shared var's reads take the layout its writes have, when
     // nothing pins them: the plan then drops a spill no other thread reads.
@@ -398,9 +435,168 @@ public:
       for (auto member = groups.findLeader(leader);
            member != groups.member_end(); ++member)
         if (Operation *def = (*member).getDefiningOp();
-            def && def->getNumResults() == 1)
+            def && def->getNumResults() == 1) {
           def->setAttr(kLayoutAttr, group.layout);
+          if (remarks && isa<IotaOp>(def))
+            emitRemark(def->getLoc())
+                << "iota built in the mma accumulator layout " << group.layout
+                << ", where the tiles it is combined with live: no "
+                   "conversion of the dot's result";
+        }
     }
+  }
+
+  //===--------------------------------------------------------------------===//
+  // Row statistics in a slice of the mma layout
+  //===--------------------------------------------------------------------===//
+
+  /// Gives the [R, 1] results of the row reductions of each mma group, and
+  /// every tile joined to them (the running maximum and sum of an online
+  /// softmax: their vars, the elementwise ops that combine them, their
+  /// constants), #tile.rows of the mma layout, where every one of them is
+  /// made and used where its rows live: each lane of a row then holds the
+  /// row's statistic, computes with it redundantly, and broadcasts it back
+  /// over the rows of a tile of the mma layout without moving it. A group
+  /// that another use needs in seed 000's distribution keeps it (the
+  /// reductions' results are converted at their uses, by tile-plan-shared).
+  void decideRowStatistics(KernelOp kernel) {
+    DenseMap<Value, RowsLayoutAttr> rowsOf; // by group leader; null: conflict
+    DenseMap<Value, Operation *> firstReduction;
+    kernel.walk([&](ReductionOpInterface reduction) {
+      if (!isRowReduction(reduction))
+        return;
+      Group &source = groupOf(reduction.getInput());
+      if (!source.mma())
+        return;
+      auto rows = RowsLayoutAttr::get(
+          kernel.getContext(), reduction.getInput().getType().getDimSize(1),
+          source.layout);
+      Value leader = groups.getLeaderValue(reduction.getResult());
+      auto [it, inserted] = rowsOf.try_emplace(leader, rows);
+      if (!inserted && it->second != rows)
+        it->second = RowsLayoutAttr();
+      firstReduction.try_emplace(leader, reduction);
+    });
+    for (auto [leader, rows] : rowsOf) {
+      if (!rows)
+        continue;
+      Operation *blocker = nullptr;
+      for (auto member = groups.findLeader(leader);
+           member != groups.member_end() && !blocker; ++member)
+        blocker = blocksRows(*member, rows);
+      Operation *reduction = firstReduction.lookup(leader);
+      if (blocker) {
+        if (remarks)
+          emitRemark(reduction->getLoc())
+              << "row statistics of the mma accumulator layout convert to "
+                 "seed 000's distribution: '"
+              << blocker->getName().getStringRef() << "'" << lineOf(blocker)
+              << " needs them there";
+        continue;
+      }
+      layOutRows(kernel, leader, rows);
+      if (remarks)
+        emitRemark(reduction->getLoc())
+            << "row statistics stay in registers in " << rows
+            << ", a slice of the mma accumulator layout: the reduction runs "
+               "where the rows live, the statistics it is combined with are "
+               "computed in every lane of their row, and broadcasts back over "
+               "the rows move nothing";
+    }
+  }
+
+  /// The op that keeps `value`, a row statistic, out of `rows`: one that
+  /// makes or uses it other than by its rows; null when none does.
+  Operation *blocksRows(Value value, RowsLayoutAttr rows) {
+    if (auto arg = dyn_cast<BlockArgument>(value)) {
+      Operation *owner = arg.getOwner()->getParentOp();
+      if (!isa<scf::ForOp>(owner) || arg.getArgNumber() == 0)
+        return owner;
+    } else {
+      Operation *def = value.getDefiningOp();
+      bool made = isSameShapeElementwise(def) ||
+                  isa<SplatOp, scf::ForOp, scf::IfOp>(def) ||
+                  isa<ReductionOpInterface>(def);
+      if (auto constant = dyn_cast<arith::ConstantOp>(def)) {
+        auto dense = dyn_cast<DenseElementsAttr>(constant.getValue());
+        made = dense && dense.isSplat();
+      }
+      if (auto read = dyn_cast<ReadOp>(def)) {
+        VarOp var = getVarOp(read.getVar());
+        made = var && !isCertainlyShared(var);
+      }
+      // A reduction's result is in the rows of its input's layout.
+      if (isa<ReductionOpInterface>(def) &&
+          Attribute(getLayout(value)) != Attribute(rows))
+        made = false;
+      if (!made)
+        return def;
+    }
+    for (OpOperand &use : value.getUses()) {
+      Operation *user = use.getOwner();
+      if (isSameShapeElementwise(user) || isa<ConvertLayoutOp>(user))
+        continue;
+      if (isa<scf::YieldOp>(user) &&
+          isa<scf::ForOp, scf::IfOp>(user->getParentOp()))
+        continue;
+      if (auto loop = dyn_cast<scf::ForOp>(user);
+          loop && use.getOperandNumber() >= loop.getNumControlOperands())
+        continue;
+      if (auto var = dyn_cast<VarOp>(user); var && !isCertainlyShared(var))
+        continue;
+      if (auto write = dyn_cast<WriteOp>(user)) {
+        VarOp var = getVarOp(write.getVar());
+        if (var && !isCertainlyShared(var))
+          continue;
+      }
+      // The first lane of each row stores it.
+      if (auto store = dyn_cast<StoreOp>(user);
+          store && use.get() == store.getValue() && !store.getMask())
+        continue;
+      // Back over rows of its own length, into a tile of the parent layout,
+      // for free; over others, from shared memory.
+      if (auto broadcast = dyn_cast<BroadcastOp>(user)) {
+        Group &target = groupOf(broadcast.getResult());
+        if (broadcast.getType().getDimSize(1) != rows.getColumns() ||
+            (target.mma() &&
+             Attribute(target.layout) == Attribute(rows.getParent())))
+          continue;
+      }
+      return user;
+    }
+    return nullptr;
+  }
+
+  /// Records `rows` on the ops that make the members of `leader`'s group
+  /// (reductions and reads derive theirs) and on the vars that hold them.
+  void layOutRows(KernelOp kernel, Value leader, RowsLayoutAttr rows) {
+    DenseSet<Value> members;
+    for (auto member = groups.findLeader(leader); member != groups.member_end();
+         ++member) {
+      members.insert(*member);
+      Operation *def = (*member).getDefiningOp();
+      if (def && def->getNumResults() == 1 &&
+          !isa<ReductionOpInterface, ReadOp, scf::ForOp, scf::IfOp>(def))
+        def->setAttr(kLayoutAttr, rows);
+    }
+    kernel.walk([&](VarOp var) {
+      if (var.getVarType().isScalar() || isCertainlyShared(var))
+        return;
+      bool holds = var.getInit() && members.contains(var.getInit());
+      for (Operation *user : var->getUsers())
+        if (auto read = dyn_cast<ReadOp>(user))
+          holds |= members.contains(read.getResult());
+        else if (auto write = dyn_cast<WriteOp>(user))
+          holds |= members.contains(write.getValue());
+      if (holds)
+        var->setAttr(kLayoutAttr, rows);
+    });
+  }
+
+  static std::string lineOf(Operation *op) {
+    if (auto loc = dyn_cast<FileLineColLoc>(op->getLoc()))
+      return " at line " + std::to_string(loc.getLine());
+    return "";
   }
 
   /// Folds `acc + dot(a, b)` into the dot's accumulator where both share
@@ -486,19 +682,17 @@ public:
       return "tiles it shares a layout with take two mma layouts";
     std::string text;
     llvm::raw_string_ostream os(text);
-    auto line = [&] {
-      if (auto loc = dyn_cast<FileLineColLoc>(group.pin->getLoc()))
-        os << " at line " << loc.getLine();
-    };
     if (isa<ThreadIdOp>(group.pin)) {
-      os << "the kernel reads ctx.thread";
-      line();
-      os << ", which makes the thread that holds each element observable";
+      os << "the kernel reads ctx.thread" << lineOf(group.pin)
+         << ", which makes the thread that holds each element observable";
       return text;
     }
-    os << "'" << group.pin->getName().getStringRef() << "'";
-    line();
-    os << " needs it in seed 000's distribution";
+    os << "'" << group.pin->getName().getStringRef() << "'"
+       << lineOf(group.pin);
+    if (isRowReduction(group.pin))
+      os << " cannot reduce its rows where they live in the mma layout";
+    else
+      os << " needs it in seed 000's distribution";
     return text;
   }
 
