@@ -49,7 +49,7 @@ from .api import (BUILTINS, SPECIAL, atomic_add, atomic_max, dot,  # noqa: E402
                   iota, lanes, load, maximum, minimum, num_blocks, ones,
                   range, range_constexpr, reshape, static_range, store,
                   where, zeros)
-from .seed import (Pipeline, RegisterTensor, SharedBuffer, ThreadIndex,  # noqa: E402
+from .threads import (Pipeline, RegisterTensor, SharedBuffer, ThreadIndex,  # noqa: E402
                    barrier, commit_group, copy, num_threads, pipeline,
                    register_tensor, thread_id, threadgroup_alloc, wait_group)
 from .kernel import CompiledKernel, Kernel, constexpr  # noqa: E402

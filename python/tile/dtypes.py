@@ -34,13 +34,13 @@ i1 = DType("i1", np.dtype(np.bool_))
 index = DType("index", None)
 
 _BY_NAME = {d.name: d for d in (f32, f16, bf16, i32, i1, index)}
-# Seed 003's names for element types ("float", ...).
+# C's and numpy's names for element types ("float", ...).
 _ALIASES = {"float": f32, "float32": f32, "half": f16, "float16": f16,
             "bfloat16": bf16, "int": i32, "int32": i32, "bool": i1}
 
 
 def as_dtype(value, what="dtype"):
-    """A DType from a DType, its name, a seed-003 alias or a numpy dtype."""
+    """A DType from a DType, its name, a C or numpy alias or a numpy dtype."""
     if isinstance(value, DType):
         return value
     if isinstance(value, str):

@@ -1147,7 +1147,7 @@ class Frontend:
             return value.id
         if hasattr(value, "__tile_value__"):  # a buffer or a stage: read
             return value.__tile_value__().id
-        if hasattr(value, "slice_start"):  # a seed ThreadIndex
+        if hasattr(value, "slice_start"):  # a per-thread ThreadIndex
             return value.value().id
         if isinstance(value, bool):
             return self.c.bool_(value, self.pos)

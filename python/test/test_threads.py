@@ -1,5 +1,6 @@
-"""Seed 003's API: register tensors, copies, pipelines, per-thread code;
-the three seed kernels (examples/python/seed_*.py) against numpy."""
+"""The per-thread API (tile.threads): register tensors, copies, pipelines,
+per-thread code; the three seed kernels (examples/python/seed_*.py)
+against numpy."""
 
 import os
 
@@ -9,6 +10,20 @@ import pytest
 import tile
 from conftest import ROOT, example
 
+
+
+def test_seed_module_is_a_deprecated_alias_of_threads():
+    """Code that imports the per-thread API under its old name keeps
+    working, warned: `tile.seed` is the module `tile.threads`."""
+    import importlib
+    import sys
+    sys.modules.pop("tile.seed", None)
+    with pytest.warns(DeprecationWarning, match="tile.threads"):
+        seed = importlib.import_module("tile.seed")
+    assert seed is tile.threads
+    from tile.seed import register_tensor, thread_id
+    assert thread_id is tile.thread_id
+    assert register_tensor is tile.threads.register_tensor
 
 
 @pytest.mark.parametrize("name", ["seed_registers", "seed_copy",
@@ -215,7 +230,7 @@ def one_stage(X: tile.tensor(tile.f32, [64])):
     (misaligned, "offset"),
     (one_stage, "a pipeline has at least 2 stages, got 1"),
 ])
-def test_seed_api_errors(kernel, message):
+def test_per_thread_api_errors(kernel, message):
     with pytest.raises(tile.CompileError, match=message):
         kernel.compile()
 
@@ -269,7 +284,7 @@ def test_a_rejected_register_tensor_points_at_its_lines():
         register_update_in_if.compile()
     message = str(raised.value)
     assert "'acc_1' is updated inside an if" in message
-    assert "test_seed.py:" in message.splitlines()[0]
+    assert "test_threads.py:" in message.splitlines()[0]
     assert "acc[1] = X[tid]" in message       # the update, with a caret
     # and a note at the declaration, the register_tensor line.
     assert "acc = tile.register_tensor((2,)" in message
@@ -292,7 +307,7 @@ def seed_spellings(X: tile.tensor(tile.f32, [256]), Y: tile.tensor(tile.f32, [64
     H[tid] = halves[tid]
 
 
-def test_seed_spellings_and_aliases():
+def test_per_thread_spellings_and_aliases():
     X = np.arange(256, dtype=np.float32)
     Y = np.zeros(64, np.float32)
     I = np.zeros(64, np.int32)
@@ -363,7 +378,7 @@ def buffer_out_of_scope(X: tile.tensor(tile.f32, [64])):
     (bad_register_shape, "a register tensor's shape is a tuple of positive "
                          r"ints, got \(2, -1\)"),
     (bad_dtype, "'double' is not a tile element type"),
-    (copy_2d, "copy from 'X': seed 003's copy of count elements moves "
+    (copy_2d, "copy from 'X': the flat copy of count elements moves "
               r"elements of 1-D tensors and buffers; copy a slice of it"),
     (count_of_a_slice, "with count, a side is a whole 1-D tensor, buffer or "
                        "stage"),
@@ -373,10 +388,10 @@ def buffer_out_of_scope(X: tile.tensor(tile.f32, [64])):
     (buffer_out_of_scope, "buffer 'buf' was made inside a loop or if that "
                           "has ended"),
 ])
-def test_more_seed_api_errors(kernel, message):
+def test_more_per_thread_api_errors(kernel, message):
     with pytest.raises(tile.CompileError, match=message) as raised:
         kernel.compile()
-    assert "test_seed.py:" in str(raised.value)
+    assert "test_threads.py:" in str(raised.value)
 
 
 @tile.kernel(threads=64)
@@ -457,7 +472,7 @@ def wait_too_many(A: tile.tensor(tile.f32, [64])):
 def test_async_errors(kernel, message):
     with pytest.raises(tile.CompileError, match=message) as raised:
         kernel.compile()
-    assert "test_seed.py:" in str(raised.value)
+    assert "test_threads.py:" in str(raised.value)
 
 
 # The language's copies in Python: 2-D buffers and rings, slices of
