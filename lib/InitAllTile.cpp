@@ -61,6 +61,7 @@ void mlir::tile::registerAllTilePasses() {
   registerTilePasses();
   registerTileConversionPasses();
   registerTileToPTXPipeline();
+  registerTilePlacementPipeline();
   // The upstream passes of the tile-to-ptx pipeline, to run it step by step.
   registerSCFToControlFlowPass();
   registerConvertGpuOpsToNVVMOps();

@@ -126,7 +126,7 @@ SmallVector<SharedAccess> mlir::tile::getSharedAccesses(Operation *op) {
                    rows ? rows.getParent() : getLayout(value));
     // The analysis knows seed 000's distribution and runs; a row result of
     // another parent may be stored by any thread.
-    if (rows && !isSeedLayout(rows.getParent()))
+    if (rows && !isCyclicLayout(rows.getParent()))
       access.byOwner = false;
     accesses.push_back(access);
   } else if (isa<GatherOp, ScatterOp>(op)) {

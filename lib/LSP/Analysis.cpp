@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Analysis.h"
+#include "tile/Dialect/Tile/IR/Layouts.h"
 #include "tile/Dialect/Tile/IR/TileDialect.h"
 #include "tile/Frontend/Parser.h"
 #include "tile/Target/PTX/TileToPTX.h"
@@ -166,8 +167,9 @@ struct Collector {
             result.loops.push_back({*pos, std::move(text)});
       }
     kernel.walk([&](Operation *op) {
-      if (auto layout = op->getAttrOfType<LayoutAttrInterface>(kLayoutAttr))
-        result.layouts.push_back({posOf(op), describeLayout(layout)});
+      if (op->getNumResults() == 1 && hasChosenLayout(op->getResult(0)))
+        result.layouts.push_back(
+            {posOf(op), describeLayout(getLayout(op->getResult(0)))});
       if (auto var = dyn_cast<VarOp>(op))
         return collectVar(kernel, var);
       if (auto dot = dyn_cast<DotOp>(op))
@@ -186,7 +188,7 @@ struct Collector {
     placement.inRegisters = isInRegisters(var);
     if (auto of = var->getAttrOfType<StringAttr>(kSpillOfAttr))
       placement.spillOf = of.str();
-    if (auto layout = var->getAttrOfType<LayoutAttrInterface>(kLayoutAttr))
+    if (LayoutAttrInterface layout = getVarLayout(var); !isCyclicLayout(layout))
       placement.layout = describeLayout(layout);
     if (placement.inRegisters) {
       int64_t threads = std::max<int64_t>(kernel.getThreads(), 1);

@@ -95,7 +95,7 @@ struct Analysis {
   std::optional<SourceIndex> index;
   std::vector<Placement> placements;
   /// `@pipeline` loops, dots' instructions, the front end's value types,
-  /// and the layouts the passes chose (tile.layout), in words.
+  /// and the layouts the passes chose (in the tile types), in words.
   std::vector<PositionNote> loops, dots, values, layouts;
   std::vector<KernelSummary> kernels;
   /// Why the placement passes did not all run ("" when they did).

@@ -224,8 +224,8 @@ LogicalResult KernelLowering::lowerElementwise(Operation *op) {
              << op->getName() << "' is in layout " << getLayout(operand)
              << ", its result in " << layout
              << ": the operands and result of an elementwise op share one "
-                "layout (a tile.layout written by hand contradicts another "
-                "one, or the one tile-assign-layouts chose)";
+                "layout (a tile type without one is in the layout its value "
+                "is made in, which differs here)";
   FailureOr<SmallVector<Value>> operands = lowerValues(op, op->getOperands());
   if (failed(operands))
     return failure();
@@ -419,7 +419,7 @@ Value KernelLowering::elementIndex(int64_t slot, int64_t run) {
 int64_t KernelLowering::getVector(Value tile) { return getLayoutRun(tile); }
 
 Value KernelLowering::slotIsValid(int64_t numElements, int64_t slot) {
-  return getSeedLayout(builder.getContext())
+  return getCyclicLayout(builder.getContext())
       .emitSlotValid(builder, loc, {numElements}, threads, threadId, slot);
 }
 
@@ -446,7 +446,7 @@ SmallVector<Value> KernelLowering::slotCoordinates(int64_t slot,
 Value KernelLowering::sharedIndex(VarOp var, int64_t slot,
                                   LayoutAttrInterface layout) {
   int64_t padding = getRowPadding(var);
-  if (isSeedLayout(layout) && !padding)
+  if (isCyclicLayout(layout) && !padding)
     return elementIndex(slot);
   ArrayRef<int64_t> shape = var.getVarType().getShape();
   SmallVector<Value> coords = slotCoordinates(slot, shape, layout);

@@ -276,8 +276,8 @@ private:
   /// thread's slot `slot` of a tile of `layout`: rows `columns + padding`
   /// apart (tile.padding).
   Value sharedIndex(VarOp var, int64_t slot, LayoutAttrInterface layout);
-  /// The run length of `tile`'s layout: its defining op's tile.layout, or 1
-  /// (seed 000's distribution).
+  /// The run length of `tile`'s layout (the encoding of its type), 1 in
+  /// the cyclic distribution.
   static int64_t getVector(Value tile);
   /// The condition for every run of `vector` elements of a slice of `type`
   /// at `offsets` to start `vector` elements aligned in its tensor (tensor

@@ -19,7 +19,8 @@ using namespace mlir::tile;
 LogicalResult KernelLowering::lowerConvertLayout(ConvertLayoutOp op) {
   RankedTensorType type = op.getType();
   ArrayRef<int64_t> shape = type.getShape();
-  LayoutAttrInterface from = getLayout(op.getInput()), to = op.getLayout();
+  LayoutAttrInterface from = getLayout(op.getInput()),
+                      to = getLayout(op.getResult());
   ConversionPlan plan = getConversionPlan(from, to, type, threads);
   FailureOr<DistributedTile> input =
       lookupTile(op, op.getInput(), /*requireOwner=*/false);

@@ -187,16 +187,12 @@ static llvm::json::Object buildManifest(KernelOp kernel,
       buffer["spill_of"] = spill.str();
     buffers.push_back(std::move(buffer));
   });
-  // Every layout the compiler chose (a tile.layout), every row reduction's
-  // result layout and every conversion, where they are.
+  // Every layout the compiler chose (hasChosenLayout), every row
+  // reduction's result layout and every conversion, where they are.
   llvm::json::Array layouts, conversions;
   kernel.walk([&](Operation *op) {
     llvm::json::Value where = toJSON(op->getLoc());
-    if (auto layout = op->getAttrOfType<LayoutAttrInterface>(kLayoutAttr))
-      layouts.push_back(llvm::json::Object{{"op", op->getName().getStringRef()},
-                                           {"at", std::move(where)},
-                                           {"layout", toJSON(layout)}});
-    else if (auto reduction = dyn_cast<ReductionOpInterface>(op))
+    if (auto reduction = dyn_cast<ReductionOpInterface>(op))
       layouts.push_back(llvm::json::Object{
           {"op", op->getName().getStringRef()},
           {"at", std::move(where)},
@@ -207,9 +203,20 @@ static llvm::json::Object buildManifest(KernelOp kernel,
       conversions.push_back(llvm::json::Object{
           {"at", std::move(where)},
           {"from", toJSON(getLayout(convert.getInput()))},
-          {"to", toJSON(convert.getLayout())},
+          {"to", toJSON(getLayout(convert.getResult()))},
           {"through",
            stringifyConversionKind(getConversionPlan(convert).kind)}});
+    else if (op->getNumResults() == 1 && hasChosenLayout(op->getResult(0)))
+      layouts.push_back(
+          llvm::json::Object{{"op", op->getName().getStringRef()},
+                             {"at", std::move(where)},
+                             {"layout", toJSON(getLayout(op->getResult(0)))}});
+    else if (auto var = dyn_cast<VarOp>(op);
+             var && !isCyclicLayout(getVarLayout(var)))
+      layouts.push_back(
+          llvm::json::Object{{"op", op->getName().getStringRef()},
+                             {"at", std::move(where)},
+                             {"layout", toJSON(getVarLayout(var))}});
   });
   auto sharedAttr = kernel->getAttrOfType<IntegerAttr>(kSharedBytesAttr);
   int64_t shared = sharedAttr ? sharedAttr.getInt() : 0;

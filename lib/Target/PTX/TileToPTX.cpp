@@ -116,6 +116,20 @@ void mlir::tile::buildTileToPTXPipeline(OpPassManager &pm,
 }
 
 namespace {
+/// The options of tile-placement: what the placement decisions depend on.
+struct PlacementPipelineOptions
+    : public PassPipelineOptions<PlacementPipelineOptions> {
+  Option<std::string> chip{*this, "chip",
+                           llvm::cl::desc("target GPU, sm_70 to sm_100"),
+                           llvm::cl::init("sm_90")};
+  Option<bool> remarks{*this, "remarks",
+                       llvm::cl::desc("report placement decisions"),
+                       llvm::cl::init(false)};
+  Option<bool> variants{*this, "variants",
+                        llvm::cl::desc("also make each kernel's div16 variant"),
+                        llvm::cl::init(true)};
+};
+
 struct PipelineOptions : public PassPipelineOptions<PipelineOptions> {
   Option<std::string> chip{*this, "chip",
                            llvm::cl::desc("target GPU, sm_70 to sm_100"),
@@ -164,6 +178,21 @@ void mlir::tile::registerTileToPTXPipeline() {
         options.variants = cli.variants;
         options.indexBits = cli.indexBits;
         buildTileToPTXPipeline(pm, options);
+      });
+}
+
+void mlir::tile::registerTilePlacementPipeline() {
+  PassPipelineRegistration<PlacementPipelineOptions>(
+      "tile-placement",
+      "decide where every tile lives: register promotion, pipelining, tensor "
+      "cores, the shared-memory plan, layouts (in the tile types) and "
+      "barriers; prints the IR tile-to-gpu lowers",
+      [](OpPassManager &pm, const PlacementPipelineOptions &cli) {
+        TileToPTXOptions options;
+        options.chip = cli.chip;
+        options.remarks = cli.remarks;
+        options.variants = cli.variants;
+        buildTilePlacementPipeline(pm, options);
       });
 }
 

@@ -1,7 +1,7 @@
 // RUN: tile-opt %s -split-input-file --pass-pipeline='builtin.module(tile.kernel(tile-plan-shared{report=true},tile-insert-barriers),tile-to-gpu,canonicalize,cse)' 2>%t.remarks | FileCheck %s
 // RUN: FileCheck %s --check-prefix=REMARK < %t.remarks
 
-// Runs of 4 f32 to seed 000's distribution: element 32 is in thread 8 in
+// Runs of 4 f32 to the cyclic distribution: element 32 is in thread 8 in
 // one and thread 32 in the other, another warp, so the elements move
 // through a shared scratch var of the tile's shape (tile-plan-shared adds
 // it): each holder writes its elements, a barrier, each thread reads its
@@ -16,9 +16,9 @@
 // CHECK: gpu.return
 tile.kernel @runs_to_seed(%X: !tile.tensor<[16, 128], f32>, %Y: !tile.tensor<[16, 128], f32>) attributes {threads = 128 : i64} {
   %c0 = arith.constant 0 : index
-  %x = tile.load %X[%c0, %c0] {tile.layout = #tile.blocked<vector = 4>} : !tile.tensor<[16, 128], f32> -> tensor<16x128xf32>
-  %y = tile.convert_layout %x : tensor<16x128xf32> to #tile.blocked<vector = 1>
-  tile.store %y, %Y[%c0, %c0] : tensor<16x128xf32> -> !tile.tensor<[16, 128], f32>
+  %x = tile.load %X[%c0, %c0] : !tile.tensor<[16, 128], f32> -> tensor<16x128xf32, #tile.blocked<vector = 4>>
+  %y = tile.convert_layout %x : tensor<16x128xf32, #tile.blocked<vector = 4>> -> tensor<16x128xf32, #tile.blocked<vector = 1>>
+  tile.store %y, %Y[%c0, %c0] : tensor<16x128xf32, #tile.blocked<vector = 1>> -> !tile.tensor<[16, 128], f32>
   tile.return
 }
 
@@ -40,9 +40,9 @@ tile.kernel @runs_to_seed_in_loop(%X: !tile.tensor<[16, N], f32>, %Y: !tile.tens
   %c128 = arith.constant 128 : index
   %n = tile.dim %X[1] : !tile.tensor<[16, N], f32>
   scf.for %col = %c0 to %n step %c128 {
-    %x = tile.load %X[%c0, %col] {tile.layout = #tile.blocked<vector = 4>} : !tile.tensor<[16, N], f32> -> tensor<16x128xf32>
-    %y = tile.convert_layout %x : tensor<16x128xf32> to #tile.blocked<vector = 1>
-    tile.store %y, %Y[%c0, %col] : tensor<16x128xf32> -> !tile.tensor<[16, N], f32>
+    %x = tile.load %X[%c0, %col] : !tile.tensor<[16, N], f32> -> tensor<16x128xf32, #tile.blocked<vector = 4>>
+    %y = tile.convert_layout %x : tensor<16x128xf32, #tile.blocked<vector = 4>> -> tensor<16x128xf32, #tile.blocked<vector = 1>>
+    tile.store %y, %Y[%c0, %col] : tensor<16x128xf32, #tile.blocked<vector = 1>> -> !tile.tensor<[16, N], f32>
   }
   tile.return
 }
@@ -50,7 +50,7 @@ tile.kernel @runs_to_seed_in_loop(%X: !tile.tensor<[16, N], f32>, %Y: !tile.tens
 // -----
 
 // A row result of rows of 8 in one warp (#tile.rows: lanes 8r to 8r + 7
-// hold row r) to seed 000's distribution (row r in lane r): the holder of
+// hold row r) to the cyclic distribution (row r in lane r): the holder of
 // row r is lane 8r of the same warp, in the same slot, so one indexed
 // shuffle moves it; no shared memory.
 // REMARK: remark: layout conversion from #tile.rows<columns = 8, parent = #tile.blocked<vector = 1>> to #tile.blocked<vector = 1>: shuffles
@@ -66,16 +66,16 @@ tile.kernel @row_result_by_shuffle(%X: !tile.tensor<[4, 8], f32>, %S: !tile.tens
   %c0 = arith.constant 0 : index
   %x = tile.load %X[%c0, %c0] : !tile.tensor<[4, 8], f32> -> tensor<4x8xf32>
   %s = tile.rowsum %x : tensor<4x8xf32> -> tensor<4x1xf32>
-  %t = tile.convert_layout %s : tensor<4x1xf32> to #tile.blocked<vector = 1>
-  %u = arith.mulf %t, %t : tensor<4x1xf32>
-  tile.store %u, %S[%c0, %c0] : tensor<4x1xf32> -> !tile.tensor<[4, 1], f32>
+  %t = tile.convert_layout %s : tensor<4x1xf32> -> tensor<4x1xf32, #tile.blocked<vector = 1>>
+  %u = arith.mulf %t, %t : tensor<4x1xf32, #tile.blocked<vector = 1>>
+  tile.store %u, %S[%c0, %c0] : tensor<4x1xf32, #tile.blocked<vector = 1>> -> !tile.tensor<[4, 1], f32>
   tile.return
 }
 
 // -----
 
 // Rows of one column: every thread already holds its row's result where
-// seed 000's distribution puts it, so the conversion stays in the thread
+// the cyclic distribution puts it, so the conversion stays in the thread
 // (a permutation of its own slots, here the identity).
 // REMARK: remark: layout conversion from #tile.rows<columns = 1, parent = #tile.blocked<vector = 1>> to #tile.blocked<vector = 1>: registers
 // CHECK-LABEL: gpu.func @in_thread(
@@ -85,17 +85,17 @@ tile.kernel @row_result_by_shuffle(%X: !tile.tensor<[4, 8], f32>, %S: !tile.tens
 // CHECK: gpu.return
 tile.kernel @in_thread(%X: !tile.tensor<[64, 1], f32>, %S: !tile.tensor<[64, 1], f32>) attributes {threads = 32 : i64} {
   %c0 = arith.constant 0 : index
-  %x = tile.load %X[%c0, %c0] : !tile.tensor<[64, 1], f32> -> tensor<64x1xf32>
-  %s = tile.rowmax %x : tensor<64x1xf32> -> tensor<64x1xf32>
-  %t = tile.convert_layout %s : tensor<64x1xf32> to #tile.blocked<vector = 1>
-  %u = arith.addf %t, %x : tensor<64x1xf32>
-  tile.store %u, %S[%c0, %c0] : tensor<64x1xf32> -> !tile.tensor<[64, 1], f32>
+  %x = tile.load %X[%c0, %c0] : !tile.tensor<[64, 1], f32> -> tensor<64x1xf32, #tile.blocked<vector = 1>>
+  %s = tile.rowmax %x : tensor<64x1xf32, #tile.blocked<vector = 1>> -> tensor<64x1xf32>
+  %t = tile.convert_layout %s : tensor<64x1xf32> -> tensor<64x1xf32, #tile.blocked<vector = 1>>
+  %u = arith.addf %t, %x : tensor<64x1xf32, #tile.blocked<vector = 1>>
+  tile.store %u, %S[%c0, %c0] : tensor<64x1xf32, #tile.blocked<vector = 1>> -> !tile.tensor<[64, 1], f32>
   tile.return
 }
 
 // -----
 
-// A row result of rows that span four warps to seed 000's distribution:
+// A row result of rows that span four warps to the cyclic distribution:
 // the reduction's partials meet in its scratch var, and the conversion
 // moves the results between warps through its own.
 // REMARK: remark: layout conversion from #tile.rows<columns = 128, parent = #tile.blocked<vector = 1>> to #tile.blocked<vector = 1>: shared memory
@@ -117,8 +117,8 @@ tile.kernel @row_result_through_shared(%X: !tile.tensor<[4, 128], f32>, %S: !til
   %c0 = arith.constant 0 : index
   %x = tile.load %X[%c0, %c0] : !tile.tensor<[4, 128], f32> -> tensor<4x128xf32>
   %s = tile.rowmax %x : tensor<4x128xf32> -> tensor<4x1xf32>
-  %t = tile.convert_layout %s : tensor<4x1xf32> to #tile.blocked<vector = 1>
-  %u = arith.subf %t, %t : tensor<4x1xf32>
-  tile.store %u, %S[%c0, %c0] : tensor<4x1xf32> -> !tile.tensor<[4, 1], f32>
+  %t = tile.convert_layout %s : tensor<4x1xf32> -> tensor<4x1xf32, #tile.blocked<vector = 1>>
+  %u = arith.subf %t, %t : tensor<4x1xf32, #tile.blocked<vector = 1>>
+  tile.store %u, %S[%c0, %c0] : tensor<4x1xf32, #tile.blocked<vector = 1>> -> !tile.tensor<[4, 1], f32>
   tile.return
 }

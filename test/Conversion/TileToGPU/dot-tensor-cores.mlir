@@ -1,6 +1,7 @@
 // RUN: tile-opt %s -split-input-file --pass-pipeline='builtin.module(tile.kernel(tile-plan-shared,tile-insert-barriers),tile-to-gpu,canonicalize,cse)' | FileCheck %s --implicit-check-not=arith.extf --implicit-check-not=math.fma
 
-// A dot on tensor cores (#tile.mma on it, tile-tensor-cores' decision):
+// A dot on tensor cores (its result type in #tile.mma, tile-tensor-cores'
+// decision):
 // after a barrier, per 16 of K, one ldmatrix.x4 of A's 16 rows and one
 // ldmatrix.x4.trans of B's 16 columns (two [16, 8] mma tiles), then two
 // mma.sync. The operands' shared rows are padded by 8 f16 (16 bytes) so
@@ -22,8 +23,8 @@ tile.kernel @one_warp(%A: !tile.tensor<[16, 32], f16>, %B: !tile.tensor<[32, 16]
   %c0 = arith.constant 0 : index
   %a = tile.load %A[%c0, %c0] : !tile.tensor<[16, 32], f16> -> tensor<16x32xf16>
   %b = tile.load %B[%c0, %c0] : !tile.tensor<[32, 16], f16> -> tensor<32x16xf16>
-  %d = tile.dot %a, %b {tile.layout = #tile.mma<warps = [1, 1]>} : tensor<16x32xf16>, tensor<32x16xf16> -> tensor<16x16xf32>
-  tile.store %d, %C[%c0, %c0] : tensor<16x16xf32> -> !tile.tensor<[16, 16], f32>
+  %d = tile.dot %a, %b : tensor<16x32xf16>, tensor<32x16xf16> -> tensor<16x16xf32, #tile.mma<warps = [1, 1]>>
+  tile.store %d, %C[%c0, %c0] : tensor<16x16xf32, #tile.mma<warps = [1, 1]>> -> !tile.tensor<[16, 16], f32>
   tile.return
 }
 
@@ -45,14 +46,14 @@ tile.kernel @accumulate(%A: !tile.tensor<[16, K], bf16>, %B: !tile.tensor<[K, 24
   %c0 = arith.constant 0 : index
   %c16 = arith.constant 16 : index
   %K = tile.dim %A[1] : !tile.tensor<[16, K], bf16>
-  %zero = arith.constant {tile.layout = #tile.mma<warps = [1, 1]>} dense<0.0> : tensor<16x24xf32>
-  %r = scf.for %k = %c0 to %K step %c16 iter_args(%acc = %zero) -> (tensor<16x24xf32>) {
+  %zero = arith.constant dense<0.0> : tensor<16x24xf32, #tile.mma<warps = [1, 1]>>
+  %r = scf.for %k = %c0 to %K step %c16 iter_args(%acc = %zero) -> (tensor<16x24xf32, #tile.mma<warps = [1, 1]>>) {
     %a = tile.load %A[%c0, %k] : !tile.tensor<[16, K], bf16> -> tensor<16x16xbf16>
     %b = tile.load %B[%k, %c0] : !tile.tensor<[K, 24], bf16> -> tensor<16x24xbf16>
-    %d = tile.dot %a, %b acc %acc {tile.layout = #tile.mma<warps = [1, 1]>} : tensor<16x16xbf16>, tensor<16x24xbf16> -> tensor<16x24xf32>
-    scf.yield %d : tensor<16x24xf32>
+    %d = tile.dot %a, %b acc %acc : tensor<16x16xbf16>, tensor<16x24xbf16> -> tensor<16x24xf32, #tile.mma<warps = [1, 1]>>
+    scf.yield %d : tensor<16x24xf32, #tile.mma<warps = [1, 1]>>
   }
-  tile.store %r, %C[%c0, %c0] : tensor<16x24xf32> -> !tile.tensor<[16, 24], f32>
+  tile.store %r, %C[%c0, %c0] : tensor<16x24xf32, #tile.mma<warps = [1, 1]>> -> !tile.tensor<[16, 24], f32>
   tile.return
 }
 
@@ -73,13 +74,13 @@ tile.kernel @rhs_transposed(%A: !tile.tensor<[16, K], bf16>, %B: !tile.tensor<[2
   %c0 = arith.constant 0 : index
   %c16 = arith.constant 16 : index
   %K = tile.dim %A[1] : !tile.tensor<[16, K], bf16>
-  %zero = arith.constant {tile.layout = #tile.mma<warps = [1, 1]>} dense<0.0> : tensor<16x24xf32>
-  %r = scf.for %k = %c0 to %K step %c16 iter_args(%acc = %zero) -> (tensor<16x24xf32>) {
+  %zero = arith.constant dense<0.0> : tensor<16x24xf32, #tile.mma<warps = [1, 1]>>
+  %r = scf.for %k = %c0 to %K step %c16 iter_args(%acc = %zero) -> (tensor<16x24xf32, #tile.mma<warps = [1, 1]>>) {
     %a = tile.load %A[%c0, %k] : !tile.tensor<[16, K], bf16> -> tensor<16x16xbf16>
     %b = tile.load %B[%c0, %k] : !tile.tensor<[24, K], bf16> -> tensor<24x16xbf16>
-    %d = tile.dot %a, %b rhs_transposed acc %acc {tile.layout = #tile.mma<warps = [1, 1]>} : tensor<16x16xbf16>, tensor<24x16xbf16> -> tensor<16x24xf32>
-    scf.yield %d : tensor<16x24xf32>
+    %d = tile.dot %a, %b rhs_transposed acc %acc : tensor<16x16xbf16>, tensor<24x16xbf16> -> tensor<16x24xf32, #tile.mma<warps = [1, 1]>>
+    scf.yield %d : tensor<16x24xf32, #tile.mma<warps = [1, 1]>>
   }
-  tile.store %r, %C[%c0, %c0] : tensor<16x24xf32> -> !tile.tensor<[16, 24], f32>
+  tile.store %r, %C[%c0, %c0] : tensor<16x24xf32, #tile.mma<warps = [1, 1]>> -> !tile.tensor<[16, 24], f32>
   tile.return
 }

@@ -1,28 +1,13 @@
 // RUN: tile-opt %s -split-input-file --pass-pipeline='builtin.module(tile.kernel(tile-plan-shared,tile-insert-barriers),tile-to-gpu)' -verify-diagnostics
 // RUN: tile-opt %s -split-input-file --pass-pipeline='builtin.module(tile.kernel(tile-plan-shared,tile-assign-layouts{remarks=true}))' -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
 
-// A layout written by hand that contradicts its user (the add's other
-// operand and result are in seed 000's distribution) is a located error of
-// the kernel, not an internal error of the lowering.
-tile.kernel @contradicts(%X: !tile.tensor<[16, 128], f32>, %Y: !tile.tensor<[16, 128], f32>) attributes {threads = 128 : i64} {
-  %c0 = arith.constant 0 : index
-  %x = tile.load %X[%c0, %c0] {tile.layout = #tile.blocked<vector = 4>} : !tile.tensor<[16, 128], f32> -> tensor<16x128xf32>
-  %z = tile.load %Y[%c0, %c0] : !tile.tensor<[16, 128], f32> -> tensor<16x128xf32>
-  // expected-error @+1 {{an operand of 'arith.addf' is in layout #tile.blocked<vector = 4>, its result in #tile.blocked<vector = 1>: the operands and result of an elementwise op share one layout}}
-  %y = arith.addf %x, %z : tensor<16x128xf32>
-  tile.store %y, %Y[%c0, %c0] : tensor<16x128xf32> -> !tile.tensor<[16, 128], f32>
-  tile.return
-}
-
-// -----
-
 // tile-assign-layouts chooses the layouts of tiles no use observes: one
 // written by hand is replaced, and its remark says so.
 // REMARK: hand-written-layouts.mlir:[[# @LINE + 4]]:8: remark: layout #tile.blocked<vector = 16> replaced by #tile.blocked<vector = 4> (4 elements a thread at a time, the widest the tile's shape, its threads and its uses allow)
 // REMARK: hand-written-layouts.mlir:[[# @LINE + 3]]:8: remark: slice read 4 elements a thread at a time
 tile.kernel @replaced(%X: !tile.tensor<[16, 128], f32>, %Y: !tile.tensor<[16, 128], f32>) attributes {threads = 128 : i64} {
   %c0 = arith.constant 0 : index
-  %x = tile.load %X[%c0, %c0] {tile.layout = #tile.blocked<vector = 16>} : !tile.tensor<[16, 128], f32> -> tensor<16x128xf32>
-  tile.store %x, %Y[%c0, %c0] : tensor<16x128xf32> -> !tile.tensor<[16, 128], f32>
+  %x = tile.load %X[%c0, %c0] : !tile.tensor<[16, 128], f32> -> tensor<16x128xf32, #tile.blocked<vector = 16>>
+  tile.store %x, %Y[%c0, %c0] : tensor<16x128xf32, #tile.blocked<vector = 16>> -> !tile.tensor<[16, 128], f32>
   tile.return
 }

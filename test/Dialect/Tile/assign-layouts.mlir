@@ -5,9 +5,9 @@
 // and stored. No use observes which thread holds which element, so the
 // slice, the broadcast and the product get runs of 4 f32 (16 bytes).
 // CHECK-LABEL: tile.kernel @scale
-// CHECK: tile.broadcast {{.*}} {tile.layout = #tile.blocked<vector = 4>}
-// CHECK: tile.load {{.*}} {tile.layout = #tile.blocked<vector = 4>}
-// CHECK: arith.mulf {{.*}} {tile.layout = #tile.blocked<vector = 4>}
+// CHECK: tile.broadcast {{.*}} -> tensor<16x128xf32, #tile.blocked<vector = 4>>
+// CHECK: tile.load {{.*}} -> tensor<16x128xf32, #tile.blocked<vector = 4>>
+// CHECK: arith.mulf {{.*}} : tensor<16x128xf32, #tile.blocked<vector = 4>>
 // CHECK: tile.store
 // REMARK: assign-layouts.mlir:[[# @LINE + 10]]:10: remark: slice read 4 elements a thread at a time (16-byte accesses): layout #tile.blocked<vector = 4>, which no other use observes
 tile.kernel @scale(%X: !tile.tensor<[M, N], f32>, %S: !tile.tensor<[M, 1], f32>, %Y: !tile.tensor<[M, N], f32>) attributes {threads = 128 : i64} {
@@ -30,8 +30,8 @@ tile.kernel @scale(%X: !tile.tensor<[M, N], f32>, %S: !tile.tensor<[M, 1], f32>,
 
 // f16 runs are 8 elements (16 bytes); rows of 4 allow runs of 4 only.
 // CHECK-LABEL: tile.kernel @widths
-// CHECK: tile.load {{.*}} {tile.layout = #tile.blocked<vector = 8>} : {{.*}} -> tensor<32x64xf16>
-// CHECK: tile.load {{.*}} {tile.layout = #tile.blocked<vector = 4>} : {{.*}} -> tensor<128x4xf32>
+// CHECK: tile.load {{.*}} -> tensor<32x64xf16, #tile.blocked<vector = 8>>
+// CHECK: tile.load {{.*}} -> tensor<128x4xf32, #tile.blocked<vector = 4>>
 tile.kernel @widths(%A: !tile.tensor<[32, 64], f16>, %B: !tile.tensor<[32, 64], f16>, %C: !tile.tensor<[128, 4], f32>, %D: !tile.tensor<[128, 4], f32>) attributes {threads = 128 : i64} {
   %c0 = arith.constant 0 : index
   %a = tile.load %A[%c0, %c0] : !tile.tensor<[32, 64], f16> -> tensor<32x64xf16>
@@ -44,17 +44,16 @@ tile.kernel @widths(%A: !tile.tensor<[32, 64], f16>, %B: !tile.tensor<[32, 64], 
 // -----
 
 // A loop-carried accumulator has one layout through the loop: its init,
-// the loop's slices and its update take runs of 4, and the iteration
-// argument and the result have their init's (getLayout), with no attribute.
+// the loop's slices and its update take runs of 4, and so do the iteration
+// argument, the yield and the result: their types agree, as scf.for checks.
 // CHECK-LABEL: tile.kernel @carried
-// CHECK: arith.constant {tile.layout = #tile.blocked<vector = 4>} dense<0.000000e+00> : tensor<16x64xf32>
+// CHECK: arith.constant dense<0.000000e+00> : tensor<16x64xf32, #tile.blocked<vector = 4>>
 // CHECK: scf.for
-// CHECK-NOT: tile.layout
-// CHECK-SAME: -> (tensor<16x64xf32>) {
-// CHECK: tile.load {{.*}} {tile.layout = #tile.blocked<vector = 4>}
-// CHECK: arith.addf {{.*}} {tile.layout = #tile.blocked<vector = 4>}
-// CHECK: scf.yield
-// CHECK-NOT: tile.layout
+// CHECK-SAME: -> (tensor<16x64xf32, #tile.blocked<vector = 4>>) {
+// CHECK: tile.load {{.*}} -> tensor<16x64xf32, #tile.blocked<vector = 4>>
+// CHECK: arith.addf {{.*}} : tensor<16x64xf32, #tile.blocked<vector = 4>>
+// CHECK: scf.yield {{.*}} : tensor<16x64xf32, #tile.blocked<vector = 4>>
+// CHECK: tile.store {{.*}} : tensor<16x64xf32, #tile.blocked<vector = 4>>
 // CHECK: tile.return
 tile.kernel @carried(%X: !tile.tensor<[16, K], f32>, %O: !tile.tensor<[16, 64], f32>) attributes {threads = 256 : i64} {
   %c0 = arith.constant 0 : index
@@ -74,15 +73,15 @@ tile.kernel @carried(%X: !tile.tensor<[16, K], f32>, %O: !tile.tensor<[16, 64], 
 
 // A tile whose rows are reduced takes runs when its rows still reduce where
 // they live: rows of 64 f32 in runs of 4 lie in 16 lanes of one warp (in
-// seed 000's distribution they span two warps, whose partials met in a
+// the cyclic distribution they span two warps, whose partials met in a
 // scratch var, dropped here with its bytes). The row result's layout is
-// #tile.rows of the input's, derived, not recorded.
+// #tile.rows of the input's, written into its type with every other.
 // CHECK-LABEL: tile.kernel @reduced
 // CHECK-SAME: tile.shared_bytes = 0
 // CHECK-NOT: tile.var
-// CHECK: tile.load {{.*}} {tile.layout = #tile.blocked<vector = 4>}
-// CHECK: math.exp {{.*}} {tile.layout = #tile.blocked<vector = 4>}
-// CHECK: tile.rowsum %{{.*}} : tensor<16x64xf32> -> tensor<16x1xf32>
+// CHECK: tile.load {{.*}} -> tensor<16x64xf32, #tile.blocked<vector = 4>>
+// CHECK: math.exp {{.*}} : tensor<16x64xf32, #tile.blocked<vector = 4>>
+// CHECK: tile.rowsum %{{.*}} : tensor<16x64xf32, #tile.blocked<vector = 4>> -> tensor<16x1xf32, #tile.rows<columns = 64, parent = #tile.blocked<vector = 4>>>
 // CHECK: tile.return
 // REMARK: assign-layouts.mlir:[[# @LINE + 6]]:8: remark: rows of 64 reduced where they live (#tile.blocked<vector = 4>): 2 row results a thread, a butterfly of 4 shuffles over 16 lanes, no shared memory; result layout #tile.rows<columns = 64, parent = #tile.blocked<vector = 4>>
 tile.kernel @reduced(%X: !tile.tensor<[16, 64], f32>, %Y: !tile.tensor<[16, 64], f32>, %S: !tile.tensor<[16, 1], f32>) attributes {threads = 128 : i64} {
@@ -97,8 +96,11 @@ tile.kernel @reduced(%X: !tile.tensor<[16, 64], f32>, %Y: !tile.tensor<[16, 64],
 
 // -----
 
+// A kernel that reads ctx.thread keeps the cyclic distribution everywhere.
 // CHECK-LABEL: tile.kernel @per_thread
-// CHECK-NOT: tile.layout
+// CHECK-NOT: vector = 4
+// CHECK: tile.load {{.*}} -> tensor<16x64xf32, #tile.blocked<vector = 1>>
+// CHECK-NOT: vector = 4
 // CHECK: tile.return
 tile.kernel @per_thread(%X: !tile.tensor<[16, 64], f32>, %Y: !tile.tensor<[16, 64], f32>) attributes {threads = 128 : i64} {
   %c0 = arith.constant 0 : index

@@ -122,34 +122,6 @@ tile.kernel @unknown_arg(%O: !tile.tensor<[16], f32> {tile.nme = "O"}) attribute
 
 // -----
 
-tile.kernel @layout_run(%X: !tile.tensor<[16, 6], f32>) attributes {threads = 32 : i64} {
-  %c0 = arith.constant 0 : index
-  // expected-error @+1 {{attribute 'tile.layout' #tile.blocked vector 4 must divide the rows of 'tensor<16x6xf32>' and, times 32 threads, its elements}}
-  %x = tile.load %X[%c0, %c0] {tile.layout = #tile.blocked<vector = 4>} : !tile.tensor<[16, 6], f32> -> tensor<16x6xf32>
-  tile.return
-}
-
-// -----
-
-tile.kernel @layout_of_a_reduction(%X: !tile.tensor<[4, 8], f32>) attributes {threads = 32 : i64} {
-  %c0 = arith.constant 0 : index
-  %x = tile.load %X[%c0, %c0] : !tile.tensor<[4, 8], f32> -> tensor<4x8xf32>
-  // expected-error @+1 {{attribute 'tile.layout' cannot lay out the result of 'tile.rowsum', which has a layout of its own}}
-  %s = tile.rowsum %x {tile.layout = #tile.blocked<vector = 1>} : tensor<4x8xf32> -> tensor<4x1xf32>
-  tile.return
-}
-
-// -----
-
-tile.kernel @layout_not_a_layout(%X: !tile.tensor<[4, 8], f32>) attributes {threads = 32 : i64} {
-  %c0 = arith.constant 0 : index
-  // expected-error @+1 {{attribute 'tile.layout' must be a layout (#tile.blocked, #tile.rows, #tile.mma)}}
-  %x = tile.load %X[%c0, %c0] {tile.layout = 4 : i64} : !tile.tensor<[4, 8], f32> -> tensor<4x8xf32>
-  tile.return
-}
-
-// -----
-
 // A divisibility the launch guarantees, for a symbol of the kernel.
 tile.kernel @divisible(%X: !tile.tensor<[16, K], f32>) attributes {threads = 32 : i64, tile.divisibility = {K = 16 : i64}} {
   tile.return

@@ -352,7 +352,7 @@ tile.kernel @scalar_register_var() attributes {threads = 32 : i64} {
 
 tile.kernel @read_type() attributes {threads = 32 : i64} {
   %acc = tile.var "acc" : !tile.var<16x64xf32>
-  // expected-error @+1 {{result is the var's value type}}
+  // expected-error @+1 {{result type 'tensor<16x32xf32>' is not the var's value type 'tensor<16x64xf32>'}}
   %v = "tile.read"(%acc) : (!tile.var<16x64xf32>) -> tensor<16x32xf32>
   tile.return
 }
@@ -1034,7 +1034,7 @@ tile.kernel @convert_bad_vector(%X: !tile.tensor<[16, 128], f32>) attributes {th
   %c0 = arith.constant 0 : index
   %x = tile.load %X[%c0, %c0] : !tile.tensor<[16, 128], f32> -> tensor<16x128xf32>
   // expected-error @+1 {{'tile.convert_layout' op #tile.blocked vector 3 must be a power of two}}
-  %y = tile.convert_layout %x : tensor<16x128xf32> to #tile.blocked<vector = 3>
+  %y = tile.convert_layout %x : tensor<16x128xf32> -> tensor<16x128xf32, #tile.blocked<vector = 3>>
   tile.return
 }
 
@@ -1044,7 +1044,7 @@ tile.kernel @convert_vector_too_wide(%X: !tile.tensor<[16, 6], f32>) attributes 
   %c0 = arith.constant 0 : index
   %x = tile.load %X[%c0, %c0] : !tile.tensor<[16, 6], f32> -> tensor<16x6xf32>
   // expected-error @+1 {{'tile.convert_layout' op #tile.blocked vector 4 must divide the rows of 'tensor<16x6xf32>' and, times 32 threads, its elements}}
-  %y = tile.convert_layout %x : tensor<16x6xf32> to #tile.blocked<vector = 4>
+  %y = tile.convert_layout %x : tensor<16x6xf32> -> tensor<16x6xf32, #tile.blocked<vector = 4>>
   tile.return
 }
 
@@ -1054,7 +1054,7 @@ tile.kernel @convert_rows_not_a_column(%X: !tile.tensor<[4, 8], f32>) attributes
   %c0 = arith.constant 0 : index
   %x = tile.load %X[%c0, %c0] : !tile.tensor<[4, 8], f32> -> tensor<4x8xf32>
   // expected-error @+1 {{'tile.convert_layout' op #tile.rows lays out [R, 1] row results, not 'tensor<4x8xf32>'}}
-  %y = tile.convert_layout %x : tensor<4x8xf32> to #tile.rows<columns = 8, parent = #tile.blocked<vector = 1>>
+  %y = tile.convert_layout %x : tensor<4x8xf32> -> tensor<4x8xf32, #tile.rows<columns = 8, parent = #tile.blocked<vector = 1>>>
   tile.return
 }
 
@@ -1064,7 +1064,7 @@ tile.kernel @convert_rows_replicated_parent(%X: !tile.tensor<[4, 1], f32>) attri
   %c0 = arith.constant 0 : index
   %x = tile.load %X[%c0, %c0] : !tile.tensor<[4, 1], f32> -> tensor<4x1xf32>
   // expected-error @+1 {{'tile.convert_layout' op #tile.rows parent #tile.rows<columns = 8, parent = #tile.blocked<vector = 1>> must hold each element once}}
-  %y = tile.convert_layout %x : tensor<4x1xf32> to #tile.rows<columns = 1, parent = #tile.rows<columns = 8, parent = #tile.blocked<vector = 1>>>
+  %y = tile.convert_layout %x : tensor<4x1xf32> -> tensor<4x1xf32, #tile.rows<columns = 1, parent = #tile.rows<columns = 8, parent = #tile.blocked<vector = 1>>>>
   tile.return
 }
 
@@ -1074,7 +1074,7 @@ tile.kernel @convert_rows_bad_parent(%X: !tile.tensor<[16, 1], f32>) attributes 
   %c0 = arith.constant 0 : index
   %x = tile.load %X[%c0, %c0] : !tile.tensor<[16, 1], f32> -> tensor<16x1xf32>
   // expected-error @+1 {{'tile.convert_layout' op #tile.blocked vector 4 must divide the rows of 'tensor<16x6xf32>' and, times 32 threads, its elements}}
-  %y = tile.convert_layout %x : tensor<16x1xf32> to #tile.rows<columns = 6, parent = #tile.blocked<vector = 4>>
+  %y = tile.convert_layout %x : tensor<16x1xf32> -> tensor<16x1xf32, #tile.rows<columns = 6, parent = #tile.blocked<vector = 4>>>
   tile.return
 }
 
@@ -1082,10 +1082,10 @@ tile.kernel @convert_rows_bad_parent(%X: !tile.tensor<[16, 1], f32>) attributes 
 
 tile.kernel @convert_scratch_shape(%X: !tile.tensor<[16, 128], f32>) attributes {threads = 128 : i64} {
   %c0 = arith.constant 0 : index
-  %x = tile.load %X[%c0, %c0] {tile.layout = #tile.blocked<vector = 4>} : !tile.tensor<[16, 128], f32> -> tensor<16x128xf32>
+  %x = tile.load %X[%c0, %c0] : !tile.tensor<[16, 128], f32> -> tensor<16x128xf32, #tile.blocked<vector = 4>>
   %s = tile.var "s" : !tile.var<16x64xf32>
   // expected-error @+1 {{'tile.convert_layout' op scratch var must be '!tile.var<16x128xf32>' (the tile's shape), not '!tile.var<16x64xf32>'}}
-  %y = tile.convert_layout %x through %s : tensor<16x128xf32>, !tile.var<16x64xf32> to #tile.blocked<vector = 1>
+  %y = tile.convert_layout %x through %s : tensor<16x128xf32, #tile.blocked<vector = 4>>, !tile.var<16x64xf32> -> tensor<16x128xf32, #tile.blocked<vector = 1>>
   tile.return
 }
 

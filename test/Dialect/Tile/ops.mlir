@@ -74,12 +74,12 @@ tile.kernel @everything(%A: !tile.tensor<[M, 32], f16>, %B: !tile.tensor<[32, N]
   %m2 = tile.rowmax %d through %p : tensor<16x64xf32>, !tile.var<16x2xf32> -> tensor<16x1xf32>
   // CHECK: tile.broadcast %{{.*}} : tensor<16x1xf32> -> tensor<16x64xf32>
   %mb = tile.broadcast %m : tensor<16x1xf32> -> tensor<16x64xf32>
-  // CHECK: tile.convert_layout %{{.*}} : tensor<16x1xf32> to #tile.blocked<vector = 1>
-  %mc = tile.convert_layout %m : tensor<16x1xf32> to #tile.blocked<vector = 1>
+  // CHECK: tile.convert_layout %{{.*}} : tensor<16x1xf32> -> tensor<16x1xf32, #tile.blocked<vector = 1>>
+  %mc = tile.convert_layout %m : tensor<16x1xf32> -> tensor<16x1xf32, #tile.blocked<vector = 1>>
   // CHECK: %[[CS:.*]] = tile.var "convert_layout.scratch" : !tile.var<16x1xf32>
   %cs = tile.var "convert_layout.scratch" : !tile.var<16x1xf32>
-  // CHECK: tile.convert_layout %{{.*}} through %[[CS]] : tensor<16x1xf32>, !tile.var<16x1xf32> to #tile.rows<columns = 64, parent = #tile.blocked<vector = 4>>
-  %mr2 = tile.convert_layout %mc through %cs : tensor<16x1xf32>, !tile.var<16x1xf32> to #tile.rows<columns = 64, parent = #tile.blocked<vector = 4>>
+  // CHECK: tile.convert_layout %{{.*}} through %[[CS]] : tensor<16x1xf32, #tile.blocked<vector = 1>>, !tile.var<16x1xf32> -> tensor<16x1xf32, #tile.rows<columns = 64, parent = #tile.blocked<vector = 4>>>
+  %mr2 = tile.convert_layout %mc through %cs : tensor<16x1xf32, #tile.blocked<vector = 1>>, !tile.var<16x1xf32> -> tensor<16x1xf32, #tile.rows<columns = 64, parent = #tile.blocked<vector = 4>>>
   // CHECK: tile.reshape %{{.*}} : tensor<16x1xf32> -> tensor<16xf32>
   %mr = tile.reshape %m : tensor<16x1xf32> -> tensor<16xf32>
   %e = arith.subf %d, %mb : tensor<16x64xf32>
@@ -219,5 +219,29 @@ tile.kernel @transposes(%K: !tile.tensor<[64, 32], f16>) attributes {threads = 1
   %q = tile.extract_slice %k[0, 0] : tensor<64x32xf16> -> tensor<16x32xf16>
   // CHECK: tile.dot %{{.*}}, %{{.*}} rhs_transposed : tensor<16x32xf16>, tensor<64x32xf16> -> tensor<16x64xf32>
   %s = tile.dot %q, %k rhs_transposed : tensor<16x32xf16>, tensor<64x32xf16> -> tensor<16x64xf32>
+  tile.return
+}
+
+// A tile type carries its layout (its encoding), a register var its
+// values' (`layout`); a read or written value, or an initial value, in a
+// layout has its type written after the var's.
+// CHECK-LABEL: tile.kernel @written
+// CHECK: %[[X:.*]] = tile.load {{.*}} -> tensor<16x64xf32, #tile.blocked<vector = 4>>
+// CHECK: %[[V:.*]] = tile.var "v" = %[[X]] {layout = #tile.blocked<vector = 4>, storage = #tile.storage<registers>} : !tile.var<16x64xf32>, tensor<16x64xf32, #tile.blocked<vector = 4>>
+// CHECK: tile.read %[[V]] : !tile.var<16x64xf32> -> tensor<16x64xf32, #tile.blocked<vector = 4>>
+// CHECK: tile.write %{{.*}}, %[[V]] : !tile.var<16x64xf32>, tensor<16x64xf32, #tile.blocked<vector = 4>>
+// CHECK: %[[S:.*]] = tile.rowsum %{{.*}} : tensor<16x64xf32, #tile.blocked<vector = 4>> -> tensor<16x1xf32, #tile.rows<columns = 64, parent = #tile.blocked<vector = 4>>>
+// CHECK: tile.convert_layout %[[S]] : tensor<16x1xf32, #tile.rows<columns = 64, parent = #tile.blocked<vector = 4>>> -> tensor<16x1xf32, #tile.blocked<vector = 1>>
+tile.kernel @written(%X: !tile.tensor<[16, 64], f32>, %S: !tile.tensor<[16, 1], f32>) attributes {threads = 256 : i64} {
+  %c0 = arith.constant 0 : index
+  %x = tile.load %X[%c0, %c0] : !tile.tensor<[16, 64], f32> -> tensor<16x64xf32, #tile.blocked<vector = 4>>
+  %v = tile.var "v" = %x {layout = #tile.blocked<vector = 4>, storage = #tile.storage<registers>} : !tile.var<16x64xf32>, tensor<16x64xf32, #tile.blocked<vector = 4>>
+  %r = tile.read %v : !tile.var<16x64xf32> -> tensor<16x64xf32, #tile.blocked<vector = 4>>
+  %d = arith.addf %r, %r : tensor<16x64xf32, #tile.blocked<vector = 4>>
+  tile.write %d, %v : !tile.var<16x64xf32>, tensor<16x64xf32, #tile.blocked<vector = 4>>
+  %s = tile.rowsum %d : tensor<16x64xf32, #tile.blocked<vector = 4>> -> tensor<16x1xf32, #tile.rows<columns = 64, parent = #tile.blocked<vector = 4>>>
+  %t = tile.convert_layout %s : tensor<16x1xf32, #tile.rows<columns = 64, parent = #tile.blocked<vector = 4>>> -> tensor<16x1xf32, #tile.blocked<vector = 1>>
+  %u = arith.mulf %t, %t : tensor<16x1xf32, #tile.blocked<vector = 1>>
+  tile.store %u, %S[%c0, %c0] : tensor<16x1xf32, #tile.blocked<vector = 1>> -> !tile.tensor<[16, 1], f32>
   tile.return
 }

@@ -111,14 +111,15 @@ tile.kernel @reuse(%A: !tile.tensor<[16, 48], f32>, %M: !tile.tensor<[16, 1], f3
 // -----
 
 // A shuffle-folded row result read by anything but a free broadcast, a
-// store or a var write is converted to seed 000's distribution (the row
+// store or a var write is converted to the cyclic distribution (the row
 // results of 4 warps' rows to the first 16 threads: through shared memory,
 // a scratch var the plan adds); a free broadcast and a store read it where
-// it is.
+// it is. Before tile-assign-layouts writes the layouts into the types, the
+// conversion's result type has none: the cyclic distribution.
 // CHECK-LABEL: tile.kernel @row_results
 // CHECK: %[[MAX:.*]] = tile.rowmax
 // CHECK: %[[T:.*]] = tile.var "rowmax.result" {{.*}}tile.temp
-// CHECK: %[[TR:.*]] = tile.convert_layout %[[MAX]] through %[[T]] : tensor<16x1xf32>, !tile.var<16x1xf32> to #tile.blocked<vector = 1>
+// CHECK: %[[TR:.*]] = tile.convert_layout %[[MAX]] through %[[T]] : tensor<16x1xf32>, !tile.var<16x1xf32> -> tensor<16x1xf32>{{$}}
 // CHECK: tile.broadcast %[[MAX]]
 // CHECK: tile.store %[[MAX]]
 // CHECK: arith.addf %[[TR]], %[[TR]]

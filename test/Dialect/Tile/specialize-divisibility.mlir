@@ -11,7 +11,7 @@
 // CHECK: tile.kernel @scale_div16(
 // CHECK-SAME: tile.divisibility = {M = 16 : i64, N = 16 : i64}
 // CHECK-SAME: tile.variant_of = @scale
-// CHECK: tile.load {{.*}} {tile.layout = #tile.blocked<vector = 4>}
+// CHECK: tile.load {{.*}} -> tensor<{{.*}}, #tile.blocked<vector = 4>>
 // CHECK: tile.return
 tile.kernel @scale(%X: !tile.tensor<[M, N], f32>, %S: !tile.tensor<[M, 1], f32>, %Y: !tile.tensor<[M, N], f32>) attributes {threads = 128 : i64} {
   %c0 = arith.constant 0 : index

@@ -9,15 +9,15 @@
 // store's value take the mma layout. 32x64 over 8 warps: a 2 x 4 grid of
 // [16, 16] blocks (2 ldmatrix a warp per 16 of K; 4 x 2 would take 3).
 // CHECK-LABEL: tile.kernel @accumulate
-// CHECK:         %[[ZERO:.*]] = arith.constant {tile.layout = #tile.mma<warps = [2, 4]>} dense<0.000000e+00> : tensor<32x64xf32>
+// CHECK:         %[[ZERO:.*]] = arith.constant dense<0.000000e+00> : tensor<32x64xf32, #tile.mma<warps = [2, 4]>>
 // CHECK:         %[[R:.*]] = scf.for {{.*}} iter_args(%[[ACC:.*]] = %[[ZERO]])
-// CHECK:           %[[D:.*]] = tile.dot %{{.*}}, %{{.*}} acc %[[ACC]] {tile.layout = #tile.mma<warps = [2, 4]>}
+// CHECK:           %[[D:.*]] = tile.dot %{{.*}}, %{{.*}} acc %[[ACC]] {{.*}}, #tile.mma<warps = [2, 4]>>
 // CHECK-NEXT:      scf.yield %[[D]]
 // CHECK:         tile.var "acc" = %[[R]] {tile.spill_of = "acc"}
-// CHECK:         tile.read %{{.*}} {tile.layout = #tile.mma<warps = [2, 4]>}
+// CHECK:         tile.read %{{.*}} {{.*}}, #tile.mma<warps = [2, 4]>>
 // SM75-REMARK: remark: dot stays SIMT: sm_75 has no mma.sync.m16n8k16 (sm_80 and newer)
 // SM75-LABEL: tile.kernel @accumulate
-// SM75-NOT: tile.layout
+// SM75-NOT: #tile.mma
 // SM75: arith.addf
 tile.kernel @accumulate(%A: !tile.tensor<[32, K], f16>, %B: !tile.tensor<[K, 64], f16>,
                         %C: !tile.tensor<[32, 64], f32>) attributes {threads = 256 : i64} {
@@ -44,8 +44,8 @@ tile.kernel @accumulate(%A: !tile.tensor<[32, K], f16>, %B: !tile.tensor<[K, 64]
 // bf16 too, with a dot whose result is scaled (elementwise: the same
 // layout) and stored.
 // CHECK-LABEL: tile.kernel @bf16_scaled
-// CHECK: tile.dot {{.*}} {tile.layout = #tile.mma<warps = [4, 1]>} : tensor<64x16xbf16>, tensor<16x8xbf16> -> tensor<64x8xf32>
-// CHECK: arith.mulf {{.*}} {tile.layout = #tile.mma<warps = [4, 1]>}
+// CHECK: tile.dot {{.*}} : tensor<64x16xbf16>, tensor<16x8xbf16> -> tensor<64x8xf32, #tile.mma<warps = [4, 1]>>
+// CHECK: arith.mulf {{.*}} {{.*}}, #tile.mma<warps = [4, 1]>>
 tile.kernel @bf16_scaled(%A: !tile.tensor<[64, 16], bf16>, %B: !tile.tensor<[16, 8], bf16>,
                          %C: !tile.tensor<[64, 8], f32>) attributes {threads = 128 : i64} {
   %c0 = arith.constant 0 : index
@@ -65,7 +65,7 @@ tile.kernel @bf16_scaled(%A: !tile.tensor<[64, 16], bf16>, %B: !tile.tensor<[16,
 // tensor cores, its result stays in the mma layout, and the reshape reads
 // it converted, through a shared var written right before.
 // CHECK-LABEL: tile.kernel @reshaped
-// CHECK: %[[D:.*]] = tile.dot {{.*}} {tile.layout = #tile.mma<warps = [1, 4]>}
+// CHECK: %[[D:.*]] = tile.dot {{.*}} {{.*}}, #tile.mma<warps = [1, 4]>>
 // CHECK-NEXT: %[[V:.*]] = tile.var "mma.convert" = %[[D]] {storage = #tile.storage<shared>}
 // CHECK-NEXT: %[[R:.*]] = tile.read %[[V]] :
 // CHECK-NEXT: tile.reshape %[[R]]
@@ -88,7 +88,7 @@ tile.kernel @reshaped(%A: !tile.tensor<[16, 16], f16>, %B: !tile.tensor<[16, 32]
 // converts, and the [16, 1] result is in #tile.rows of the mma layout
 // (derived from its input: the reduction carries no layout of its own).
 // CHECK-LABEL: tile.kernel @reduced
-// CHECK: %[[D:.*]] = tile.dot {{.*}} {tile.layout = #tile.mma<warps = [1, 4]>}
+// CHECK: %[[D:.*]] = tile.dot {{.*}} {{.*}}, #tile.mma<warps = [1, 4]>>
 // CHECK-NEXT: tile.rowsum %[[D]] :
 tile.kernel @reduced(%A: !tile.tensor<[16, 16], f16>, %B: !tile.tensor<[16, 32], f16>,
                      %S: !tile.tensor<[16, 1], f32>) attributes {threads = 128 : i64} {
@@ -110,17 +110,17 @@ tile.kernel @reduced(%A: !tile.tensor<[16, 16], f16>, %B: !tile.tensor<[16, 32],
 // back over the scores and the accumulator all stay in the mma layout or
 // its #tile.rows slice: no 'dot.result', no 'mma.convert'.
 // CHECK-LABEL: tile.kernel @online_softmax
-// CHECK-DAG: tile.var "m" = %{{.*}} {tile.layout = #tile.rows<columns = 32, parent = #tile.mma<warps = [1, 4]>>}
-// CHECK-DAG: tile.var "l" = %{{.*}} {tile.layout = #tile.rows<columns = 32, parent = #tile.mma<warps = [1, 4]>>}
-// CHECK-DAG: arith.constant {tile.layout = #tile.rows<columns = 32, parent = #tile.mma<warps = [1, 4]>>} dense<0xFF800000> : tensor<16x1xf32>
-// CHECK-DAG: tile.iota 1 {tile.layout = #tile.mma<warps = [1, 4]>}
-// CHECK-DAG: tile.iota 0 {tile.layout = #tile.mma<warps = [1, 4]>}
+// CHECK-DAG: tile.var "m" = %{{.*}} {layout = #tile.rows<columns = 32, parent = #tile.mma<warps = [1, 4]>>}
+// CHECK-DAG: tile.var "l" = %{{.*}} {layout = #tile.rows<columns = 32, parent = #tile.mma<warps = [1, 4]>>}
+// CHECK-DAG: arith.constant dense<0xFF800000> : tensor<16x1xf32, #tile.rows<columns = 32, parent = #tile.mma<warps = [1, 4]>>>
+// CHECK-DAG: tile.iota 1 {{.*}}, #tile.mma<warps = [1, 4]>>
+// CHECK-DAG: tile.iota 0 {{.*}}, #tile.mma<warps = [1, 4]>>
 // CHECK: scf.for
-// CHECK: %[[S:.*]] = tile.dot {{.*}} {tile.layout = #tile.mma<warps = [1, 4]>}
-// CHECK: arith.select {{.*}} {tile.layout = #tile.mma<warps = [1, 4]>}
+// CHECK: %[[S:.*]] = tile.dot {{.*}} {{.*}}, #tile.mma<warps = [1, 4]>>
+// CHECK: arith.select {{.*}} {{.*}}, #tile.mma<warps = [1, 4]>>
 // CHECK: tile.rowmax
-// CHECK: arith.maximumf {{.*}} {tile.layout = #tile.rows<columns = 32, parent = #tile.mma<warps = [1, 4]>>}
-// CHECK: tile.broadcast {{.*}} {tile.layout = #tile.mma<warps = [1, 4]>}
+// CHECK: arith.maximumf {{.*}} {{.*}}, #tile.rows<columns = 32, parent = #tile.mma<warps = [1, 4]>>>
+// CHECK: tile.broadcast {{.*}} {{.*}}, #tile.mma<warps = [1, 4]>>
 // CHECK: tile.rowsum
 // CHECK: tile.dot {{.*}} acc
 // CHECK-NOT: "dot.result"
@@ -191,7 +191,7 @@ tile.kernel @online_softmax(%Q: !tile.tensor<[16, 32], f16>, %K: !tile.tensor<[N
 // statistics keep it (converted at their uses, by tile-plan-shared), and
 // the dot's result still stays in the mma layout.
 // CHECK-LABEL: tile.kernel @statistic_pinned
-// CHECK: tile.dot {{.*}} {tile.layout = #tile.mma<warps = [1, 4]>}
+// CHECK: tile.dot {{.*}} {{.*}}, #tile.mma<warps = [1, 4]>>
 // CHECK-NOT: "dot.result"
 // CHECK: arith.addf {{.*}} : tensor<16x1xf32>
 // CHECK-NOT: #tile.rows
@@ -221,7 +221,7 @@ tile.kernel @statistic_pinned(%A: !tile.tensor<[16, 16], f16>, %B: !tile.tensor<
 // keeps seed 000's distribution and the dot converts its result where it is
 // made, through a shared var.
 // CHECK-LABEL: tile.kernel @broadcast_added
-// CHECK: %[[D:.*]] = tile.dot {{.*}} {tile.layout = #tile.mma<warps = [1, 4]>}
+// CHECK: %[[D:.*]] = tile.dot {{.*}} {{.*}}, #tile.mma<warps = [1, 4]>>
 // CHECK-NEXT: %[[V:.*]] = tile.var "dot.result" = %[[D]] {storage = #tile.storage<shared>}
 // CHECK-NEXT: %[[R:.*]] = tile.read %[[V]] :
 // CHECK-NEXT: arith.addf %[[R]], %{{.*}} : tensor<16x32xf32>
@@ -244,7 +244,7 @@ tile.kernel @broadcast_added(%A: !tile.tensor<[16, 16], f16>, %B: !tile.tensor<[
 
 // Dots that stay SIMT, each with its reason.
 // CHECK-LABEL: tile.kernel @simt
-// CHECK-NOT: tile.layout
+// CHECK-NOT: #tile.mma
 // CHECK: tile.return
 tile.kernel @simt(%A: !tile.tensor<[16, 16], f32>, %H: !tile.tensor<[16, 16], f16>,
                   %G: !tile.tensor<[16, 24], f16>, %E: !tile.tensor<[8, 16], f16>,
@@ -282,8 +282,8 @@ tile.kernel @simt(%A: !tile.tensor<[16, 16], f32>, %H: !tile.tensor<[16, 16], f1
 // observable (here a per-thread value splat over a tile and added): the dot
 // still runs on tensor cores, and its result converts where it is made.
 // CHECK-LABEL: tile.kernel @reads_thread
-// CHECK: %[[D:.*]] = tile.dot {{.*}} {tile.layout = #tile.mma<warps = [1, 4]>}
-// CHECK-NEXT: tile.var "dot.result" = %[[D]] {storage = #tile.storage<shared>}
+// CHECK: %[[D:.*]] = tile.dot {{.*}} {{.*}}, #tile.mma<warps = [1, 4]>>
+// CHECK-NEXT: tile.var "dot.result" = %[[D]] {storage = #tile.storage<shared>} : {{.*}}
 // CHECK-NOT: #tile.mma
 // CHECK: tile.return
 tile.kernel @reads_thread(%A: !tile.tensor<[16, 16], f16>, %B: !tile.tensor<[16, 32], f16>,
@@ -307,7 +307,7 @@ tile.kernel @reads_thread(%A: !tile.tensor<[16, 16], f16>, %B: !tile.tensor<[16,
 // dot(q, transpose(k)) reads k ([N, K]) transposed: on tensor cores too,
 // its right operand loaded by ldmatrix without .trans.
 // CHECK-LABEL: tile.kernel @rhs_transposed
-// CHECK: tile.dot %{{.*}} rhs_transposed {tile.layout = #tile.mma<warps = [1, 4]>}
+// CHECK: tile.dot %{{.*}} rhs_transposed {{.*}}, #tile.mma<warps = [1, 4]>>
 tile.kernel @rhs_transposed(%Q: !tile.tensor<[16, 32], f16>, %K: !tile.tensor<[64, 32], f16>,
                             %S: !tile.tensor<[16, 64], f32>) attributes {threads = 128 : i64} {
   %c0 = arith.constant 0 : index
@@ -325,7 +325,7 @@ tile.kernel @rhs_transposed(%Q: !tile.tensor<[16, 32], f16>, %K: !tile.tensor<[6
 // and accumulator layout as f16's m16n8k16; K = 32 is 4 steps of 8. A tf32
 // dot whose K is not a multiple of 8 stays SIMT (with the same rounding).
 // CHECK-LABEL: tile.kernel @tf32
-// CHECK:         tile.dot %{{.*}}, %{{.*}} acc %{{.*}} precision = tf32 {tile.layout = #tile.mma<warps = [2, 4]>}
+// CHECK:         tile.dot %{{.*}}, %{{.*}} acc %{{.*}} precision = tf32 {{.*}}, #tile.mma<warps = [2, 4]>>
 // CHECK:         tile.dot %{{.*}}, %{{.*}} precision = tf32 :
 // SM75-REMARK: remark: dot stays SIMT: sm_75 has no mma.sync.m16n8k8 of tf32 (sm_80 and newer); the products are exact f32 products of the operands rounded to tf32
 tile.kernel @tf32(%A: !tile.tensor<[32, K], f32>, %B: !tile.tensor<[K, 64], f32>,

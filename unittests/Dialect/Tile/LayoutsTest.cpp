@@ -3,9 +3,12 @@
 #include "tile/Dialect/Tile/IR/Layouts.h"
 #include "tile/InitAllTile.h"
 
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/Verifier.h"
+#include "mlir/Parser/Parser.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 #include "gtest/gtest.h"
@@ -176,6 +179,52 @@ TEST_F(LayoutsTest, MmaVerifiesWarpsAndShape) {
       layout.verifyLayout(RankedTensorType::get({64, 32}, f32), 64, report)));
   EXPECT_TRUE(failed(
       layout.verifyLayout(RankedTensorType::get({48, 32}, f32), 128, report)));
+}
+
+// writeLayoutTypes gives every tile the layout it is made in, in its type:
+// a constant's value takes its result's new type, a loop's iteration
+// argument and result their init's, a row reduction's result the #tile.rows
+// slice of its input's layout. The IR still verifies and getLayout reads
+// the types.
+TEST_F(LayoutsTest, WriteLayoutTypesWritesEveryTile) {
+  const char *source = R"mlir(
+tile.kernel @k(%X: !tile.tensor<[16, 64], f32>, %S: !tile.tensor<[16, 1], f32>) attributes {threads = 256 : i64} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %x = tile.load %X[%c0, %c0] : !tile.tensor<[16, 64], f32> -> tensor<16x64xf32, #tile.blocked<vector = 4>>
+  %zero = arith.constant dense<0.0> : tensor<16x64xf32>
+  %r = scf.for %i = %c0 to %c1 step %c1 iter_args(%a = %zero) -> (tensor<16x64xf32>) {
+    scf.yield %a : tensor<16x64xf32>
+  }
+  %s = tile.rowsum %x : tensor<16x64xf32, #tile.blocked<vector = 4>> -> tensor<16x1xf32>
+  tile.store %s, %S[%c0, %c0] : tensor<16x1xf32> -> !tile.tensor<[16, 1], f32>
+  tile.return
+}
+)mlir";
+  OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(source, &context);
+  ASSERT_TRUE(module);
+  writeLayoutTypes(*module);
+  ASSERT_TRUE(succeeded(verify(*module)));
+  auto cyclic = getCyclicLayout(&context);
+  auto blocked = BlockedLayoutAttr::get(&context, 4);
+  int64_t tiles = 0;
+  module->walk([&](Operation *op) {
+    for (Value value : op->getResults()) {
+      auto type = dyn_cast<RankedTensorType>(value.getType());
+      if (!type)
+        continue;
+      ++tiles;
+      EXPECT_EQ(type.getEncoding(), getLayout(value));
+      if (auto constant = dyn_cast<arith::ConstantOp>(op))
+        EXPECT_EQ(constant.getValue().getType(), type);
+      if (isa<arith::ConstantOp, scf::ForOp>(op))
+        EXPECT_EQ(type.getEncoding(), cyclic);
+      if (isa<ReductionOpInterface>(op))
+        EXPECT_EQ(type.getEncoding(),
+                  RowsLayoutAttr::get(&context, 64, blocked));
+    }
+  });
+  EXPECT_EQ(tiles, 4); // the load, the constant, the loop and the row sum
 }
 
 } // namespace

@@ -53,6 +53,9 @@ void buildTileToPTXPipeline(OpPassManager &pm, const TileToPTXOptions &options);
 
 /// Registers the `tile-to-ptx` pipeline for tile-opt.
 void registerTileToPTXPipeline();
+/// Registers the `tile-placement` pipeline (buildTilePlacementPipeline) for
+/// tile-opt: the IR with every decision made, which `tile-to-gpu` lowers.
+void registerTilePlacementPipeline();
 
 /// Turns LLVM's SLP vectorizer off while it lives, unless -vectorize-slp
 /// was given. In tile's per-thread code it finds nothing to vectorize (a

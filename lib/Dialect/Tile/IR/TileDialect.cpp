@@ -206,48 +206,6 @@ public:
                             "variant is launched in its place";
         return success();
       });
-    if (name == kLayoutAttr) {
-      auto layout = dyn_cast<LayoutAttrInterface>(value);
-      if (!layout)
-        return error()
-               << "must be a layout (#tile.blocked, #tile.rows, #tile.mma)";
-      // A var's layout is its values'; any other op's, its tile result's.
-      RankedTensorType tile;
-      if (auto var = dyn_cast<VarOp>(op))
-        tile = dyn_cast<RankedTensorType>(var.getVarType().getValueType());
-      else if (op->getNumResults() == 1)
-        tile = dyn_cast<RankedTensorType>(op->getResult(0).getType());
-      if (!tile)
-        return error() << "belongs on a tile.var of a tile or an op with one "
-                          "tile result";
-      // The ops whose lowering lays out their result as told; the others
-      // derive it (reductions, broadcasts of row results) or know only seed
-      // 000's distribution. tile-tensor-cores records #tile.mma on every
-      // member of a dot's group: reads and loop or branch results too.
-      if (!isa<VarOp, LoadOp, SplatOp, IotaOp, DotOp, BroadcastOp, ReadOp,
-               TransposeOp, scf::ForOp, scf::IfOp, arith::ConstantOp>(op) &&
-          !isSameShapeElementwise(op))
-        return error() << "cannot lay out the result of '" << op->getName()
-                       << "', which has a layout of its own";
-      if (auto dot = dyn_cast<DotOp>(op)) {
-        Type in = dot.getLhs().getType().getElementType();
-        bool tf32 = dot.getPrecision() == DotPrecision::tf32;
-        if (!isa<MmaLayoutAttr>(layout) ||
-            !(in.isF16() || in.isBF16() || tf32) ||
-            !tile.getElementType().isF32())
-          return error() << "on a dot must be #tile.mma, for f16 or bf16 "
-                            "operands (or f32 of precision tf32) "
-                            "accumulating in f32 (mma.sync)";
-        if (dot.getLhs().getType().getDimSize(1) % getMmaK(dot) != 0)
-          return error() << "#tile.mma needs a dot whose inner dimension is "
-                            "a multiple of "
-                         << getMmaK(dot);
-      }
-      // Outside a kernel (a test of the attribute alone), one warp.
-      int64_t threads = getKernelThreads(op);
-      return layout.verifyLayout(tile, threads ? threads : kLanes,
-                                 [&] { return error(); });
-    }
     if (name == kPaddingAttr)
       return onVar([&](VarOp var) -> LogicalResult {
         auto padding = dyn_cast<IntegerAttr>(value);

@@ -2,6 +2,7 @@
 
 #include "tile/Dialect/Tile/IR/Layouts.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -571,14 +572,14 @@ Value MmaLayoutAttr::emitElementHolderThread(OpBuilder &builder, Location loc,
 }
 
 //===----------------------------------------------------------------------===//
-// The layout of a value, and what a use needs
+// The layout of a value, written in its type
 //===----------------------------------------------------------------------===//
 
-BlockedLayoutAttr mlir::tile::getSeedLayout(MLIRContext *context) {
+BlockedLayoutAttr mlir::tile::getCyclicLayout(MLIRContext *context) {
   return BlockedLayoutAttr::get(context, 1);
 }
 
-bool mlir::tile::isSeedLayout(Attribute layout) {
+bool mlir::tile::isCyclicLayout(Attribute layout) {
   auto blocked = dyn_cast_or_null<BlockedLayoutAttr>(layout);
   return blocked && blocked.getVector() == 1;
 }
@@ -605,13 +606,14 @@ bool mlir::tile::isSameShapeElementwise(Operation *op) {
          });
 }
 
-LayoutAttrInterface mlir::tile::getVarLayout(VarOp var) {
-  if (auto layout = var->getAttrOfType<LayoutAttrInterface>(kLayoutAttr))
-    return layout;
-  return getSeedLayout(var.getContext());
+LayoutAttrInterface mlir::tile::getLayout(Value tile) {
+  if (auto type = dyn_cast<RankedTensorType>(tile.getType()))
+    if (auto layout = dyn_cast_or_null<LayoutAttrInterface>(type.getEncoding()))
+      return layout;
+  return getUnwrittenLayout(tile);
 }
 
-LayoutAttrInterface mlir::tile::getLayout(Value tile) {
+LayoutAttrInterface mlir::tile::getUnwrittenLayout(Value tile) {
   MLIRContext *context = tile.getContext();
   if (auto arg = dyn_cast<BlockArgument>(tile)) {
     Operation *owner = arg.getOwner()->getParentOp();
@@ -622,32 +624,23 @@ LayoutAttrInterface mlir::tile::getLayout(Value tile) {
       return arg.getOwner() == loop.getBeforeBody()
                  ? getLayout(loop.getInits()[number])
                  : getLayout(loop.getConditionOp().getArgs()[number]);
-    return getSeedLayout(context);
+    return getCyclicLayout(context);
   }
   Operation *def = tile.getDefiningOp();
   unsigned number = cast<OpResult>(tile).getResultNumber();
-  if (auto convert = dyn_cast<ConvertLayoutOp>(def))
-    return convert.getLayout();
-  if (def->getNumResults() == 1)
-    if (auto layout = def->getAttrOfType<LayoutAttrInterface>(kLayoutAttr))
-      return layout;
-  if (auto read = dyn_cast<ReadOp>(def)) {
-    VarOp var = getVarOp(read.getVar());
-    return var ? getVarLayout(var) : getSeedLayout(context);
-  }
   if (auto reduction = dyn_cast<ReductionOpInterface>(def)) {
     LayoutAttrInterface input = getLayout(reduction.getInput());
     RankedTensorType type = reduction.getInput().getType();
     if (reduction.getAxis() == 1 && reducesInPlace(reduction))
       return RowsLayoutAttr::get(context, type.getDimSize(1), input);
-    return getSeedLayout(context);
+    return getCyclicLayout(context);
   }
   if (auto broadcast = dyn_cast<BroadcastOp>(def)) {
     auto rows = dyn_cast<RowsLayoutAttr>(getLayout(broadcast.getInput()));
     RankedTensorType type = broadcast.getType();
     if (rows && type.getRank() == 2 && type.getDimSize(1) == rows.getColumns())
       return rows.getParent();
-    return getSeedLayout(context);
+    return getCyclicLayout(context);
   }
   if (auto loop = dyn_cast<scf::ForOp>(def))
     return getLayout(loop.getInitArgs()[number]);
@@ -655,7 +648,7 @@ LayoutAttrInterface mlir::tile::getLayout(Value tile) {
     return getLayout(ifOp.thenYield().getOperand(number));
   if (auto loop = dyn_cast<scf::WhileOp>(def))
     return getLayout(loop.getConditionOp().getArgs()[number]);
-  return getSeedLayout(context);
+  return getCyclicLayout(context);
 }
 
 int64_t mlir::tile::getLayoutRun(Value tile) {
@@ -668,50 +661,74 @@ int64_t mlir::tile::getLayoutRun(Value tile) {
   return getLayout(tile).getRunLength(type.getShape(), getKernelThreads(scope));
 }
 
-LayoutAttrInterface mlir::tile::getRequiredLayout(OpOperand &use) {
-  Value value = use.get();
-  if (!isa<RankedTensorType>(value.getType()))
-    return {};
-  Operation *user = use.getOwner();
-  MLIRContext *context = user->getContext();
-  unsigned number = use.getOperandNumber();
-  if (isSameShapeElementwise(user))
-    return getLayout(user->getResult(0));
-  // Ops that read the operand through shared memory (placed there by
-  // tile-plan-shared), reduce it, broadcast it or convert it themselves.
-  if (isa<ConvertLayoutOp, ReductionOpInterface, DotOp, BroadcastOp, ExtractOp>(
-          user))
-    return {};
-  if (auto store = dyn_cast<StoreOp>(user))
-    return value == store.getMask() ? getLayout(store.getValue())
-                                    : LayoutAttrInterface();
-  if (auto var = dyn_cast<VarOp>(user))
-    return getVarLayout(var);
-  if (auto write = dyn_cast<WriteOp>(user)) {
-    VarOp var = getVarOp(write.getVar());
-    return var ? getVarLayout(var) : getSeedLayout(context);
-  }
-  if (auto copy = dyn_cast<CopyOp>(user))
-    // A mask of one-element chunks is read by its owners; a wider one from
-    // shared memory.
-    return copy.getWidth() == 1 ? getSeedLayout(context)
-                                : LayoutAttrInterface();
-  if (isa<scf::ForOp, scf::WhileOp, scf::ConditionOp>(user))
-    return {}; // inits and a while's condition define the layouts
-  if (auto yield = dyn_cast<scf::YieldOp>(user)) {
-    Operation *parent = user->getParentOp();
-    if (auto loop = dyn_cast<scf::ForOp>(parent))
-      return getLayout(loop.getInitArgs()[number]);
-    if (auto loop = dyn_cast<scf::WhileOp>(parent))
-      return getLayout(loop.getInits()[number]);
-    if (auto ifOp = dyn_cast<scf::IfOp>(parent))
-      return user->getParentRegion() == &ifOp.getThenRegion()
-                 ? LayoutAttrInterface()
-                 : getLayout(ifOp.getResult(number));
-  }
-  // Reshape, sub-tiles, gathers, scatters, and any op not known here: seed
-  // 000's distribution, which their lowering assumes.
-  return getSeedLayout(context);
+RankedTensorType mlir::tile::withLayout(RankedTensorType type,
+                                        Attribute layout) {
+  return RankedTensorType::get(type.getShape(), type.getElementType(), layout);
+}
+
+void mlir::tile::setLayout(Value tile, LayoutAttrInterface layout) {
+  auto type = cast<RankedTensorType>(tile.getType());
+  RankedTensorType laidOut = withLayout(type, layout);
+  if (laidOut == type)
+    return;
+  tile.setType(laidOut);
+  // A constant's value has its result's type.
+  if (auto constant = tile.getDefiningOp<arith::ConstantOp>())
+    if (auto dense = dyn_cast<DenseElementsAttr>(constant.getValue()))
+      constant.setValueAttr(cast<TypedAttr>(dense.reshape(laidOut)));
+}
+
+bool mlir::tile::hasChosenLayout(Value tile) {
+  if (!isa<RankedTensorType>(tile.getType()))
+    return false;
+  if (auto read = tile.getDefiningOp<ReadOp>())
+    if (VarOp var = getVarOp(read.getVar()); var && var.getLayoutAttr())
+      return false;
+  return getLayout(tile) != getUnwrittenLayout(tile);
+}
+
+LayoutAttrInterface mlir::tile::getVarLayout(VarOp var) {
+  if (LayoutAttrInterface layout = var.getLayoutAttr())
+    return layout;
+  return getCyclicLayout(var.getContext());
+}
+
+/// Writes the layouts of the tile values of `op` (its results, after those
+/// of its regions, and its regions' arguments, before their ops).
+static void writeLayoutTypesOf(Operation *op) {
+  auto write = [](Value value) {
+    auto type = dyn_cast<RankedTensorType>(value.getType());
+    if (type && !isa_and_present<LayoutAttrInterface>(type.getEncoding()))
+      setLayout(value, getLayout(value));
+  };
+  for (Region &region : op->getRegions())
+    for (Block &block : region) {
+      llvm::for_each(block.getArguments(), write);
+      for (Operation &nested : block)
+        writeLayoutTypesOf(&nested);
+    }
+  llvm::for_each(op->getResults(), write);
+}
+
+void mlir::tile::writeLayoutTypes(Operation *root) {
+  writeLayoutTypesOf(root);
+  // A var in registers holds its values in their layout, which its reads
+  // and writes share.
+  root->walk([](VarOp var) {
+    if (var.getVarType().isScalar() || !isInRegisters(var))
+      return;
+    Value value = var.getInit();
+    for (Operation *user : var->getUsers()) {
+      if (value)
+        break;
+      if (auto read = dyn_cast<ReadOp>(user))
+        value = read.getResult();
+      else if (auto write = dyn_cast<WriteOp>(user))
+        value = write.getValue();
+    }
+    if (value)
+      var.setLayoutAttr(getLayout(value));
+  });
 }
 
 //===----------------------------------------------------------------------===//
@@ -907,7 +924,7 @@ ConversionPlan mlir::tile::getConversionPlan(LayoutAttrInterface from,
 }
 
 ConversionPlan mlir::tile::getConversionPlan(ConvertLayoutOp op) {
-  return getConversionPlan(getLayout(op.getInput()), op.getLayout(),
+  return getConversionPlan(getLayout(op.getInput()), getLayout(op.getResult()),
                            op.getType(), getKernelThreads(op));
 }
 

@@ -120,14 +120,14 @@ bool isFreeUse(OpOperand &use) {
 }
 
 /// Whether the rows of a tile of `type` reduce where they live in
-/// `layout` as well as in seed 000's distribution: in one lane set, or in
+/// `layout` as well as in the cyclic distribution: in one lane set, or in
 /// as many (so the scratch var tile-plan-shared gave it still fits).
 bool reducesAsWell(LayoutAttrInterface layout, RankedTensorType type,
                    int64_t threads) {
   std::optional<RowReductionPlan> plan =
       getRowReductionPlan(layout, type, threads);
   std::optional<RowReductionPlan> seed =
-      getRowReductionPlan(getSeedLayout(type.getContext()), type, threads);
+      getRowReductionPlan(getCyclicLayout(type.getContext()), type, threads);
   return plan && seed && (plan->parts == 1 || plan->parts == seed->parts);
 }
 
@@ -140,11 +140,11 @@ struct TileAssignLayouts
     int64_t threads = kernel.getThreads();
     // In a kernel that reads ctx.thread, which thread holds which element
     // is observable (a per-thread value splat over a tile, a store under a
-    // branch only some threads take): every tile keeps seed 000's
+    // branch only some threads take): every tile keeps the cyclic
     // distribution.
     if (kernel.walk([](ThreadIdOp) { return WalkResult::interrupt(); })
             .wasInterrupted())
-      return;
+      return writeLayoutTypes(kernel);
     // Groups of tiles joined by elementwise ops: one layout each.
     llvm::EquivalenceClasses<Value> groups;
     SmallVector<Value> tiles;
@@ -210,7 +210,7 @@ struct TileAssignLayouts
         if (auto reduction = dyn_cast<ReductionOpInterface>(user)) {
           int64_t &vector = vectorOf[groups.getLeaderValue(tile)];
           auto type = cast<RankedTensorType>(tile.getType());
-          // Columns fold in place in seed 000's distribution only.
+          // Columns fold in place in the cyclic distribution only.
           if (reduction.getAxis() != 1 && reducesInPlace(reduction))
             vector = 1;
           while (vector > 1 &&
@@ -218,7 +218,6 @@ struct TileAssignLayouts
                                 threads))
             vector /= 2;
         }
-    DenseSet<Operation *> laidOut;
     DenseSet<Location> remarked;
     for (Value tile : tiles) {
       int64_t vector = vectorOf.lookup(groups.getLeaderValue(tile));
@@ -226,35 +225,31 @@ struct TileAssignLayouts
       if (vector <= 1 || !hasSlice(groups, tile))
         continue;
       auto layout = BlockedLayoutAttr::get(context, vector);
-      // Where the layout is recorded: on the op that makes the tile, or on
-      // the var whose value it reads; loop-carried values and free
-      // broadcasts take theirs from their group (getLayout).
-      Operation *def = tile.getDefiningOp();
-      auto broadcast = dyn_cast_or_null<BroadcastOp>(def);
-      if (!def || isa<scf::ForOp>(def) ||
-          (broadcast && getFreelyBroadcastRows(broadcast)))
-        continue;
-      if (auto read = dyn_cast<ReadOp>(def))
-        def = getVarOp(read.getVar());
-      if (!laidOut.insert(def).second)
-        continue;
       // A layout written by hand is the pass's to choose: said, not lost.
-      auto written = def->getAttrOfType<LayoutAttrInterface>(kLayoutAttr);
-      if (remarks && written && written != layout)
+      auto written = dyn_cast_or_null<LayoutAttrInterface>(
+          cast<RankedTensorType>(tile.getType()).getEncoding());
+      Operation *def = tile.getDefiningOp();
+      if (remarks && def && written && written != layout)
         emitRemark(def->getLoc())
             << "layout " << written << " replaced by " << layout << " ("
             << vector << " elements a thread at a time, the widest the "
             << "tile's shape, its threads and its uses allow)";
-      def->setAttr(kLayoutAttr, layout);
+      // Every member of the group, in its type: the group is closed under
+      // what needs one layout (elementwise ops, loops, register vars).
+      setLayout(tile, layout);
       // Once per source line: @pipeline's copies of a load (its prologue
       // and its steady state) are one load to the author.
-      if (remarks && isa<LoadOp>(def) && remarked.insert(def->getLoc()).second)
+      if (remarks && isa_and_present<LoadOp>(def) &&
+          remarked.insert(def->getLoc()).second)
         emitRemark(def->getLoc())
             << "slice read " << vector << " elements a thread at a time ("
             << vector * bitsOf(tile) / 8 << "-byte accesses): layout " << layout
             << ", which no other use observes";
     }
     updateReductions(kernel);
+    // Every other tile takes the layout it is made in: from here on each
+    // tile type carries its layout.
+    writeLayoutTypes(kernel);
   }
 
   /// Reports how each row reduction runs in its input's layout, and drops

@@ -68,7 +68,8 @@ bool unchangedBetween(ReadOp read, Operation *user) {
 }
 
 /// Stores `value` into a new shared temporary at the builder's insertion
-/// point and returns a read of it.
+/// point and returns a read of it (in the cyclic distribution, as a read of
+/// a shared var is until a layout pass says otherwise).
 Value storeToSharedTemporary(OpBuilder &builder, Location loc, Value value,
                              StringRef name) {
   auto tensor = cast<RankedTensorType>(value.getType());
@@ -76,7 +77,7 @@ Value storeToSharedTemporary(OpBuilder &builder, Location loc, Value value,
                            tensor.getElementType());
   auto var = VarOp::create(builder, loc, name, type, value);
   var->setAttr(kTempAttr, builder.getUnitAttr());
-  return ReadOp::create(builder, loc, tensor, var);
+  return ReadOp::create(builder, loc, var);
 }
 
 std::string temporaryName(OpOperand &use) {
@@ -308,7 +309,7 @@ private:
   /// A row result reduced in place lives in every lane of its row
   /// (#tile.rows), not in the lane that owns each element of [R, 1]: any
   /// use but a free broadcast, a store or a var write reads it converted
-  /// to seed 000's distribution (tile.convert_layout, which moves it within
+  /// to the cyclic distribution (tile.convert_layout, which moves it within
   /// the thread, with shuffles or through shared memory, as the layouts
   /// allow).
   void convertRowResultsForOtherUses(KernelOp kernel) {
@@ -343,9 +344,11 @@ private:
         continue;
       OpBuilder builder(reduction->getContext());
       builder.setInsertionPointAfter(reduction);
-      Value converted =
-          ConvertLayoutOp::create(builder, reduction->getLoc(), result,
-                                  getSeedLayout(builder.getContext()));
+      // To the cyclic distribution, which a type without a layout is in
+      // until tile-assign-layouts writes it.
+      Value converted = ConvertLayoutOp::create(
+          builder, reduction->getLoc(), result,
+          withLayout(cast<RankedTensorType>(result.getType()), nullptr));
       for (OpOperand *use : others)
         use->set(converted);
     }
@@ -380,7 +383,8 @@ private:
       if (report)
         emitRemark(op.getLoc())
             << "layout conversion from " << getLayout(op.getInput()) << " to "
-            << op.getLayout() << ": " << stringifyConversionKind(plan.kind);
+            << getLayout(op.getResult()) << ": "
+            << stringifyConversionKind(plan.kind);
       if (op.getScratch() || plan.kind != ConversionKind::Shared)
         return;
       OpBuilder builder(op);

@@ -13,7 +13,7 @@
 // and every row statistic combined with them (a loop's running maximum and
 // sum), are in #tile.rows of the mma layout, a slice of it, and broadcast
 // back over the rows for free, so flash attention's S, P, m and l never
-// leave registers. A tile of the group that needs seed 000's distribution
+// leave registers. A tile of the group that needs the cyclic distribution
 // (a reshape, a column reduction, ...) makes the dot's result convert
 // once, through a shared var, where it is made.
 //
@@ -124,30 +124,42 @@ bool isCertainlyShared(VarOp var) {
 /// comment); run once per kernel.
 class TensorCoreAssignment {
 public:
-  TensorCoreAssignment(int chip, bool remarks)
-      : chip(chip), remarks(remarks) {}
+  TensorCoreAssignment(int chip, bool remarks) : chip(chip), remarks(remarks) {}
 
-  void run(KernelOp kernel) {
+  LogicalResult run(KernelOp kernel) {
     SmallVector<DotOp> dots;
-    kernel.walk([&](DotOp dot) {
+    WalkResult walked = kernel.walk([&](DotOp dot) {
       std::string why = whyNotTensorCores(dot, chip);
       FailureOr<MmaLayoutAttr> layout = failure();
       if (why.empty())
         layout = chooseWarps(dot, kernel.getThreads(), why);
       if (failed(layout)) {
-        dot->removeAttr(kLayoutAttr);
+        // A result type in #tile.mma (written by hand, or by an earlier
+        // run for another chip) the dot cannot keep.
+        if (getMmaLayout(dot)) {
+          dot.emitError("result in #tile.mma, but the dot cannot run on "
+                        "tensor cores: ")
+              << why;
+          return WalkResult::interrupt();
+        }
         if (remarks && !why.empty())
           emitRemark(dot.getLoc()) << "dot stays SIMT: " << why;
-        return;
+        return WalkResult::advance();
       }
-      dot->setAttr(kLayoutAttr, *layout);
+      // The dot runs on tensor cores: its result is in the mma layout
+      // whatever its group decides (a group that keeps the cyclic
+      // distribution converts it through a shared var, finish).
+      setLayout(dot.getResult(), *layout);
       dots.push_back(dot);
+      return WalkResult::advance();
     });
+    if (walked.wasInterrupted())
+      return failure();
     if (dots.empty())
-      return;
+      return success();
     // In a kernel that reads ctx.thread, which thread holds which element
     // is observable (a per-thread value splat over a tile, a store under a
-    // branch only some threads take): every tile keeps seed 000's
+    // branch only some threads take): every tile keeps the cyclic
     // distribution, and the dots convert their results where they are made.
     kernel.walk([&](ThreadIdOp read) {
       threadRead = read;
@@ -164,6 +176,7 @@ public:
     decideRowStatistics(kernel);
     for (DotOp dot : dots)
       finish(dot);
+    return success();
   }
 
   //===--------------------------------------------------------------------===//
@@ -336,7 +349,7 @@ public:
     return nullptr;
   }
 
-  /// The member of `value`'s group that needs seed 000's distribution: an
+  /// The member of `value`'s group that needs the cyclic distribution: an
   /// op that makes or uses it slot by slot.
   static Operation *pinsDistribution(Value value) {
     if (!isMadeAnywhere(value))
@@ -349,7 +362,7 @@ public:
   }
 
   /// A group of a tensor-core dot whose members are all made in any layout
-  /// but some of whose uses need seed 000's distribution (an in-place row
+  /// but some of whose uses need the cyclic distribution (an in-place row
   /// reduction of the loop's result, a reshape, ...) converts at those
   /// uses: each reads the value through a shared var of its own
   /// (`mma.convert`), written right before it, so the rest of the group
@@ -386,7 +399,7 @@ public:
                                             type.getElementType()),
                                use->get());
       var.setStorage(Storage::shared);
-      use->set(ReadOp::create(builder, user->getLoc(), type, var));
+      use->set(ReadOp::create(builder, user->getLoc(), var));
       if (remarks)
         emitRemark(user->getLoc())
             << "'" << user->getName().getStringRef()
@@ -399,7 +412,7 @@ public:
 
   void decideGroups(KernelOp kernel) {
     // Per group: its tensor-core dots' layout (null when they disagree) and
-    // the first member that needs seed 000's distribution.
+    // the first member that needs the cyclic distribution.
     for (auto it = groups.begin(); it != groups.end(); ++it) {
       if (!(*it)->isLeader())
         continue;
@@ -432,17 +445,17 @@ public:
     for (auto &[leader, group] : decided) {
       if (!group.mma())
         continue;
+      // The decision, in the types of the whole group: elementwise ops,
+      // loops, branches and register vars join only tiles of one layout.
       for (auto member = groups.findLeader(leader);
-           member != groups.member_end(); ++member)
-        if (Operation *def = (*member).getDefiningOp();
-            def && def->getNumResults() == 1) {
-          def->setAttr(kLayoutAttr, group.layout);
-          if (remarks && isa<IotaOp>(def))
-            emitRemark(def->getLoc())
-                << "iota built in the mma accumulator layout " << group.layout
-                << ", where the tiles it is combined with live: no "
-                   "conversion of the dot's result";
-        }
+           member != groups.member_end(); ++member) {
+        setLayout(*member, group.layout);
+        if (remarks && (*member).getDefiningOp<IotaOp>())
+          emitRemark((*member).getLoc())
+              << "iota built in the mma accumulator layout " << group.layout
+              << ", where the tiles it is combined with live: no "
+                 "conversion of the dot's result";
+      }
     }
   }
 
@@ -457,7 +470,7 @@ public:
   /// made and used where its rows live: each lane of a row then holds the
   /// row's statistic, computes with it redundantly, and broadcasts it back
   /// over the rows of a tile of the mma layout without moving it. A group
-  /// that another use needs in seed 000's distribution keeps it (the
+  /// that another use needs in the cyclic distribution keeps it (the
   /// reductions' results are converted at their uses, by tile-plan-shared).
   void decideRowStatistics(KernelOp kernel) {
     DenseMap<Value, RowsLayoutAttr> rowsOf; // by group leader; null: conflict
@@ -567,17 +580,14 @@ public:
     return nullptr;
   }
 
-  /// Records `rows` on the ops that make the members of `leader`'s group
-  /// (reductions and reads derive theirs) and on the vars that hold them.
+  /// Writes `rows` into the types of the members of `leader`'s group and
+  /// into the `layout` of the vars that hold them.
   void layOutRows(KernelOp kernel, Value leader, RowsLayoutAttr rows) {
     DenseSet<Value> members;
     for (auto member = groups.findLeader(leader); member != groups.member_end();
          ++member) {
       members.insert(*member);
-      Operation *def = (*member).getDefiningOp();
-      if (def && def->getNumResults() == 1 &&
-          !isa<ReductionOpInterface, ReadOp, scf::ForOp, scf::IfOp>(def))
-        def->setAttr(kLayoutAttr, rows);
+      setLayout(*member, rows);
     }
     kernel.walk([&](VarOp var) {
       if (var.getVarType().isScalar() || isCertainlyShared(var))
@@ -589,7 +599,7 @@ public:
         else if (auto write = dyn_cast<WriteOp>(user))
           holds |= members.contains(write.getValue());
       if (holds)
-        var->setAttr(kLayoutAttr, rows);
+        var.setLayoutAttr(rows);
     });
   }
 
@@ -600,7 +610,7 @@ public:
   }
 
   /// Folds `acc + dot(a, b)` into the dot's accumulator where both share
-  /// the mma layout; a dot whose group keeps seed 000's distribution
+  /// the mma layout; a dot whose group keeps the cyclic distribution
   /// converts its result through a shared var.
   void finish(DotOp dot) {
     Group &group = groupOf(dot.getResult());
@@ -613,7 +623,8 @@ public:
       auto var = VarOp::create(builder, dot.getLoc(), "dot.result", type,
                                dot.getResult());
       var.setStorage(Storage::shared);
-      auto read = ReadOp::create(builder, dot.getLoc(), dot.getType(), var);
+      // Read in the cyclic distribution, the layout of the rest of its group.
+      auto read = ReadOp::create(builder, dot.getLoc(), var);
       dot.getResult().replaceAllUsesExcept(read, var);
       if (remarks) {
         InFlightDiagnostic remark = emitRemark(dot.getLoc());
@@ -718,12 +729,13 @@ struct TileTensorCores : tile::impl::TileTensorCoresBase<TileTensorCores> {
       kernel.emitError("unsupported chip '") << chip << "'";
       return signalPassFailure();
     }
-    TensorCoreAssignment(*chipNumber, remarks).run(kernel);
+    if (failed(TensorCoreAssignment(*chipNumber, remarks).run(kernel)))
+      return signalPassFailure();
   }
 };
 
 } // namespace
 
 void mlir::tile::assignTensorCores(KernelOp kernel, int chip) {
-  TensorCoreAssignment(chip, /*remarks=*/false).run(kernel);
+  (void)TensorCoreAssignment(chip, /*remarks=*/false).run(kernel);
 }

@@ -1,7 +1,7 @@
 //===- Layouts.h - where each element of a tile lives -----------*- C++ -*-===//
 //
-// The layout of every tile value (a LayoutAttrInterface attribute, seed
-// 000's distribution by default), the layout each use needs, and what the
+// The layout of every tile value (a LayoutAttrInterface attribute: the
+// encoding of its tensor type, which the layout passes write), and what the
 // layout-generic code asks of a layout: which slots of a thread hold one
 // row (row reductions, #tile.rows), how a row reduction is carried out
 // where the tile lives, and how a conversion between two layouts moves the
@@ -17,10 +17,10 @@
 
 namespace mlir::tile {
 
-/// Seed 000's distribution, #tile.blocked<vector = 1>: element e (row-major)
+/// The cyclic distribution, #tile.blocked<vector = 1>: element e (row-major)
 /// in thread e % threads, slot e / threads.
-BlockedLayoutAttr getSeedLayout(MLIRContext *context);
-bool isSeedLayout(Attribute layout);
+BlockedLayoutAttr getCyclicLayout(MLIRContext *context);
+bool isCyclicLayout(Attribute layout);
 
 /// The threads of the kernel `op` is in, or 0 outside a kernel.
 int64_t getKernelThreads(Operation *op);
@@ -30,32 +30,45 @@ int64_t getKernelThreads(Operation *op);
 /// operands' elements at its coordinates.
 bool isSameShapeElementwise(Operation *op);
 
-/// The layout of the tile value `tile`: the `tile.layout` of the op that
-/// defines it; a conversion's target; a var's (`tile.layout` on the
-/// tile.var) for its reads; the #tile.rows of its input for a row
-/// reduction carried out where the input lives; the parent of a #tile.rows
-/// input for a broadcast back over its rows; an init's for a loop-carried
-/// value (and the then branch's for an scf.if result). Otherwise seed
-/// 000's distribution.
+/// The layout of the tile value `tile`: the encoding of its type. Before
+/// tile-assign-layouts has written every tile type (writeLayoutTypes), a
+/// type without one is in the layout its value is made in
+/// (getUnwrittenLayout).
 LayoutAttrInterface getLayout(Value tile);
 
+/// The layout of a tile whose type carries none yet, from how it is made:
+/// the #tile.rows slice of its input's layout for a row reduction carried
+/// out where the input lives; the parent of a #tile.rows input for a
+/// broadcast back over its rows; the init's for a loop-carried value, the
+/// then branch's for an scf.if result. Otherwise the cyclic distribution.
+LayoutAttrInterface getUnwrittenLayout(Value tile);
+
 /// The run length of `tile`'s layout (getRunLength): how many consecutive
-/// elements of a row a thread holds in consecutive slots, 1 for seed 000's
+/// elements of a row a thread holds in consecutive slots, 1 for the cyclic
 /// distribution.
 int64_t getLayoutRun(Value tile);
 
-/// The layout of the values of a tile var (or ring): its `tile.layout`, or
-/// seed 000's distribution.
-LayoutAttrInterface getVarLayout(VarOp var);
+/// `type` with `layout` as its encoding (none for a null `layout`).
+RankedTensorType withLayout(RankedTensorType type, Attribute layout);
 
-/// The layout `use` needs its tile operand in, or null when any does: the
-/// result's for an elementwise op, the var's for a var's value, the loop's
-/// for a yield, the value's for a store's mask; seed 000's distribution for
-/// ops whose lowering knows no other (reshape, sub-tiles, gathers,
-/// scatters, copy masks, and any op this function does not know, so that
-/// new ops are correct before they learn layouts); none for ops that read
-/// their operand through shared memory or convert it themselves.
-LayoutAttrInterface getRequiredLayout(OpOperand &use);
+/// Gives the tile value `tile` the type of `layout`, in place (a constant's
+/// value too, whose type is its result's).
+void setLayout(Value tile, LayoutAttrInterface layout);
+
+/// Writes the layout of every tile value under `root` into its type
+/// (getLayout, in program order, so each value's is derived from written
+/// ones), and the layout of a var the plan keeps in registers into its
+/// `layout`. After it every tile type carries its layout.
+void writeLayoutTypes(Operation *root);
+
+/// Whether `tile`'s layout was chosen for it (by tile-tensor-cores or
+/// tile-assign-layouts, or by hand), rather than following from how it is
+/// made (getUnwrittenLayout) or from its var's (a read of a var in
+/// registers): what the manifest and the language server list.
+bool hasChosenLayout(Value tile);
+
+/// A tile var's values' layout: its `layout`, else the cyclic distribution.
+LayoutAttrInterface getVarLayout(VarOp var);
 
 /// The slots of `layout` on a rank-2 tile of `shape` grouped by row: the
 /// slots of one group hold one row in every thread (a slot that holds no

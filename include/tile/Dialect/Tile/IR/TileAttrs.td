@@ -46,8 +46,9 @@ def Tile_ReductionKind
   let genSpecializedAttr = 0;
 }
 
-// A tile layout (tile.layout) says where each element of a tile lives:
-// which thread holds it, in which of that thread's slots: each implements
+// A tile layout, the encoding of a tile's tensor type, says where each
+// element of a tile lives: which thread holds it, in which of that
+// thread's slots: each implements
 // LayoutAttrInterface (TileInterfaces.td), which is all that the
 // layout-generic code (Layouts.h) asks of it.
 class Tile_LayoutAttr<string name, string attrMnemonic>
@@ -65,9 +66,10 @@ def Tile_BlockedLayoutAttr : Tile_LayoutAttr<"BlockedLayout", "blocked"> {
     `(e / vector) % threads`, at slot
     `(e / (vector * threads)) * vector + e % vector`: each thread holds runs
     of `vector` consecutive elements of a row, and consecutive threads hold
-    consecutive runs. `vector = 1` is seed 000's distribution (element `e`
+    consecutive runs. `vector = 1` is the cyclic distribution (element `e`
     in thread `e % threads`), which a tile has unless something decides
-    otherwise (`tile.layout`, `tile-assign-layouts`); a run of 4 f32 is one
+    otherwise (`tile-assign-layouts`, a type written by hand:
+    `tensor<16x64xf32, #tile.blocked<vector = 4>>`); a run of 4 f32 is one
     16-byte access, and a row of 64 f32 in runs of 4 lies in 16 lanes of
     one warp. With `vector > 1` the row length is a multiple of `vector`
     and the elements of `vector * threads`; with 1, a tile whose elements
@@ -124,7 +126,7 @@ def Tile_MmaLayoutAttr : AttrDef<Tile_Dialect, "MmaLayout", [
     element `c` of the `t`-th mma tile of its warp's block (row-major over
     the tiles), at row `16 (t / (B / 8)) + l / 4 + 8 (c / 2)` and column
     `8 (t % (B / 8)) + 2 (l % 4) + c % 2` of the block, `B` the block's
-    width. Every thread holds `M N / threads` elements, as in seed 000's
+    width. Every thread holds `M N / threads` elements, as in the cyclic
     distribution; `tile-tensor-cores` gives this layout to a tensor-core
     dot's result and to the tiles that share it (the accumulator of
     `acc += dot(a, b)`).

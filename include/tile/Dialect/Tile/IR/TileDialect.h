@@ -112,8 +112,6 @@ inline constexpr StringLiteral kPipelinedAttr =
     TileDialect::PipelinedAttrHelper::getNameStr();
 inline constexpr StringLiteral kSynchronizedAttr =
     TileDialect::SynchronizedAttrHelper::getNameStr();
-inline constexpr StringLiteral kLayoutAttr =
-    TileDialect::LayoutAttrHelper::getNameStr();
 inline constexpr StringLiteral kPaddingAttr =
     TileDialect::PaddingAttrHelper::getNameStr();
 inline constexpr StringLiteral kIndexAttr =
@@ -128,6 +126,11 @@ inline constexpr StringLiteral kVariantOfAttr =
     TileDialect::VariantOfAttrHelper::getNameStr();
 /// The argument attribute naming a kernel parameter (the front end sets it).
 inline constexpr StringLiteral kParamNameAttr = "tile.name";
+
+/// Whether `a` and `b` are one type but for a tile's layout (the encoding
+/// of a tensor type): what a var's value type, a tile.read, a tile.write
+/// and a dot's accumulator may differ in.
+bool isSameIgnoringLayout(Type a, Type b);
 
 /// The tile.var a var handle refers to: the var itself, or the ring a
 /// tile.stage is a stage of; null for anything else.
@@ -148,10 +151,11 @@ inline int64_t getMmaK(DotOp dot) {
 }
 /// The first chip with mma.sync.m16n8k16: sm_80.
 constexpr int kMinMmaChip = 80;
-/// The warp grid of a dot on tensor cores (tile-tensor-cores), or null for
-/// a dot that runs SIMT.
+/// The warp grid of a dot on tensor cores (tile-tensor-cores gives its
+/// result type the #tile.mma encoding), or null for a dot that runs SIMT.
 inline MmaLayoutAttr getMmaLayout(Operation *dot) {
-  return dot->getAttrOfType<MmaLayoutAttr>(kLayoutAttr);
+  auto type = cast<RankedTensorType>(dot->getResult(0).getType());
+  return dyn_cast_or_null<MmaLayoutAttr>(type.getEncoding());
 }
 /// The elements after each row of a var's tile in shared memory
 /// (`tile.padding`, tile-plan-shared), or 0.
@@ -177,12 +181,12 @@ namespace mlir::tile {
 /// input's elements are (its layout, getRowReductionPlan in Layouts.h).
 enum class ReductionStrategy {
   /// The lanes of one warp that hold a row are a xor butterfly of lanes
-  /// (seed 000's distribution: f32 or i32 rows of a power of two of at most
+  /// (the cyclic distribution: f32 or i32 rows of a power of two of at most
   /// ctx.lanes elements, each a run of lanes), reduced by warp shuffles
   /// where the tile lives; every lane of a row ends with the row's result.
   /// A column in a CTA of one warp: the lanes C apart that hold it.
   InWarp,
-  /// The same, per warp, for rows that span several warps (seed 000's
+  /// The same, per warp, for rows that span several warps (the cyclic
   /// distribution: f32 or i32 rows of a multiple of ctx.lanes elements):
   /// each warp's partials combine through an [R, parts] shared scratch var.
   WarpSegmented,
@@ -196,7 +200,7 @@ enum class ReductionStrategy {
 };
 
 /// The strategy for `op`, from its input's layout (columns and argmax:
-/// seed 000's distribution only).
+/// the cyclic distribution only).
 ReductionStrategy getReductionStrategy(ReductionOpInterface op);
 /// Whether `op` reduces where its input lives (InWarp, WarpSegmented or
 /// InThread). For a row reduction every lane that holds an element of a

@@ -69,12 +69,6 @@ def Tile_Dialect : Dialect {
     // tile.kernel, tile-insert-barriers: its barriers are placed
     // (tile.barrier ops), which tile-to-gpu requires.
     "::mlir::UnitAttr":$synchronized,
-    // the op defining a tile, or a tile.var (its values'), decided by
-    // tile-assign-layouts and tile-tensor-cores: where the elements live (a
-    // LayoutAttrInterface: #tile.blocked, #tile.rows, #tile.mma); absent,
-    // seed 000's distribution. On a tile.dot, #tile.mma: the dot runs on
-    // tensor cores.
-    "::mlir::tile::LayoutAttrInterface":$layout,
     // tile.var, tile-plan-shared: unused elements after each row of the
     // var's tile in shared memory (rows start `columns + padding` elements
     // apart), so that the 16-byte rows ldmatrix reads for a tensor-core dot

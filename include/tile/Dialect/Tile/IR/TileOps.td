@@ -224,9 +224,19 @@ def Tile_VarOp : Tile_Op<"var", [MemoryEffects<[MemAlloc, MemWrite]>]> {
     `pipeline`). A ring has no initial value and is only accessed through
     its stages (`tile.stage`).
 
+    `layout`, on a var the plan keeps in registers, is the layout its
+    values share (its initial value, what it is written and what it
+    reads), which `tile-assign-layouts` records; its slots hold the tile as
+    that layout says. A var in shared memory has none: its reads and
+    writes address each element by its coordinates, in any layout. The
+    initial value's type is written after the var's when it carries a
+    layout.
+
     ```mlir
     %c = arith.constant dense<0.0> : tensor<16x64xf32>
     %acc = tile.var "acc" = %c : !tile.var<16x64xf32>
+    %r = tile.var "r" = %d {layout = #tile.blocked<vector = 4>}
+        : !tile.var<16x64xf32>, tensor<16x64xf32, #tile.blocked<vector = 4>>
     %n = tile.var "n" : !tile.var<i32>
     %t = tile.var "t" {storage = #tile.storage<shared>} : !tile.var<256xf32>
     %p = tile.var "p" {stages = 3 : i64} : !tile.var<16x64xf16>
@@ -235,7 +245,8 @@ def Tile_VarOp : Tile_Op<"var", [MemoryEffects<[MemAlloc, MemWrite]>]> {
   let arguments = (ins StrAttr:$name, Optional<AnyType>:$init,
                        DefaultValuedAttr<Tile_StorageAttr,
                                          "::mlir::tile::Storage::any">:$storage,
-                       OptionalAttr<I64Attr>:$stages);
+                       OptionalAttr<I64Attr>:$stages,
+                       OptionalAttr<Tile_LayoutAttrInterface>:$layout);
   let results = (outs Tile_VarType:$result);
   let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
@@ -280,36 +291,56 @@ def Tile_StageOp : Tile_Op<"stage", [Pure,
   }];
 }
 
-def Tile_ReadOp : Tile_Op<"read", [
-    MemoryEffects<[MemRead]>,
-    TypesMatchWith<"result is the var's value type", "var", "result",
-                   "::llvm::cast<::mlir::tile::VarType>($_self).getValueType()">]> {
+// The result type is checked by the verifier, not inferred: a tile read
+// carries a layout its var type does not.
+def Tile_ReadOp : Tile_Op<"read", [MemoryEffects<[MemRead]>]> {
   let summary = "the current value of a var";
   let description = [{
+    The result type is the var's value type; a tile's carries its layout
+    (written after `->`), which for a var in registers is the var's
+    `layout`.
+
     ```mlir
     %v = tile.read %acc : !tile.var<16x64xf32>
+    %w = tile.read %acc : !tile.var<16x64xf32> -> tensor<16x64xf32, #tile.blocked<vector = 4>>
     ```
   }];
   let arguments = (ins Tile_VarType:$var);
   let results = (outs AnyType:$result);
-  let assemblyFormat = "$var attr-dict `:` qualified(type($var))";
+  let assemblyFormat = [{
+    $var attr-dict `:` qualified(type($var))
+    `` custom<ReadType>(ref(type($var)), type($result))
+  }];
+  let builders = [OpBuilder<(ins "::mlir::Value":$var), [{
+    build($_builder, $_state,
+          ::llvm::cast<::mlir::tile::VarType>(var.getType()).getValueType(),
+          var);
+  }]>];
   let hasVerifier = 1;
 }
 
 def Tile_WriteOp : Tile_Op<"write", [
     MemoryEffects<[MemWrite]>,
-    TypesMatchWith<"value is the var's value type", "var", "value",
-                   "::llvm::cast<::mlir::tile::VarType>($_self).getValueType()">]> {
+    TypesMatchWith<"value is the var's value type (in any layout)", "var",
+                   "value",
+                   "::llvm::cast<::mlir::tile::VarType>($_self).getValueType()",
+                   "::mlir::tile::isSameIgnoringLayout">]> {
   let summary = "set the value of a var";
   let description = [{
     `t = e`; `t += e` is a read, an add and a write.
 
+    The value's type, when it carries a layout, is written after the var's.
+
     ```mlir
     tile.write %v, %acc : !tile.var<16x64xf32>
+    tile.write %w, %acc : !tile.var<16x64xf32>, tensor<16x64xf32, #tile.blocked<vector = 4>>
     ```
   }];
   let arguments = (ins AnyType:$value, Tile_VarType:$var);
-  let assemblyFormat = "$value `,` $var attr-dict `:` qualified(type($var))";
+  let assemblyFormat = [{
+    $value `,` $var attr-dict `:` qualified(type($var))
+    `` custom<WrittenType>(ref(type($var)), type($value))
+  }];
   let hasVerifier = 1;
 }
 
@@ -633,8 +664,9 @@ def Tile_ColMinOp : Tile_ReductionOp<"colmin", "min", 0, "minimum", kColumnPlace
   }]>;
 
 def Tile_DotOp : Tile_Op<"dot", [Pure,
-    OptionalTypesMatchWith<"the accumulator has the result's type", "result",
-                           "acc", "$_self">]> {
+    OptionalTypesMatchWith<"the accumulator has the result's shape and "
+                           "element type", "result", "acc", "$_self",
+                           "::mlir::tile::isSameIgnoringLayout">]> {
   let summary = "matrix product: [M, K] x [K, N] (+ [M, N]) -> [M, N]";
   let description = [{
     The product of two tiles, plus `acc` when given. Both operands have one
@@ -642,9 +674,9 @@ def Tile_DotOp : Tile_Op<"dot", [Pure,
     `f16`/`bf16` operands (accumulation in f32). `acc += dot(a, b)` is
     `arith.addf` of `acc` and this; `tile-tensor-cores` folds the add into
     the accumulator of a dot it runs on tensor cores, which then
-    accumulates in place (mma.sync's C operand). A `tile.layout` of
-    `#tile.mma` on the dot says it runs on tensor cores, with its result
-    in that layout.
+    accumulates in place (mma.sync's C operand). A result type in
+    `#tile.mma` says the dot runs on tensor cores, with its result in that
+    layout (`acc` may be in another, which the dot converts).
 
     With `rhs_transposed` the right operand is given as `[N, K]` and read
     transposed: `dot(a, transpose(b))` folds to this, so no transposed
@@ -672,6 +704,7 @@ def Tile_DotOp : Tile_Op<"dot", [Pure,
     $lhs `,` $rhs (`rhs_transposed` $rhs_transposed^)? (`acc` $acc^)?
     (`precision` `=` $precision^)? attr-dict
     `:` type($lhs) `,` type($rhs) `->` type($result)
+    `` custom<AccType>(ref($acc), ref(type($result)), type($acc))
   }];
   let hasVerifier = 1;
   let hasFolder = 1;
@@ -679,18 +712,17 @@ def Tile_DotOp : Tile_Op<"dot", [Pure,
 
 def Tile_ConvertLayoutOp : Tile_Op<"convert_layout", [
     AlwaysSpeculatable,
-    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>,
-    AllTypesMatch<["input", "result"]>]> {
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
   let summary = "the same tile, its elements moved to another layout";
   let description = [{
-    The tile `input`, with its elements held as `layout` says instead of as
-    its operand's layout (`tile.layout` of the op that made it, or seed
-    000's distribution): nothing changes but which thread holds which
-    element in which slot. `tile-assign-layouts` puts one where two layouts
-    meet (a row result used where another layout is needed, a loop-carried
-    value whose update comes in another layout), and the compiler decides
-    how the elements move (`getConversionPlan`, reported by
-    `--tile-remarks` and in the manifest):
+    The tile `input`, with its elements held as its result type's layout
+    says instead of as its operand's: the two types differ in their
+    encoding alone, and nothing changes but which thread holds which
+    element in which slot. It is the one op that changes a tile's layout.
+    `tile-plan-shared` puts one where a row result (#tile.rows) is used
+    where another layout is needed, and the compiler decides how the
+    elements move (`getConversionPlan`, reported by `--tile-remarks` and in
+    the manifest):
 
     * nothing, when the layouts are the same (the op folds away);
     * within each thread, when every thread already holds what it needs;
@@ -701,26 +733,31 @@ def Tile_ConvertLayoutOp : Tile_Op<"convert_layout", [
       element writes it, a barrier, and every thread reads its own. The op
       then reads and writes that var and has no other effect.
 
+    Before `tile-assign-layouts` writes every layout into the types, a type
+    without an encoding is in the layout the value is made in (Layouts.h,
+    getLayout): the cyclic distribution for a conversion's result.
+
     The reference interpreter, which sees whole tiles, takes it as the
     identity.
 
     ```mlir
-    %y = tile.convert_layout %x : tensor<16x1xf32> to #tile.blocked<vector = 1>
+    %y = tile.convert_layout %x
+        : tensor<16x1xf32, #tile.rows<columns = 64, parent = #tile.blocked<vector = 4>>>
+        -> tensor<16x1xf32, #tile.blocked<vector = 1>>
     %z = tile.convert_layout %x through %s
-        : tensor<16x1xf32>, !tile.var<16x1xf32> to #tile.blocked<vector = 1>
+        : tensor<16x1xf32, #tile.rows<columns = 256, parent = #tile.blocked<vector = 1>>>,
+          !tile.var<16x1xf32> -> tensor<16x1xf32, #tile.blocked<vector = 1>>
     ```
   }];
-  let arguments = (ins Tile_TileValue:$input, Optional<Tile_VarType>:$scratch,
-                       Tile_LayoutAttrInterface:$layout);
+  let arguments = (ins Tile_TileValue:$input, Optional<Tile_VarType>:$scratch);
   let results = (outs Tile_TileValue:$result);
   let assemblyFormat = [{
     $input (`through` $scratch^)? attr-dict `:` type($input)
-    (`,` qualified(type($scratch))^)? `to` $layout
+    (`,` qualified(type($scratch))^)? `->` type($result)
   }];
   let builders = [OpBuilder<(ins "::mlir::Value":$input,
-                                 "::mlir::tile::LayoutAttrInterface":$layout), [{
-    build($_builder, $_state, input.getType(), input, /*scratch=*/::mlir::Value(),
-          layout);
+                                 "::mlir::Type":$resultType), [{
+    build($_builder, $_state, resultType, input, /*scratch=*/::mlir::Value());
   }]>];
   let hasVerifier = 1;
   let hasFolder = 1;

@@ -190,8 +190,8 @@ def TileTensorCores : Pass<"tile-tensor-cores", "::mlir::tile::KernelOp"> {
     Runs before `tile-plan-shared`. A `tile.dot` of f16 or bf16 tiles
     accumulating in f32 runs on tensor cores (`mma.sync.m16n8k16`, sm_80
     and newer) when the kernel's warps tile its `[M, N]` result in blocks
-    of whole `[16, 8]` mma tiles and K is a multiple of 16: the pass puts
-    `tile.layout = #tile.mma<warps = [wm, wn]>` on it, the warp grid being
+    of whole `[16, 8]` mma tiles and K is a multiple of 16: the pass types
+    its result `tensor<..., #tile.mma<warps = [wm, wn]>>`, the warp grid being
     the one whose warps load the fewest ldmatrix per 16 of K (then the one
     with more warps along M). Every other dot runs SIMT (with
     `remarks=true`, a remark says why; f32 dots stay exact).
