@@ -10,7 +10,7 @@ install(DIRECTORY include/tile DESTINATION include
 install(DIRECTORY ${PROJECT_BINARY_DIR}/include/tile DESTINATION include
         FILES_MATCHING PATTERN "*.inc")
 
-set(TILE_EXPORTED_LIBS TileDialect TileAnalysis TileTransforms TileToGPU TileTargetPTX TileEmulator TileInit TileTools TileFrontend TileRuntime TileReference)
+set(TILE_EXPORTED_LIBS TileDialect TileAnalysis TileTransforms TileToGPU TileNVVMToPTX TileTargetPTX TileEmulator TileInit TileTools TileFrontend TileRuntime TileReference)
 install(TARGETS ${TILE_EXPORTED_LIBS} EXPORT TileTargets
         ARCHIVE DESTINATION lib LIBRARY DESTINATION lib)
 install(EXPORT TileTargets NAMESPACE Tile:: DESTINATION ${TILE_INSTALL_CMAKE_DIR})

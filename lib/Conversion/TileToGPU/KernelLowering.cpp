@@ -18,10 +18,12 @@ using namespace mlir::tile;
 /// thread's code.
 static constexpr int64_t kMaxSlots = 256;
 
+LoweringContext::LoweringContext(KernelOp kernel, gpu::GPUFuncOp func)
+    : kernel(kernel), func(func), builder(func.getContext()),
+      loc(kernel.getLoc()), threads(kernel.getThreads()) {}
+
 KernelLowering::KernelLowering(KernelOp kernel, gpu::GPUFuncOp func)
-    : kernel(kernel), divisibility(kernel), func(func),
-      builder(func.getContext()), loc(kernel.getLoc()),
-      threads(kernel.getThreads()),
+    : LoweringContext(kernel, func), divisibility(kernel),
       asyncCopies(getTargetChip(func->getParentOfType<gpu::GPUModuleOp>()) >=
                   kMinAsyncCopyChip) {}
 
@@ -387,26 +389,26 @@ LogicalResult KernelLowering::lowerWhile(scf::WhileOp op) {
 // Per-thread element arithmetic
 //===----------------------------------------------------------------------===//
 
-int64_t KernelLowering::getSlots(Type tileType) const {
+int64_t LoweringContext::getSlots(Type tileType) const {
   return llvm::divideCeil(getNumElements(tileType), threads);
 }
 
-VectorType KernelLowering::getSlotsType(RankedTensorType type) const {
+VectorType LoweringContext::getSlotsType(RankedTensorType type) const {
   return VectorType::get({getSlots(type)}, type.getElementType());
 }
 
-VectorType KernelLowering::getSlotsType(Value tile) const {
+VectorType LoweringContext::getSlotsType(Value tile) const {
   auto type = cast<RankedTensorType>(tile.getType());
   return VectorType::get(
       {getLayout(tile).getSlotCount(type.getShape(), threads)},
       type.getElementType());
 }
 
-Value KernelLowering::constantIndex(int64_t value) {
+Value LoweringContext::constantIndex(int64_t value) {
   return arith::ConstantIndexOp::create(builder, loc, value);
 }
 
-Value KernelLowering::zero(Type type) {
+Value LoweringContext::zero(Type type) {
   return arith::ConstantOp::create(builder, loc, type,
                                    builder.getZeroAttr(type));
 }
@@ -511,7 +513,7 @@ void KernelLowering::guarded(Value condition, function_ref<void()> body) {
 }
 
 FailureOr<DistributedTile>
-KernelLowering::lookupTile(Operation *user, Value value, bool requireOwner) {
+LoweringContext::lookupTile(Operation *user, Value value, bool requireOwner) {
   auto it = tiles.find(value);
   if (it == tiles.end())
     return user->emitError("internal error: tile operand not lowered");
@@ -522,8 +524,8 @@ KernelLowering::lookupTile(Operation *user, Value value, bool requireOwner) {
   return it->second;
 }
 
-void KernelLowering::mapTile(Value from, Value slots, Layout layout,
-                             RowsLayoutAttr rows) {
+void LoweringContext::mapTile(Value from, Value slots, Layout layout,
+                              RowsLayoutAttr rows) {
   // A value laid out as #tile.rows (a row statistic kept in the layout of
   // the rows it was reduced from) holds its rows replicated.
   if (layout == Layout::Owner)

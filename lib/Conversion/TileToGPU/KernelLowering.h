@@ -3,9 +3,12 @@
 // The lowering walks a kernel's ops in order and emits, for each, the code
 // one thread runs for its elements. Its files split it by op family:
 // KernelLowering.cpp (driver, elementwise, context, control flow),
-// LowerMemory.cpp (slices, vars), LowerCrossThread.cpp (reductions, dot,
-// broadcast), LowerLanguage.cpp (iota, indexing, gathers, atomics),
-// LowerCopy.cpp (copies, ring stages, async copies).
+// LowerMemory.cpp (slices, vars), LowerCrossThread.cpp (reductions, the
+// SIMT dot, broadcast), LowerTensorCores.cpp (dots on tensor cores),
+// LowerLayouts.cpp (layout conversions), LowerLanguage.cpp (iota,
+// indexing, gathers, atomics), LowerCopy.cpp (copies, ring stages, async
+// copies). What every family needs, the builder at the op being lowered,
+// this thread's id and the tiles lowered so far, is a LoweringContext.
 //
 //===----------------------------------------------------------------------===//
 
@@ -20,8 +23,6 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
-
-#include <functional>
 
 namespace mlir::scf {
 class ForOp;
@@ -60,7 +61,53 @@ struct GlobalTensor {
   GlobalTensorType type;
 };
 
-class KernelLowering {
+/// What the lowering of every op family shares: the kernel, the builder at
+/// the op being lowered, this thread's id, the tiles and scalars lowered so
+/// far, and the helpers that need nothing more.
+class LoweringContext {
+public:
+  LoweringContext(KernelOp kernel, gpu::GPUFuncOp func);
+
+  /// The slots of one thread of a tile of `tileType`, and their vector.
+  int64_t getSlots(Type tileType) const;
+  VectorType getSlotsType(RankedTensorType type) const;
+  /// The vector of slots of `tile` in its own layout (getLayout): a
+  /// #tile.rows layout holds a slot per row group of its parent.
+  VectorType getSlotsType(Value tile) const;
+  Value constantIndex(int64_t value);
+  Value zero(Type type);
+
+  /// The lowered form of the tile `value` that `user` uses; an error when
+  /// it has none, or with `requireOwner` when it is not in its owners.
+  FailureOr<DistributedTile> lookupTile(Operation *user, Value value,
+                                        bool requireOwner = true);
+  Value lookupScalar(Value value) { return scalars.lookupOrDefault(value); }
+  void mapTile(Value from, Value slots, Layout layout = Layout::Owner,
+               RowsLayoutAttr rows = {});
+
+  KernelOp kernel;
+  gpu::GPUFuncOp func;
+  OpBuilder builder;
+  Location loc;
+  int64_t threads;
+  Value threadId;
+  IRMapping scalars;
+  DenseMap<Value, DistributedTile> tiles;
+};
+
+/// A dot on tensor cores (#tile.mma; LowerTensorCores.cpp): mma.sync into
+/// its accumulator's fragments, of its operands read from `lhs` and `rhs`,
+/// their shared views.
+LogicalResult lowerDotOnTensorCores(LoweringContext &context, DotOp op,
+                                    MmaLayoutAttr layout, Value lhs, Value rhs);
+
+/// The f32 `value` rounded to tf32 as a dot of precision tf32 takes it
+/// (LowerCrossThread.cpp).
+Value roundToTF32(OpBuilder &builder, Location loc, Value value);
+
+/// The lowering of one kernel: the walk, and the op families that are not
+/// classes of their own.
+class KernelLowering : LoweringContext {
 public:
   KernelLowering(KernelOp kernel, gpu::GPUFuncOp func);
 
@@ -159,35 +206,6 @@ private:
   /// or from shared memory, a thread per column.
   LogicalResult lowerColumnReduction(ReductionOpInterface op);
   LogicalResult lowerDot(DotOp op);
-  /// A dot on tensor cores (#tile.mma): ldmatrix of its shared operands,
-  /// mma.sync into its accumulator's fragments.
-  LogicalResult lowerDotOnTensorCores(DotOp op, MmaLayoutAttr layout);
-  /// What a warp of a tensor-core dot works on: its lane, its block's
-  /// first row and column, the mma tiles of its block, the operands' shared
-  /// views and their row pitches (in elements).
-  struct MmaWarpBlock {
-    Value lane, blockRow, blockColumn;
-    int64_t tilesM, tilesN;
-    Value lhs, rhs;
-    int64_t pitchA, pitchB;
-  };
-  /// The mma.syncs of a tensor-core dot over its K, on `fragments` (C, D
-  /// of each mma tile of the warp's block, updated): m16n8k16 of f16 or
-  /// bf16 operands, or m16n8k8 of tf32 ones, each K step's from its loader.
-  void lowerMmaSteps(DotOp op, const MmaWarpBlock &block,
-                     MutableArrayRef<Value> fragments);
-  /// One K step's operands: A's fragment for each mma row of the block,
-  /// B's for each mma column.
-  struct MmaStepOperands {
-    SmallVector<Value> a, b;
-  };
-  /// Emits a K step's operand loads (the argument: its first K).
-  using MmaStepLoader = std::function<MmaStepOperands(int64_t)>;
-  /// The loader of f16 and bf16 operands (ldmatrix), and of tf32 ones
-  /// (loaded a word at a time, rounded); each emits its lanes' addressing
-  /// first, once for every step.
-  MmaStepLoader halfMmaOperands(DotOp op, const MmaWarpBlock &block);
-  MmaStepLoader tf32MmaOperands(DotOp op, const MmaWarpBlock &block);
   LogicalResult lowerBroadcast(BroadcastOp op);
   LogicalResult lowerSplat(SplatOp op);
   LogicalResult lowerReshape(ReshapeOp op);
@@ -245,11 +263,6 @@ private:
   int64_t nextScatterId = 0;
 
   // Per-thread element arithmetic.
-  int64_t getSlots(Type tileType) const;
-  VectorType getSlotsType(RankedTensorType type) const;
-  /// The vector of slots of `tile` in its own layout (getLayout): a
-  /// #tile.rows layout holds a slot per row group of its parent.
-  VectorType getSlotsType(Value tile) const;
   // What a layout answers (LayoutAttrInterface), in this thread: these
   // ask the layout and compute nothing themselves.
   /// The index of the element slot `slot` of this thread holds, in a tile
@@ -307,8 +320,6 @@ private:
                      const GlobalTensor &tensor, int64_t run, Value store = {},
                      bool checkBounds = false, Value outside = {});
   Value linearize(ArrayRef<Value> coords, ArrayRef<Value> dims);
-  Value constantIndex(int64_t value);
-  Value zero(Type type);
   /// Conjunction of `a` and `b`, either of which may be null (true).
   Value both(Value a, Value b);
   /// Runs `body` where `condition` holds (always when null); `body` yields
@@ -317,26 +328,12 @@ private:
                 function_ref<Value()> body);
   void guarded(Value condition, function_ref<void()> body);
 
-  FailureOr<DistributedTile> lookupTile(Operation *user, Value value,
-                                        bool requireOwner = true);
-  Value lookupScalar(Value value) { return scalars.lookupOrDefault(value); }
-  void mapTile(Value from, Value slots, Layout layout = Layout::Owner,
-               RowsLayoutAttr rows = {});
-
-  KernelOp kernel;
   /// What divides the kernel's offsets and sizes (tile.divisibility).
   DivisibilityInfo divisibility;
-  gpu::GPUFuncOp func;
-  OpBuilder builder;
-  Location loc;
-  int64_t threads;
   /// Whether the target has cp.async (sm_80 and newer); without it, an
   /// async copy is lowered as a plain one.
   bool asyncCopies;
-  Value threadId;
   Value sharedBase; // memref<B x i8, workgroup>, or null without shared vars
-  IRMapping scalars;
-  DenseMap<Value, DistributedTile> tiles;
   DenseMap<Value, GlobalTensor> globals;
   DenseMap<Value, Value> varStorage; // tile.var, tile.stage -> memref
   /// The byte offset in shared memory of each shared var and stage.

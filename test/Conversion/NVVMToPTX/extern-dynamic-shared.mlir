@@ -1,5 +1,5 @@
 // RUN: tile-opt %s --pass-pipeline='builtin.module(gpu.module(tile-extern-dynamic-shared))' | FileCheck %s
-// RUN: tile-translate --tile-to-ptx %S/dynamic-shared.mlir | FileCheck %s --check-prefix=PTX
+// RUN: tile-translate --tile-to-ptx %S/../TileToGPU/dynamic-shared.mlir | FileCheck %s --check-prefix=PTX
 
 // convert-gpu-to-nvvm's global for gpu.dynamic_shared_memory is internal,
 // which NVPTX prints as one static byte of shared memory; external, it is
