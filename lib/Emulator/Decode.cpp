@@ -29,16 +29,10 @@ using namespace mlir::tile::emulator;
 static std::optional<std::pair<int64_t, int64_t>>
 staticPart(VectorType vector, ArrayRef<int64_t> position) {
   ArrayRef<int64_t> shape = vector.getShape();
-  int64_t first = 0;
-  for (auto [index, value] : llvm::enumerate(position)) {
+  for (auto [index, value] : llvm::enumerate(position))
     if (ShapedType::isDynamic(value) || value < 0 || value >= shape[index])
       return std::nullopt;
-    first = first * shape[index] + value;
-  }
-  int64_t count = 1;
-  for (int64_t size : shape.drop_front(position.size()))
-    count *= size;
-  return std::make_pair(first * count, count);
+  return vectorPart(shape, position);
 }
 
 /// Whether `value` is dead after its use by `user`: that is its only use,

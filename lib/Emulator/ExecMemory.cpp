@@ -638,24 +638,21 @@ LogicalResult Interpreter::executeVector(Operation *op) {
                     ValueRange dynamicPosition)
       -> std::optional<std::pair<int64_t, int64_t>> {
     ArrayRef<int64_t> shape = vector.getShape();
-    int64_t first = 0;
+    SmallVector<int64_t> position;
     auto dynamic = dynamicPosition.begin();
     for (auto [index, staticIndex] : llvm::enumerate(staticPosition)) {
-      int64_t position = staticIndex;
-      if (ShapedType::isDynamic(position))
-        position = static_cast<int64_t>(get(*dynamic++)[0]);
-      if (position < 0 || position >= shape[index]) {
-        (void)fail(op, "vector position " + Twine(position) +
+      int64_t value = staticIndex;
+      if (ShapedType::isDynamic(value))
+        value = static_cast<int64_t>(get(*dynamic++)[0]);
+      if (value < 0 || value >= shape[index]) {
+        (void)fail(op, "vector position " + Twine(value) +
                            " is outside dimension " + Twine(index) +
                            " of size " + Twine(shape[index]));
         return std::nullopt;
       }
-      first = first * shape[index] + position;
+      position.push_back(value);
     }
-    int64_t count = 1;
-    for (int64_t size : shape.drop_front(staticPosition.size()))
-      count *= size;
-    return std::make_pair(first * count, count);
+    return vectorPart(shape, position);
   };
 
   return TypeSwitch<Operation *, LogicalResult>(op)

@@ -15,6 +15,7 @@
 #include "tile/Runtime/Half.h"
 
 #include "mlir/IR/BuiltinTypes.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
 
 #include <cstring>
@@ -66,6 +67,19 @@ inline int64_t slotCount(Type type) {
   if (auto vector = dyn_cast<VectorType>(type))
     return vector.getNumElements();
   return 1;
+}
+
+/// The first slot and the slot count of the part of a vector of `shape` at
+/// `position` (a prefix of its indices, each inside its dimension).
+inline std::pair<int64_t, int64_t> vectorPart(ArrayRef<int64_t> shape,
+                                              ArrayRef<int64_t> position) {
+  int64_t first = 0;
+  for (auto [index, value] : llvm::enumerate(position))
+    first = first * shape[index] + value;
+  int64_t count = 1;
+  for (int64_t size : shape.drop_front(position.size()))
+    count *= size;
+  return {first * count, count};
 }
 
 /// Bytes a value of `type` takes in memory (vectors densely packed).

@@ -450,10 +450,6 @@ KernelBuilder::ValueInfo KernelBuilder::describe(ValueId id) const {
   return info;
 }
 
-bool KernelBuilder::isBuiltin(StringRef callee) {
-  return llvm::is_contained(Emitter::getBuiltinNames(), callee);
-}
-
 std::string KernelBuilder::suggestBuiltin(StringRef name) {
   return Emitter::suggestFunction(name, "tile.");
 }

@@ -161,8 +161,6 @@ struct Val {
       return forTile ? i % threads : i;
     return 0;
   }
-  double floatAt(size_t i) const { return floats[i]; }
-  int64_t intAt(size_t i) const { return ints[i]; }
   /// Sets element `i`, rounded (floats) or wrapped (integers) to the type.
   void setFloat(size_t i, double value) {
     floats[i] = roundToType(value, elementType);

@@ -7,20 +7,6 @@
 
 using namespace tile::runtime;
 
-const char *tile::runtime::accuracyName(Accuracy accuracy) {
-  switch (accuracy) {
-  case Accuracy::Exact:
-    return "exact";
-  case Accuracy::F32:
-    return "f32";
-  case Accuracy::F16:
-    return "f16";
-  case Accuracy::BF16:
-    return "bf16";
-  }
-  return "?";
-}
-
 Tolerance tile::runtime::defaultTolerance(DType dtype) {
   switch (dtype) {
   case DType::F32:

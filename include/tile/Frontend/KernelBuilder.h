@@ -162,8 +162,6 @@ public:
   FailureOr<ValueId> full(ArrayRef<int64_t> shape, StringRef dtype,
                           ValueId literal, Pos pos);
   ValueInfo describe(ValueId value) const;
-  /// Whether `callee` is a builtin function of the language.
-  static bool isBuiltin(StringRef callee);
   /// The builtin functions of the language, by name.
   static std::vector<std::string> getBuiltinNames();
   /// What an unknown function `name` suggests, in the Python package's

@@ -31,7 +31,6 @@ enum class Accuracy : uint8_t {
   F16,
   BF16,
 };
-const char *accuracyName(Accuracy accuracy);
 /// The looser of two.
 inline Accuracy loosest(Accuracy a, Accuracy b) { return a < b ? b : a; }
 
