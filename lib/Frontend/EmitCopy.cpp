@@ -1,6 +1,6 @@
 //===- EmitCopy.cpp - .tile copies, barriers and pipelines ----------------===//
 //
-// Seed 003's explicit data movement in the language (docs/spec.md, "Copies
+// Explicit data movement in the language (docs/spec.md, "Copies
 // and pipelines"): `copy(...)` is a tile.copy, `barrier()` a requested
 // tile.barrier, `var p: pipeline<T, stages = S>[...]` a ring (a tile.var
 // with stages) and a hidden index var counting its rotations, which

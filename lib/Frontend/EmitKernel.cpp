@@ -415,7 +415,7 @@ LogicalResult Emitter::emitRegisters(const Attribute &attr, KernelOp kernel) {
              << "', which is not a var of kernel '" << kernel.getSymName()
              << "': the name refers to nothing"
              << suggestDeclared(name->name, /*loopIndices=*/false);
-    // Seed 000: a name with no `var t: tile<..>[..]` refers to nothing.
+    // A name with no `var t: tile<..>[..]` refers to nothing.
     if (!isa<RankedTensorType>(it->second))
       return error(arg.loc) << "@registers needs a tile var; '" << name->name
                             << "' is a scalar " << describe(it->second)

@@ -80,7 +80,7 @@ LogicalResult Emitter::emitVar(const VarStmt &var) {
                       : VarType::get(builder.getContext(), {}, valueType);
   auto varOp =
       VarOp::create(builder, getLoc(var.getLoc()), var.name, varType, init);
-  // `shared tile<...>`: seed 003's threadgroup_alloc, a request.
+  // `shared tile<...>`: the per-thread API's threadgroup_alloc, a request.
   if (var.type && var.type->shared)
     varOp.setStorageAttr(
         StorageAttr::get(builder.getContext(), Storage::shared));

@@ -98,7 +98,7 @@ static Finding toFinding(Diagnostic &diag, StringRef path) {
 static std::string describeLayout(Attribute layout) {
   if (auto blocked = dyn_cast<BlockedLayoutAttr>(layout)) {
     if (blocked.getVector() == 1)
-      return "element e in thread e % threads (seed 000's distribution)";
+      return "element e in thread e % threads (the cyclic distribution)";
     return llvm::formatv("runs of {0} consecutive elements of a row a "
                          "thread, consecutive threads on consecutive runs",
                          blocked.getVector());

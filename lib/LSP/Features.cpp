@@ -275,7 +275,7 @@ static void hoverSymbol(const AnalyzedText &doc, const SourceSymbol &symbol,
       if (layout.empty() && note.pos.line == line)
         layout = note.text;
     if (layout.empty() && placement->inRegisters)
-      layout = "element e in thread e % threads (seed 000's distribution)";
+      layout = "element e in thread e % threads (the cyclic distribution)";
     if (!layout.empty())
       os << "\n\nLayout: " << layout;
     for (const Placement &spill : doc.analysis.placements) {

@@ -3,7 +3,7 @@
 // A value of the kernel is a Val: a scalar the whole CTA shares, a
 // per-thread scalar (ctx.thread and what is computed from it: one value per
 // thread of the CTA), or a tile (its elements in row-major order; element e
-// belongs to thread e % threads, the seed's distribution). Elements are
+// belongs to thread e % threads, the cyclic distribution). Elements are
 // double (float types) or int64 (integer and index types, kept as the
 // sign-extended value of their low `width` bits, the way APInt's
 // getSExtValue reads them: an i1 `true` is -1). Each Val also carries how

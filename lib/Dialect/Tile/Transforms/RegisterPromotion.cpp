@@ -49,7 +49,7 @@ static RegisterUseKind classifyReduction(ReductionOpInterface op,
   }
   Type element = type.getElementType();
   if (op.getAxis() == 0) {
-    // Seed 000 folds rows only; a column in one thread is served from its
+    // Promotion folds rows only; a column in one thread is served from its
     // registers by tile-plan-shared.
     reason = getReductionStrategy(op) == ReductionStrategy::InThread
                  ? llvm::formatv("{0} over columns, each in one thread's "

@@ -63,7 +63,7 @@ struct RegisterUse {
 /// tile's current value) as Elementwise, ShuffleFoldable or Spill, filling
 /// `reason` for the latter two. Works on any op, tile dialect or not.
 ///
-/// This is seed 000's contract, stricter than classifyTileUse: it spills
+/// This is the @registers contract, stricter than classifyTileUse: it spills
 /// for uses that read only the owners' elements but are not elementwise
 /// (a store to a tensor, a copy into a var, a reduction of whole-warp
 /// rows). Such a spill is read by no other thread; tile-plan-shared then
