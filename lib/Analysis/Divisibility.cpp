@@ -201,6 +201,8 @@ static SmallVector<bool> loweringFacts(KernelOp kernel,
   kernel.walk([&](Operation *op) {
     if (auto load = dyn_cast<LoadOp>(op))
       access(load.getResult(), load.getSource(), load.getOffsets());
+    else if (auto gather = dyn_cast<GatherOp>(op))
+      access(gather.getResult(), gather.getSource(), gather.getOffsets());
     else if (auto store = dyn_cast<StoreOp>(op))
       access(store.getValue(), store.getDest(), store.getOffsets());
     else if (auto copy = dyn_cast<CopyOp>(op)) {

@@ -119,15 +119,7 @@ LogicalResult KernelLowering::lowerOp(Operation *op) {
       .Case([&](ExtractOp op) { return lowerExtract(op); })
       .Case([&](ExtractSliceOp op) { return lowerExtractSlice(op); })
       .Case([&](InsertSliceOp op) { return lowerInsertSlice(op); })
-      .Case([&](GatherOp op) -> LogicalResult {
-        FailureOr<Value> slots = lowerIndexedAccess(
-            op, op.getSource(), op.getOffsets(), op.getIndices(),
-            op.getIndexDims(), op.getType(), op.getOther(), Value(), Value());
-        if (failed(slots))
-          return failure();
-        mapTile(op.getResult(), *slots);
-        return success();
-      })
+      .Case([&](GatherOp op) { return lowerGather(op); })
       .Case([&](ScatterOp op) {
         return lowerIndexedAccess(op, op.getDest(), op.getOffsets(),
                                   op.getIndices(), op.getIndexDims(),

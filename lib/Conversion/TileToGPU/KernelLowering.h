@@ -253,6 +253,18 @@ private:
                                       RankedTensorType type, Value other,
                                       Value stored, Value mask,
                                       std::optional<AtomicKind> atomic = {});
+  /// The coordinates in its tensor of the element of slot `slot` (at
+  /// `local` in the tile) of the indexed access `op`, with the offsets
+  /// added and the index tiles read (broadcastElement), and `inside` and
+  /// each coordinate being inside the tensor.
+  FailureOr<std::pair<SmallVector<Value>, Value>>
+  indexedElement(Operation *op, const GlobalTensor &tensor, ValueRange offsets,
+                 ValueRange indices, ArrayRef<int64_t> indexDims,
+                 RankedTensorType type, int64_t slot, ArrayRef<Value> local,
+                 Value valid, Value inside);
+  /// A gather: element by element (lowerIndexedAccess), or, where its
+  /// layout has runs, a vector load a run where the runs are aligned.
+  LogicalResult lowerGather(GatherOp op);
   /// Element `coords` of the tile `tile` broadcast to `shape`, in this
   /// thread: its own slot `slot` when the shapes agree, else from the
   /// shared var `user` reads it in.

@@ -215,6 +215,30 @@ static LLVM::AtomicBinOp getAtomicBinOp(AtomicKind kind, Type element) {
   llvm_unreachable("unknown atomic kind");
 }
 
+FailureOr<std::pair<SmallVector<Value>, Value>> KernelLowering::indexedElement(
+    Operation *op, const GlobalTensor &tensor, ValueRange offsets,
+    ValueRange indices, ArrayRef<int64_t> indexDims, RankedTensorType type,
+    int64_t slot, ArrayRef<Value> local, Value valid, Value inside) {
+  SmallVector<Value> coords;
+  for (auto [dim, offset] : llvm::enumerate(offsets)) {
+    Value position = local[dim];
+    if (const auto *k = llvm::find(indexDims, dim); k != indexDims.end()) {
+      FailureOr<Value> index =
+          broadcastElement(op, indices[k - indexDims.begin()], type.getShape(),
+                           slot, local, valid);
+      if (failed(index))
+        return failure();
+      position = arith::IndexCastOp::create(builder, loc,
+                                            builder.getIndexType(), *index);
+    }
+    Value coord =
+        arith::AddIOp::create(builder, loc, lookupScalar(offset), position);
+    inside = both(inside, insideDimension(coord, tensor.dims[dim]));
+    coords.push_back(coord);
+  }
+  return std::pair{coords, inside};
+}
+
 FailureOr<Value> KernelLowering::lowerIndexedAccess(
     Operation *op, Value tensorValue, ValueRange offsets, ValueRange indices,
     ArrayRef<int64_t> indexDims, RankedTensorType type, Value other,
@@ -235,35 +259,25 @@ FailureOr<Value> KernelLowering::lowerIndexedAccess(
       return failure();
     maskSlots = value->slots;
   }
+  // A gather with runs (tile-assign-layouts) holds its elements in them.
+  LayoutAttrInterface layout = getLayout(stored ? stored : op->getResult(0));
   // The emulator tells the stores of one scatter apart by this number.
   int64_t scatterId = stored && !atomic ? nextScatterId++ : -1;
   Value slots = stored ? Value() : zero(getSlotsType(type));
   for (int64_t slot = 0, e = getSlots(type); slot < e; ++slot) {
     Value valid = slotIsValid(type.getNumElements(), slot);
-    SmallVector<Value> local = slotCoordinates(slot, type.getShape());
+    SmallVector<Value> local = slotCoordinates(slot, type.getShape(), layout);
     Value inside = valid;
     if (maskSlots)
       inside = both(inside,
                     vector::ExtractOp::create(builder, loc, maskSlots, slot));
-    SmallVector<Value> coords;
-    for (auto [dim, offset] : llvm::enumerate(offsets)) {
-      Value position = local[dim];
-      if (const auto *k = llvm::find(indexDims, dim); k != indexDims.end()) {
-        FailureOr<Value> index =
-            broadcastElement(op, indices[k - indexDims.begin()],
-                             type.getShape(), slot, local, valid);
-        if (failed(index))
-          return failure();
-        position = arith::IndexCastOp::create(builder, loc,
-                                              builder.getIndexType(), *index);
-      }
-      Value coord =
-          arith::AddIOp::create(builder, loc, lookupScalar(offset), position);
-      inside = both(inside, insideDimension(coord, tensor.dims[dim]));
-      coords.push_back(coord);
-    }
+    auto addressed = indexedElement(op, tensor, offsets, indices, indexDims,
+                                    type, slot, local, valid, inside);
+    if (failed(addressed))
+      return failure();
+    auto [coords, insideAll] = *addressed;
     if (!stored) {
-      Value value = guarded(inside, element, outside, [&] {
+      Value value = guarded(insideAll, element, outside, [&] {
         return LLVM::LoadOp::create(builder, loc, element,
                                     globalAddress(tensor, coords));
       });
@@ -271,7 +285,7 @@ FailureOr<Value> KernelLowering::lowerIndexedAccess(
       continue;
     }
     Value value = vector::ExtractOp::create(builder, loc, storedSlots, slot);
-    guarded(inside, [&] {
+    guarded(insideAll, [&] {
       Value address = globalAddress(tensor, coords);
       if (atomic) {
         // Relaxed, device scope: the updates only need to be atomic.
@@ -286,4 +300,72 @@ FailureOr<Value> KernelLowering::lowerIndexedAccess(
     });
   }
   return slots;
+}
+
+LogicalResult KernelLowering::lowerGather(GatherOp op) {
+  RankedTensorType type = op.getType();
+  const GlobalTensor &tensor = globals[op.getSource()];
+  Type element = type.getElementType();
+  VectorType slotsType = getSlotsType(type);
+  bool failedElement = false;
+  auto perElement = [&](bool) -> Value {
+    FailureOr<Value> slots = lowerIndexedAccess(
+        op, op.getSource(), op.getOffsets(), op.getIndices(), op.getIndexDims(),
+        type, op.getOther(), Value(), Value());
+    failedElement |= failed(slots);
+    return succeeded(slots) ? *slots : zero(slotsType);
+  };
+  // tile-assign-layouts gives runs only to a gather of whole rows: no
+  // index addresses the last dimension, so a run's elements are
+  // consecutive in one row. Where they are aligned (the slice's column
+  // offset and the row pitch multiples of the run; tensors are 16-byte
+  // aligned, docs/abi.md) a run is one vector load, its row's index read
+  // once, and wholly inside the tensor or wholly outside it: its first
+  // element answers for it.
+  int64_t run = getVector(op.getResult());
+  RunAlignment alignment = RunAlignment::Never;
+  Value aligned;
+  if (run > 1)
+    aligned = runsAligned(op.getOffsets(), type, tensor, run, alignment);
+  auto runs = [&](bool) -> Value {
+    auto runType = VectorType::get({run}, element);
+    unsigned bytes = run * element.getIntOrFloatBitWidth() / 8;
+    Value outside = vector::BroadcastOp::create(
+        builder, loc, runType,
+        op.getOther() ? lookupScalar(op.getOther()) : zero(element));
+    Value slots = zero(slotsType);
+    for (int64_t first = 0, e = getSlots(type); first < e; first += run) {
+      Value valid = slotIsValid(type.getNumElements(), first);
+      auto addressed = indexedElement(
+          op, tensor, op.getOffsets(), op.getIndices(), op.getIndexDims(), type,
+          first, slotCoordinates(first, type.getShape(), run), valid, valid);
+      if (failed(addressed)) {
+        failedElement = true;
+        return slots;
+      }
+      auto [coords, inside] = *addressed;
+      Value value = guarded(inside, runType, outside, [&] {
+        return LLVM::LoadOp::create(builder, loc, runType,
+                                    globalAddress(tensor, coords), bytes);
+      });
+      for (int64_t i = 0; i < run; ++i)
+        slots = vector::InsertOp::create(
+            builder, loc, vector::ExtractOp::create(builder, loc, value, i),
+            slots, first + i);
+    }
+    return slots;
+  };
+  Value slots;
+  if (alignment == RunAlignment::Never)
+    slots = perElement(true);
+  else if (alignment == RunAlignment::Always)
+    slots = runs(true);
+  else
+    slots = versioned(aligned, slotsType, [&](bool unaligned) {
+      return unaligned ? perElement(true) : runs(true);
+    });
+  if (failedElement)
+    return failure();
+  mapTile(op.getResult(), slots);
+  return success();
 }

@@ -113,3 +113,73 @@ tile.kernel @per_thread(%X: !tile.tensor<[16, 64], f32>, %Y: !tile.tensor<[16, 6
   }
   tile.return
 }
+
+// -----
+
+// embedding's loop: a gather of whole rows (its index on dimension 0 only,
+// the [16, 1] index tile broadcast from shared memory), stored as a slice.
+// No use observes which thread holds which element: runs of 4 f32, each
+// consecutive in one row of E.
+// CHECK-LABEL: tile.kernel @embed
+// CHECK: tile.gather {{.*}} -> tensor<16x64xf32, #tile.blocked<vector = 4>>
+// CHECK: tile.store
+// REMARK: assign-layouts.mlir:[[# @LINE + 9]]:10: remark: rows gathered 4 elements a thread at a time (16-byte accesses): layout #tile.blocked<vector = 4>, which no other use observes
+tile.kernel @embed(%Ids: !tile.tensor<[M, 1], i32>, %E: !tile.tensor<[V, D], f32>, %Y: !tile.tensor<[M, D], f32>) attributes {threads = 128 : i64} {
+  %c0 = arith.constant 0 : index
+  %c64 = arith.constant 64 : index
+  %D = tile.dim %E[1] : !tile.tensor<[V, D], f32>
+  %ids = tile.load %Ids[%c0, %c0] : !tile.tensor<[M, 1], i32> -> tensor<16x1xi32>
+  %v = tile.var "ids" = %ids : !tile.var<16x1xi32>
+  %r = tile.read %v : !tile.var<16x1xi32>
+  scf.for %c = %c0 to %D step %c64 {
+    %g = tile.gather %E[%c0, %c] indices(%r) dims [0] : !tile.tensor<[V, D], f32>, tensor<16x1xi32> -> tensor<16x64xf32>
+    tile.store %g, %Y[%c0, %c] : tensor<16x64xf32> -> !tile.tensor<[M, D], f32>
+  }
+  tile.return
+}
+
+// -----
+
+// A gather whose index addresses the last dimension (a column a row)
+// reads no two consecutive elements: seed 000's distribution, no runs.
+// CHECK-LABEL: tile.kernel @columns
+// CHECK: tile.gather
+// CHECK-NOT: #tile.blocked<vector
+// CHECK: tile.return
+tile.kernel @columns(%Ids: !tile.tensor<[16, 64], i32>, %E: !tile.tensor<[V, D], f32>, %Y: !tile.tensor<[M, D], f32>) attributes {threads = 128 : i64} {
+  %c0 = arith.constant 0 : index
+  %ids = tile.load %Ids[%c0, %c0] : !tile.tensor<[16, 64], i32> -> tensor<16x64xi32>
+  %g = tile.gather %E[%c0, %c0] indices(%ids) dims [1] : !tile.tensor<[V, D], f32>, tensor<16x64xi32> -> tensor<16x64xf32>
+  tile.store %g, %Y[%c0, %c0] : tensor<16x64xf32> -> !tile.tensor<[M, D], f32>
+  tile.return
+}
+
+// -----
+
+// layernorm's second pass: a mask of iota and compares (an i1 tile made
+// and used in registers) selects from a slice. The iota computes each
+// element from its coordinates and the mask never meets memory, so the
+// whole group takes runs of 4 f32: the slice is read 16 bytes at a time.
+// CHECK-LABEL: tile.kernel @masked
+// CHECK: tile.iota 1 : tensor<16x64xi32, #tile.blocked<vector = 4>>
+// CHECK: tile.load {{.*}} -> tensor<16x64xf32, #tile.blocked<vector = 4>>
+// CHECK: arith.select {{.*}} tensor<16x64xf32, #tile.blocked<vector = 4>>
+tile.kernel @masked(%X: !tile.tensor<[M, N], f32>, %Y: !tile.tensor<[M, N], f32>) attributes {threads = 128 : i64} {
+  %c0 = arith.constant 0 : index
+  %c64 = arith.constant 64 : index
+  %N = tile.dim %X[1] : !tile.tensor<[M, N], f32>
+  %n = arith.index_cast %N : index to i32
+  %bound = tile.splat %n : tensor<16x64xi32>
+  %zero = arith.constant dense<0.0> : tensor<16x64xf32>
+  scf.for %c = %c0 to %N step %c64 {
+    %ci = arith.index_cast %c : index to i32
+    %start = tile.splat %ci : tensor<16x64xi32>
+    %i = tile.iota 1 : tensor<16x64xi32>
+    %col = arith.addi %i, %start : tensor<16x64xi32>
+    %inside = arith.cmpi slt, %col, %bound : tensor<16x64xi32>
+    %x = tile.load %X[%c0, %c] : !tile.tensor<[M, N], f32> -> tensor<16x64xf32>
+    %y = arith.select %inside, %x, %zero : tensor<16x64xi1>, tensor<16x64xf32>
+    tile.store %y, %Y[%c0, %c] : tensor<16x64xf32> -> !tile.tensor<[M, N], f32>
+  }
+  tile.return
+}

@@ -263,3 +263,4 @@ func.func @async_copy_not_unit(%m: memref<4xf16, 3>, %v: f16, %i: index) {
   memref.store %v, %m[%i] {tile.async_copy = 1 : i64} : memref<4xf16, 3>
   return
 }
+

@@ -123,3 +123,27 @@ tile.kernel @layout_of_a_scalar() attributes {threads = 32 : i64} {
   %n = tile.var "n" {layout = #tile.blocked<vector = 1>} : !tile.var<i32>
   tile.return
 }
+
+// -----
+
+// A gather in runs reads each run from one row: not with its index on the
+// last dimension.
+tile.kernel @layout_of_a_column_gather(%E: !tile.tensor<[V, D], f32>, %I: !tile.tensor<[16, 1], i32>) attributes {threads = 32 : i64} {
+  %c0 = arith.constant 0 : index
+  %i = tile.load %I[%c0, %c0] : !tile.tensor<[16, 1], i32> -> tensor<16x1xi32>
+  // expected-error @+1 {{'tile.gather' op in a layout other than the cyclic one must be #tile.blocked, and the gather of whole rows: no index on its last dimension, no index tile of its own shape}}
+  %g = tile.gather %E[%c0, %c0] indices(%i) dims [1] : !tile.tensor<[V, D], f32>, tensor<16x1xi32> -> tensor<16x8xf32, #tile.blocked<vector = 4>>
+  tile.return
+}
+
+// -----
+
+// Nor with an index tile of its own shape, which its owners read from
+// their slots in the cyclic distribution.
+tile.kernel @layout_of_an_owned_gather(%E: !tile.tensor<[V, D], f32>, %I: !tile.tensor<[16, 8], i32>) attributes {threads = 32 : i64} {
+  %c0 = arith.constant 0 : index
+  %i = tile.load %I[%c0, %c0] : !tile.tensor<[16, 8], i32> -> tensor<16x8xi32>
+  // expected-error @+1 {{'tile.gather' op in a layout other than the cyclic one must be #tile.blocked, and the gather of whole rows: no index on its last dimension, no index tile of its own shape}}
+  %g = tile.gather %E[%c0, %c0] indices(%i) dims [0] : !tile.tensor<[V, D], f32>, tensor<16x8xi32> -> tensor<16x8xf32, #tile.blocked<vector = 4>>
+  tile.return
+}

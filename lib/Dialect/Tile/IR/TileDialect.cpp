@@ -1,6 +1,7 @@
 //===- TileDialect.cpp - the tile dialect ---------------------------------===//
 
 #include "tile/Dialect/Tile/IR/TileDialect.h"
+#include "tile/Dialect/Tile/IR/Gathers.h"
 #include "tile/Dialect/Tile/IR/Layouts.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -48,6 +49,15 @@ Operation *TileDialect::materializeConstant(OpBuilder &builder, Attribute value,
     if (arith::ConstantOp::isBuildableWith(typed, type))
       return arith::ConstantOp::create(builder, loc, type, typed);
   return nullptr;
+}
+
+bool mlir::tile::gathersWholeRows(GatherOp gather) {
+  RankedTensorType type = gather.getType();
+  return !llvm::is_contained(gather.getIndexDims(), type.getRank() - 1) &&
+         llvm::none_of(gather.getIndices(), [&](Value index) {
+           return cast<RankedTensorType>(index.getType()).getShape() ==
+                  type.getShape();
+         });
 }
 
 namespace {

@@ -1,6 +1,7 @@
 //===- TileMemoryOps.cpp - vars, slices, copies, gathers ------------------===//
 
 #include "OpVerifiers.h"
+#include "tile/Dialect/Tile/IR/Gathers.h"
 #include "tile/Dialect/Tile/IR/Layouts.h"
 #include "tile/Dialect/Tile/IR/TileDialect.h"
 
@@ -435,6 +436,14 @@ static LogicalResult verifyIndexedAccess(Operation *op, GlobalTensorType tensor,
 LogicalResult GatherOp::verify() {
   if (failed(verifyKernelParameter(*this, getSource())))
     return failure();
+  // A gather in runs reads each run from one row (its lowering's vector
+  // loads) and its index tiles by coordinates.
+  Attribute layout = getType().getEncoding();
+  if (layout && !isCyclicLayout(layout) &&
+      (!isa<BlockedLayoutAttr>(layout) || !gathersWholeRows(*this)))
+    return emitOpError("in a layout other than the cyclic one must be "
+                       "#tile.blocked, and the gather of whole rows: no index "
+                       "on its last dimension, no index tile of its own shape");
   return verifyIndexedAccess(*this, getSource().getType(),
                              getResult().getType(), getOffsets().size(),
                              getIndices(), getIndexDims());

@@ -4,15 +4,16 @@
 // iteration argument, what the body yields and the result) and free
 // broadcasts of row results (with the tile the rows were reduced from); a
 // group whose every member is made and used only by ops that read or write
-// each element by coordinates (slices, stores, splats, constants, reads and
-// writes of register vars, broadcasts from shared memory) or that reduce
-// its rows where they live gets runs of several consecutive elements a
-// thread: 16-byte accesses, and rows of up to 64 f32 inside one warp, which
-// a reduction folds with shuffles alone.
+// each element by coordinates (slices, gathers of whole rows, stores,
+// splats, iotas, constants, reads and writes of register vars, broadcasts
+// from shared memory) or that reduce its rows where they live gets runs of
+// several consecutive elements a thread: 16-byte accesses, and rows of up
+// to 64 f32 inside one warp, which a reduction folds with shuffles alone.
 //
 //===----------------------------------------------------------------------===//
 
 #include "tile/Analysis/ThreadMapping.h"
+#include "tile/Dialect/Tile/IR/Gathers.h"
 #include "tile/Dialect/Tile/IR/Layouts.h"
 #include "tile/Dialect/Tile/Transforms/Passes.h"
 
@@ -75,8 +76,10 @@ bool isFreelyMade(Value value) {
     return false;
   if (auto read = dyn_cast<ReadOp>(def))
     return getLocalVar(read.getVar()) != nullptr;
-  if (isa<LoadOp, SplatOp>(def) || isSameShapeElementwise(def))
+  if (isa<LoadOp, SplatOp, IotaOp>(def) || isSameShapeElementwise(def))
     return true;
+  if (auto gather = dyn_cast<GatherOp>(def))
+    return gathersWholeRows(gather);
   if (auto constant = dyn_cast<arith::ConstantOp>(def)) {
     auto dense = dyn_cast<DenseElementsAttr>(constant.getValue());
     return dense && dense.isSplat();
@@ -239,11 +242,12 @@ struct TileAssignLayouts
       setLayout(tile, layout);
       // Once per source line: @pipeline's copies of a load (its prologue
       // and its steady state) are one load to the author.
-      if (remarks && isa_and_present<LoadOp>(def) &&
+      if (remarks && isa_and_present<LoadOp, GatherOp>(def) &&
           remarked.insert(def->getLoc()).second)
         emitRemark(def->getLoc())
-            << "slice read " << vector << " elements a thread at a time ("
-            << vector * bitsOf(tile) / 8 << "-byte accesses): layout " << layout
+            << (isa<GatherOp>(def) ? "rows gathered " : "slice read ") << vector
+            << " elements a thread at a time (" << vector * bitsOf(tile) / 8
+            << "-byte accesses): layout " << layout
             << ", which no other use observes";
     }
     updateReductions(kernel);
@@ -312,12 +316,22 @@ struct TileAssignLayouts
   }
 
   /// The longest run of `tile`'s elements a thread can hold: at most
-  /// kMaxAccessBytes, dividing the rows and, times `threads`, the elements.
+  /// kMaxAccessBytes (an i1 in registers counted a byte), dividing the rows
+  /// and, times `threads`, the elements.
   static int64_t widest(Value tile, int64_t threads) {
     auto type = cast<RankedTensorType>(tile.getType());
     int64_t bits = type.getElementType().getIntOrFloatBitWidth();
-    if (bits % 8 != 0)
-      return 1; // i1
+    if (bits % 8 != 0) {
+      // An i1 tile in global memory moves byte by byte; one made and used
+      // in registers (a mask of iota and compares) takes its group's runs.
+      bool inMemory = tile.getDefiningOp<LoadOp>() ||
+                      llvm::any_of(tile.getUsers(), [](Operation *user) {
+                        return isa<StoreOp>(user);
+                      });
+      if (inMemory)
+        return 1;
+      bits = 8;
+    }
     int64_t vector = kMaxAccessBytes * 8 / bits;
     while (vector > 1 && (type.getShape().back() % vector != 0 ||
                           type.getNumElements() % (threads * vector) != 0))
@@ -327,7 +341,7 @@ struct TileAssignLayouts
 
   static bool hasSlice(llvm::EquivalenceClasses<Value> &groups, Value tile) {
     for (auto it = groups.findLeader(tile); it != groups.member_end(); ++it)
-      if ((*it).getDefiningOp<LoadOp>() ||
+      if ((*it).getDefiningOp<LoadOp>() || (*it).getDefiningOp<GatherOp>() ||
           llvm::any_of((*it).getUsers(),
                        [](Operation *user) { return isa<StoreOp>(user); }))
         return true;

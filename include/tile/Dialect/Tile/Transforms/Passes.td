@@ -231,8 +231,8 @@ def TileAssignLayouts
   let description = [{
     Runs after `tile-plan-shared`. Every tile has seed 000's distribution
     (`#tile.blocked<vector = 1>`, element `e` in thread `e % threads`)
-    unless this pass gives it another, recorded as `tile.layout` on the op
-    that defines it. It does so for the tiles whose layout no one can
+    unless this pass gives it another, recorded as the encoding of its
+    tensor type. It does so for the tiles whose layout no one can
     observe: a set of tiles joined by same-shape elementwise ops, made by
     slices (`tile.load`), splats, constants and broadcasts read from shared
     memory, and used only by those ops, by stores to tensors and by writes
