@@ -14,6 +14,7 @@
 
 #include "TestPasses.h"
 
+#include "tile/Analysis/Allocation.h"
 #include "tile/Analysis/Barriers.h"
 #include "tile/Analysis/Divisibility.h"
 #include "tile/Analysis/ThreadMapping.h"
@@ -220,6 +221,29 @@ struct PrintDivisibility : PrintAnalysis<PrintDivisibility> {
   }
 };
 
+/// The live range, offset and bytes of every shared var (SharedAllocation)
+/// and the bytes the kernel needs.
+struct PrintAllocation : PrintAnalysis<PrintAllocation> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(PrintAllocation)
+  StringRef getArgument() const final { return "tile-test-print-allocation"; }
+  StringRef getDescription() const final {
+    return "test only: print the shared-memory allocation of every shared "
+           "var";
+  }
+  StringRef getHeading() const { return "allocation"; }
+
+  LogicalResult print(KernelOp kernel, raw_ostream &os) {
+    SharedAllocation allocation(kernel);
+    for (SharedBuffer buffer : allocation.getBuffers())
+      os << "  " << describe(buffer.var.getResult()) << ": offset "
+         << buffer.offset << ", " << buffer.bytes << " bytes, live from "
+         << describe(buffer.firstOp) << " to " << describe(buffer.lastOp)
+         << "\n";
+    os << "  total " << allocation.getTotalBytes() << " bytes\n";
+    return success();
+  }
+};
+
 /// The accesses of each op to shared vars and global tensors
 /// (getSharedAccesses), and where barriers go (planBarriers).
 struct PrintBarriers : PrintAnalysis<PrintBarriers> {
@@ -272,5 +296,6 @@ void mlir::tile::registerAnalysisTestPasses() {
   PassRegistration<PrintThreadMapping>();
   PassRegistration<PrintLayouts>();
   PassRegistration<PrintDivisibility>();
+  PassRegistration<PrintAllocation>();
   PassRegistration<PrintBarriers>();
 }

@@ -2,10 +2,12 @@
 //
 // Decides which tile vars live in shared memory and which in registers,
 // stores a tile into a shared temporary where an op must read it across
-// threads, and lays the shared vars out by live range.
+// threads, and records where the shared vars live (the SharedAllocation
+// analysis: live ranges, offsets, the bytes the kernel needs).
 //
 //===----------------------------------------------------------------------===//
 
+#include "tile/Analysis/Allocation.h"
 #include "tile/Analysis/ThreadMapping.h"
 #include "tile/Dialect/Tile/IR/ChipLimits.h"
 #include "tile/Dialect/Tile/IR/Layouts.h"
@@ -90,61 +92,6 @@ std::string temporaryName(OpOperand &use) {
   return name + ".input";
 }
 
-/// Program order of every op of a kernel; a region op spans its contents.
-struct ProgramOrder {
-  explicit ProgramOrder(KernelOp kernel) { number(kernel); }
-
-  int64_t start(Operation *op) const { return starts.lookup(op); }
-  int64_t end(Operation *op) const { return ends.lookup(op); }
-
-  /// The positions an access at `op` keeps a var live for: an access inside
-  /// a loop that the var outlives keeps it live for the whole loop.
-  std::pair<int64_t, int64_t> span(Operation *op, Operation *varOp) const {
-    Operation *outermost = op;
-    for (Operation *parent = op->getParentOp(); parent;
-         parent = parent->getParentOp()) {
-      if (parent->isAncestor(varOp))
-        break;
-      if (isa<scf::ForOp, scf::WhileOp>(parent))
-        outermost = parent;
-    }
-    return {start(outermost), end(outermost)};
-  }
-
-private:
-  void number(Operation *op) {
-    starts[op] = next++;
-    for (Region &region : op->getRegions())
-      for (Operation &nested : region.getOps())
-        number(&nested);
-    ends[op] = next - 1;
-  }
-  DenseMap<Operation *, int64_t> starts, ends;
-  int64_t next = 0;
-};
-
-struct SharedBuffer {
-  VarOp var;
-  int64_t bytes = 0;
-  int64_t first = 0, last = 0; // live range in program order
-  Operation *firstOp = nullptr, *lastOp = nullptr;
-  int64_t offset = 0;
-};
-
-std::string lineOf(Operation *op) {
-  if (auto loc = dyn_cast<FileLineColLoc>(op->getLoc()))
-    return std::to_string(loc.getLine());
-  return "?";
-}
-
-/// `file:first-last`, the source lines a shared var is live over.
-std::string describeLiveRange(const SharedBuffer &buffer) {
-  std::string file;
-  if (auto loc = dyn_cast<FileLineColLoc>(buffer.var->getLoc()))
-    file = loc.getFilename().str() + ":";
-  return file + lineOf(buffer.firstOp) + "-" + lineOf(buffer.lastOp);
-}
-
 /// The steps of tile-plan-shared, which tile-pipeline-loads also runs on a
 /// copy of a kernel to find how many stages fit.
 class SharedPlanner {
@@ -163,12 +110,20 @@ public:
     convertRowResultsForOtherUses(kernel);
     addReductionScratch(kernel);
     addConversionScratch(kernel);
-    buffers = decideStorage(kernel);
+    decideStorage(kernel);
     padTensorCoreOperands(kernel);
-    for (SharedBuffer &buffer : buffers)
-      buffer.bytes = getStorageBytes(buffer.var);
-    int64_t total = layOut(kernel, buffers);
-    kernel->setAttr(kSharedBytesAttr, Builder(kernel).getI64IntegerAttr(total));
+    SharedAllocation allocation(kernel);
+    buffers.assign(allocation.getBuffers().begin(),
+                   allocation.getBuffers().end());
+    Builder builder(kernel);
+    for (SharedBuffer &buffer : buffers) {
+      buffer.var->setAttr(kOffsetAttr,
+                          builder.getI64IntegerAttr(buffer.offset));
+      buffer.var->setAttr(kLiveAttr,
+                          builder.getStringAttr(buffer.describeLiveRange()));
+    }
+    int64_t total = allocation.getTotalBytes();
+    kernel->setAttr(kSharedBytesAttr, builder.getI64IntegerAttr(total));
     if (report)
       reportPlan(kernel, buffers, total);
     return total;
@@ -439,33 +394,27 @@ private:
     return false;
   }
 
-  SmallVector<SharedBuffer> decideStorage(KernelOp kernel) {
+  /// Keeps in registers (`tile.local`) every tile var that needs no shared
+  /// memory; the others are laid out by the SharedAllocation.
+  void decideStorage(KernelOp kernel) {
     int64_t threads = kernel.getThreads();
-    SmallVector<SharedBuffer> buffers;
-    ProgramOrder order(kernel);
     kernel.walk([&](VarOp var) {
       if (var.getVarType().isScalar())
         return;
       var->removeAttr(kOffsetAttr);
       var->removeAttr(kLiveAttr);
       var->removeAttr(kLocalAttr);
-      if (!needsSharedMemory(var, threads)) {
-        var->setAttr(kLocalAttr, UnitAttr::get(var.getContext()));
-        if (report)
-          emitRemark(var.getLoc())
-              << "'" << var.getName() << "' kept in registers ("
-              << getVarLayout(var).getSlotCount(var.getVarType().getShape(),
-                                                threads)
-              << " per thread): every element is read only by "
-                 "the thread that owns it";
+      if (needsSharedMemory(var, threads))
         return;
-      }
-      buffers.push_back(liveRange(var, order));
-      var->setAttr(
-          kLiveAttr,
-          StringAttr::get(var.getContext(), describeLiveRange(buffers.back())));
+      var->setAttr(kLocalAttr, UnitAttr::get(var.getContext()));
+      if (report)
+        emitRemark(var.getLoc())
+            << "'" << var.getName() << "' kept in registers ("
+            << getVarLayout(var).getSlotCount(var.getVarType().getShape(),
+                                              threads)
+            << " per thread): every element is read only by "
+               "the thread that owns it";
     });
-    return buffers;
   }
 
   /// Pads the rows of every shared var a tensor-core dot reads an operand
@@ -537,97 +486,6 @@ private:
     });
   }
 
-  SharedBuffer liveRange(VarOp var, const ProgramOrder &order) {
-    SharedBuffer buffer;
-    buffer.var = var;
-    buffer.bytes = getStorageBytes(var);
-    buffer.first = buffer.last = order.start(var);
-    buffer.firstOp = buffer.lastOp = var;
-    auto extend = [&](Operation *op) {
-      auto [first, last] = order.span(op, var);
-      if (first < buffer.first) {
-        buffer.first = first;
-        buffer.firstOp = op;
-      }
-      if (last > buffer.last) {
-        buffer.last = last;
-        buffer.lastOp = op;
-      }
-    };
-    auto extendOver = [&](Operation *user) {
-      extend(user);
-      // An op reading across threads reads the buffer where it stands.
-      if (auto read = dyn_cast<ReadOp>(user))
-        for (OpOperand &use : read->getUses())
-          if (readsAcrossThreads(use))
-            extend(use.getOwner());
-      // An async copy may write until the wait that drains it.
-      if (auto copy = dyn_cast<CopyOp>(user);
-          copy && copy.getAsync() && getVarOp(copy.getDest()) == var)
-        extend(findDrainingWait(copy));
-    };
-    for (Operation *user : var->getUsers()) {
-      extendOver(user);
-      // A ring is used through its stages.
-      if (isa<StageOp>(user))
-        for (Operation *stageUser : user->getUsers())
-          extendOver(stageUser);
-    }
-    return buffer;
-  }
-
-  /// The first tile.wait_group 0 after `copy`, in its block or the blocks
-  /// around it, or the kernel's return: every async copy has landed there.
-  static Operation *findDrainingWait(CopyOp copy) {
-    Operation *op = copy;
-    for (;;) {
-      for (Operation *next = op->getNextNode(); next;
-           next = next->getNextNode()) {
-        if (auto wait = dyn_cast<WaitGroupOp>(next);
-            wait && wait.getPending() == 0)
-          return wait;
-        if (isa<ReturnOp>(next))
-          return next;
-      }
-      op = op->getParentOp();
-    }
-  }
-
-  /// First fit, largest buffers first, among the buffers live at once.
-  int64_t layOut(KernelOp kernel, SmallVector<SharedBuffer> &buffers) {
-    SmallVector<SharedBuffer *> bySize;
-    for (SharedBuffer &buffer : buffers)
-      bySize.push_back(&buffer);
-    llvm::stable_sort(bySize, [](SharedBuffer *a, SharedBuffer *b) {
-      return a->bytes > b->bytes;
-    });
-    SmallVector<SharedBuffer *> placed;
-    int64_t total = 0;
-    for (SharedBuffer *buffer : bySize) {
-      SmallVector<SharedBuffer *> overlapping;
-      for (SharedBuffer *other : placed)
-        if (other->first <= buffer->last && buffer->first <= other->last)
-          overlapping.push_back(other);
-      llvm::sort(overlapping, [](SharedBuffer *a, SharedBuffer *b) {
-        return a->offset < b->offset;
-      });
-      int64_t offset = 0;
-      for (SharedBuffer *other : overlapping) {
-        if (offset + buffer->bytes <= other->offset)
-          break;
-        offset = std::max<int64_t>(
-            offset,
-            llvm::alignTo(other->offset + other->bytes, kSharedAlignment));
-      }
-      buffer->offset = offset;
-      buffer->var->setAttr(kOffsetAttr,
-                           Builder(kernel).getI64IntegerAttr(offset));
-      placed.push_back(buffer);
-      total = std::max(total, offset + buffer->bytes);
-    }
-    return total;
-  }
-
   void reportPlan(KernelOp kernel, MutableArrayRef<SharedBuffer> buffers,
                   int64_t total) {
     InFlightDiagnostic remark = emitRemark(kernel.getLoc());
@@ -638,7 +496,8 @@ private:
                               "lines {3}-{4}",
                               "'" + buffer.var.getName().str() + "'",
                               buffer.bytes, buffer.offset,
-                              lineOf(buffer.firstOp), lineOf(buffer.lastOp))
+                              getSourceLine(buffer.firstOp),
+                              getSourceLine(buffer.lastOp))
                     .str();
   }
 
