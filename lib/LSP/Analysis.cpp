@@ -138,33 +138,27 @@ struct Collector {
     result.kernels.push_back({kernel.getSymName().str(), posOf(kernel), threads,
                               shared ? shared.getInt() : 0});
     if (auto promoted = kernel->getAttrOfType<ArrayAttr>(kPromotedAttr))
-      for (auto record : promoted.getAsRange<DictionaryAttr>()) {
+      for (auto record : promoted.getAsRange<PromotedVarAttr>()) {
         Placement placement;
         placement.kernel = kernel.getSymName().str();
-        placement.var = record.getAs<StringAttr>("name").str();
-        placement.type = spellType(record.getAs<TypeAttr>("type").getValue());
+        placement.var = record.getName().str();
+        placement.type = spellType(record.getType());
         placement.inRegisters = true;
-        placement.perThread = record.getAs<IntegerAttr>("slots").getInt();
-        placement.shuffles = record.getAs<IntegerAttr>("shuffles").getInt();
-        placement.spills = record.getAs<IntegerAttr>("spills").getInt();
+        placement.perThread = record.getSlots();
+        placement.shuffles = record.getShuffles();
+        placement.spills = record.getSpills();
         result.placements.push_back(std::move(placement));
       }
     if (auto pipelined = kernel->getAttrOfType<ArrayAttr>(kPipelinedAttr))
-      for (auto record : pipelined.getAsRange<DictionaryAttr>()) {
-        auto loc = record.getAs<LocationAttr>("loc");
-        auto integer = [&](StringRef key) {
-          auto value = record.getAs<IntegerAttr>(key);
-          return value ? value.getInt() : 0;
-        };
+      for (auto record : pipelined.getAsRange<PipelinedLoopAttr>()) {
         std::string text = llvm::formatv(
             "@pipeline: {0} stages, {1} load(s) {2} "
             "iteration(s) ahead",
-            integer("stages"), integer("loads"), integer("ahead"));
-        if (int64_t bytes = integer("shared_bytes"))
+            record.getStages(), record.getLoads(), record.getAhead());
+        if (int64_t bytes = record.getSharedBytes())
           text += llvm::formatv(", {0} B of shared rings", bytes);
-        if (loc)
-          if (std::optional<SourcePos> pos = findPos(loc, path))
-            result.loops.push_back({*pos, std::move(text)});
+        if (std::optional<SourcePos> pos = findPos(record.getLoc(), path))
+          result.loops.push_back({*pos, std::move(text)});
       }
     kernel.walk([&](Operation *op) {
       if (op->getNumResults() == 1 && hasChosenLayout(op->getResult(0)))

@@ -90,6 +90,33 @@ static llvm::json::Value toJSON(Attribute attr) {
   }
   if (auto integer = dyn_cast<IntegerAttr>(attr))
     return integer.getInt();
+  // The passes' records, under the keys docs/abi.md names.
+  if (auto var = dyn_cast<PromotedVarAttr>(attr))
+    return llvm::json::Object{{"name", var.getName().str()},
+                              {"type", toJSON(TypeAttr::get(var.getType()))},
+                              {"threads", var.getThreads()},
+                              {"slots", var.getSlots()},
+                              {"shuffles", var.getShuffles()},
+                              {"spills", var.getSpills()}};
+  if (auto load = dyn_cast<StagedLoadAttr>(attr))
+    return llvm::json::Object{{"name", load.getName().str()},
+                              {"loc", toJSON(load.getLoc())},
+                              {"in", load.getIn().str()},
+                              {"bytes", load.getBytes()},
+                              {"chunk_bytes", load.getChunkBytes()},
+                              {"why", load.getWhy().str()}};
+  if (auto loop = dyn_cast<PipelinedLoopAttr>(attr))
+    return llvm::json::Object{
+        {"loop", loop.getLoop().str()},
+        {"loc", toJSON(loop.getLoc())},
+        {"loads", loop.getLoads()},
+        {"stages", loop.getStages()},
+        {"stages_chosen", loop.getStagesChosen().str()},
+        {"ahead", loop.getAhead()},
+        {"shared_loads", loop.getSharedLoads()},
+        {"shared_bytes", loop.getSharedBytes()},
+        {"elements_per_thread", loop.getElementsPerThread()},
+        {"staged", toJSON(loop.getStaged())}};
   if (auto string = dyn_cast<StringAttr>(attr))
     return string.str();
   if (auto boolean = dyn_cast<BoolAttr>(attr))

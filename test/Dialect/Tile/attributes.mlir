@@ -70,23 +70,55 @@ tile.kernel @fold_not_reduction(%X: !tile.tensor<[16, 16], f32>) attributes {thr
 
 // -----
 
-// expected-error @+1 {{attribute 'tile.promoted' entry 'slots' is missing or of the wrong kind}}
-tile.kernel @promoted_record(%O: !tile.tensor<[16], f32>) attributes {threads = 32 : i64, tile.promoted = [{name = "acc", type = tensor<16xf32>, threads = 32 : i64, slots = "four", shuffles = 0 : i64, spills = 0 : i64}]} {
+// The records of tile.promoted and tile.pipelined are attributes of their
+// own (TileAttrs.td), not dictionaries, each verified field by field.
+// expected-error @+1 {{attribute 'tile.promoted' must be an array of #tile.promoted_var records}}
+tile.kernel @promoted_dictionary(%O: !tile.tensor<[16], f32>) attributes {threads = 32 : i64, tile.promoted = [{name = "acc", type = tensor<16xf32>, threads = 32 : i64, slots = 1 : i64, shuffles = 0 : i64, spills = 0 : i64}]} {
   tile.return
 }
 
 // -----
 
-// A pipelined loop's record holds one record a load, checked as well.
-// expected-error @+1 {{attribute 'tile.pipelined' entry 'chunk_bytes' is missing or of the wrong kind in {bytes = 64 : i64, chunk_bytes = "16", in = "shared", loc = loc(unknown), name = "a", why = "a dot reads it"}}}
-tile.kernel @pipelined_record(%O: !tile.tensor<[16], f32>) attributes {threads = 32 : i64, tile.pipelined = [{loop = "k", loc = loc(unknown), loads = 1 : i64, stages = 2 : i64, stages_chosen = "given", ahead = 1 : i64, shared_loads = 1 : i64, shared_bytes = 64 : i64, elements_per_thread = 0 : i64, staged = [{name = "a", loc = loc(unknown), in = "shared", bytes = 64 : i64, chunk_bytes = "16", why = "a dot reads it"}]}]} {
+// expected-error @+1 {{slots must be the elements per thread of 'tensor<64xf32>' over 32 threads (2), got 4}}
+tile.kernel @promoted_slots(%O: !tile.tensor<[16], f32>) attributes {threads = 32 : i64, tile.promoted = [#tile.promoted_var<name = "acc", type = tensor<64xf32>, threads = 32, slots = 4, shuffles = 0, spills = 0>]} {
   tile.return
 }
 
 // -----
 
-// expected-error @+1 {{attribute 'tile.pipelined' must hold dictionaries of 6 entries, got {name = "a"}}}
-tile.kernel @pipelined_staged_short(%O: !tile.tensor<[16], f32>) attributes {threads = 32 : i64, tile.pipelined = [{loop = "k", loc = loc(unknown), loads = 1 : i64, stages = 2 : i64, stages_chosen = "given", ahead = 1 : i64, shared_loads = 1 : i64, shared_bytes = 64 : i64, elements_per_thread = 0 : i64, staged = [{name = "a"}]}]} {
+// expected-error @+1 {{spills must not be negative, got -1}}
+tile.kernel @promoted_spills(%O: !tile.tensor<[16], f32>) attributes {threads = 32 : i64, tile.promoted = [#tile.promoted_var<name = "acc", type = tensor<64xf32>, threads = 32, slots = 2, shuffles = 0, spills = -1>]} {
+  tile.return
+}
+
+// -----
+
+// expected-error @+1 {{ahead must be stages - 1 (2), got 1}}
+tile.kernel @pipelined_ahead(%O: !tile.tensor<[16], f32>) attributes {threads = 32 : i64, tile.pipelined = [#tile.pipelined_loop<loop = "k", loc = loc(unknown), loads = 1, stages = 3, stagesChosen = "given", ahead = 1, sharedLoads = 1, sharedBytes = 64, elementsPerThread = 0, staged = [#tile.staged_load<name = "a", loc = loc(unknown), in = "shared", bytes = 64, chunkBytes = 16, why = "a dot reads it">]>]} {
+  tile.return
+}
+
+// -----
+
+// A pipelined loop's record holds one #tile.staged_load a load, checked
+// as well, and against the loop's counts.
+// expected-error @+2 {{a load is staged in "shared" or "registers", got "global"}}
+// expected-error @+1 {{failed to parse Tile_PipelinedLoopAttr parameter 'staged'}}
+tile.kernel @pipelined_medium(%O: !tile.tensor<[16], f32>) attributes {threads = 32 : i64, tile.pipelined = [#tile.pipelined_loop<loop = "k", loc = loc(unknown), loads = 1, stages = 2, stagesChosen = "given", ahead = 1, sharedLoads = 1, sharedBytes = 64, elementsPerThread = 0, staged = [#tile.staged_load<name = "a", loc = loc(unknown), in = "global", bytes = 64, chunkBytes = 16, why = "a dot reads it">]>]} {
+  tile.return
+}
+
+// -----
+
+// expected-error @+1 {{sharedLoads must count the loads staged in shared memory (0), got 1}}
+tile.kernel @pipelined_shared_loads(%O: !tile.tensor<[16], f32>) attributes {threads = 32 : i64, tile.pipelined = [#tile.pipelined_loop<loop = "k", loc = loc(unknown), loads = 1, stages = 2, stagesChosen = "auto", ahead = 1, sharedLoads = 1, sharedBytes = 0, elementsPerThread = 1, staged = [#tile.staged_load<name = "a", loc = loc(unknown), in = "registers", bytes = 64, chunkBytes = 0, why = "only its owners read it">]>]} {
+  tile.return
+}
+
+// -----
+
+// expected-error @+1 {{a pipelined loop has a record per load: loads is 2, staged has 1}}
+tile.kernel @pipelined_staged_short(%O: !tile.tensor<[16], f32>) attributes {threads = 32 : i64, tile.pipelined = [#tile.pipelined_loop<loop = "k", loc = loc(unknown), loads = 2, stages = 2, stagesChosen = "given", ahead = 1, sharedLoads = 0, sharedBytes = 0, elementsPerThread = 1, staged = [#tile.staged_load<name = "a", loc = loc(unknown), in = "registers", bytes = 64, chunkBytes = 0, why = "only its owners read it">]>]} {
   tile.return
 }
 

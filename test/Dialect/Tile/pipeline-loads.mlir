@@ -7,7 +7,8 @@
 // offset recomputed from kt + 2 * 64) and uses the one loaded two
 // iterations before, carried with the other in flight.
 // CHECK-LABEL: tile.kernel @sum_columns
-// CHECK-SAME: staged = [{bytes = 8192 : i64, chunk_bytes = 0 : i64, in = "registers", loc = {{.*}}, name = "load", why = "only the threads that own its elements read it"}], stages = 3 : i64, stages_chosen = "given"}]
+// CHECK-SAME: tile.pipelined = [#tile.pipelined_loop<loop = "kt", loc = {{.*}}, loads = 1, stages = 3, stagesChosen = "given", ahead = 2, sharedLoads = 0, sharedBytes = 0, elementsPerThread = 8,
+// CHECK-SAME: staged = [#tile.staged_load<name = "load", loc = {{.*}}, in = "registers", bytes = 8192, chunkBytes = 0, why = "only the threads that own its elements read it">]>]
 // CHECK: %[[FIRST:.*]] = tile.load %arg0[%c0, %c0]
 // CHECK: %[[NEXT:.*]] = arith.addi %c0, %{{.*}} : index
 // CHECK: %[[SECOND:.*]] = tile.load %arg0[%c0, %[[NEXT]]]
@@ -95,10 +96,10 @@ tile.kernel @no_pipeline(%X: !tile.tensor<[16, K], f32>, %O: !tile.tensor<[16, 6
 // CHECK-LABEL: tile.kernel @dot_operands
 // The record says, per load, where it is staged, the bytes, the bytes a
 // thread copies at a time, and why.
-// CHECK-SAME: tile.pipelined = [{ahead = 2 : i64, elements_per_thread = 0 : i64, loads = 2 : i64, loc = {{.*}}, loop = "k", shared_bytes = 18432 : i64, shared_loads = 2 : i64,
-// CHECK-SAME: staged = [{bytes = 6144 : i64, chunk_bytes = 16 : i64, in = "shared", loc = {{.*}}, name = "a", why = "'tile.dot' reads it across threads, so it goes to shared memory anyway, and no register holds it in flight"},
-// CHECK-SAME: {bytes = 12288 : i64, chunk_bytes = 16 : i64, in = "shared", loc = {{.*}}, name = "load", why = "'tile.dot'
-// CHECK-SAME: stages = 3 : i64, stages_chosen = "given"}]
+// CHECK-SAME: tile.pipelined = [#tile.pipelined_loop<loop = "k", loc = {{.*}}, loads = 2, stages = 3, stagesChosen = "given", ahead = 2, sharedLoads = 2, sharedBytes = 18432, elementsPerThread = 0,
+// CHECK-SAME: staged = [#tile.staged_load<name = "a", loc = {{.*}}, in = "shared", bytes = 6144, chunkBytes = 16, why = "'tile.dot' reads it across threads, so it goes to shared memory anyway, and no register holds it in flight">,
+// CHECK-SAME: #tile.staged_load<name = "load", loc = {{.*}}, in = "shared", bytes = 12288, chunkBytes = 16, why = "'tile.dot'
+// CHECK-SAME: ]>]
 // CHECK: %[[A:.*]] = tile.var "a.stages" {stages = 3 : i64} : !tile.var<32x32xf16>
 // CHECK: %[[B:.*]] = tile.var "load.stages" {stages = 3 : i64} : !tile.var<32x64xf16>
 // CHECK: %[[A0:.*]] = tile.stage %[[A]][%[[ZERO:.*]] + 0]
@@ -148,9 +149,9 @@ tile.kernel @dot_operands(%A: !tile.tensor<[32, K], f16>, %B: !tile.tensor<[K, 6
 
 // shared = false keeps the tiles in flight in registers, dot operands too.
 // CHECK-LABEL: tile.kernel @in_registers
-// CHECK-SAME: elements_per_thread = 12 : i64
-// CHECK-SAME: shared_loads = 0
-// CHECK-SAME: staged = [{bytes = 2048 : i64, chunk_bytes = 0 : i64, in = "registers", loc = {{.*}}, name = "load", why = "'tile.dot' reads it across threads, and @pipeline says shared = false"}
+// CHECK-SAME: sharedLoads = 0
+// CHECK-SAME: elementsPerThread = 12
+// CHECK-SAME: staged = [#tile.staged_load<name = "load", loc = {{.*}}, in = "registers", bytes = 2048, chunkBytes = 0, why = "'tile.dot' reads it across threads, and @pipeline says shared = false">
 // CHECK-NOT: tile.copy
 // CHECK: scf.for {{.*}} iter_args
 // REMARK: pipeline-loads.mlir:[[@LINE+7]]:10: remark: loaded 1 iteration(s) ahead (@pipeline) in registers: 1 more tile(s) of 4 element(s) per thread in flight; 'tile.dot' reads it across threads, and @pipeline says shared = false

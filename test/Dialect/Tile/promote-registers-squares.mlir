@@ -39,7 +39,7 @@ tile.kernel @squares(%X: !tile.tensor<[16, K], f32>, %O: !tile.tensor<[16, 64], 
 
 // CHECK-LABEL: tile.kernel @squares
 // CHECK-NOT:     registers =
-// CHECK-SAME:    tile.promoted = [{name = "acc", shuffles = 0 : i64, slots = 4 : i64, spills = 1 : i64, threads = 256 : i64, type = tensor<16x64xf32>}]
+// CHECK-SAME:    tile.promoted = [#tile.promoted_var<name = "acc", type = tensor<16x64xf32>, threads = 256, slots = 4, shuffles = 0, spills = 1>]
 // CHECK:         %[[ZERO:.*]] = arith.constant dense<0.000000e+00> : tensor<16x64xf32>
 // CHECK-NOT:     tile.var "acc"
 // CHECK:         %[[LOOP:.*]] = scf.for {{.*}} iter_args(%[[ACC:.*]] = %[[ZERO]]) -> (tensor<16x64xf32>) {

@@ -7,7 +7,7 @@
 // `acc += dot(a, b)` is elementwise in `acc`; 16x64 over 128 threads is 8
 // elements a thread.
 // CHECK-LABEL: tile.kernel @dot_accumulates
-// CHECK-SAME:    tile.promoted = [{name = "acc", shuffles = 0 : i64, slots = 8 : i64, spills = 1 : i64, threads = 128 : i64, type = tensor<16x64xf32>}]
+// CHECK-SAME:    tile.promoted = [#tile.promoted_var<name = "acc", type = tensor<16x64xf32>, threads = 128, slots = 8, shuffles = 0, spills = 1>]
 // CHECK:         %[[R:.*]] = scf.for {{.*}} iter_args(%[[ACC:.*]] = %{{.*}}) -> (tensor<16x64xf32>) {
 // CHECK:           %[[D:.*]] = tile.dot
 // CHECK-NEXT:      %[[S:.*]] = arith.addf %[[ACC]], %[[D]] : tensor<16x64xf32>
@@ -39,7 +39,7 @@ tile.kernel @dot_accumulates(%A: !tile.tensor<[16, K], f16>, %B: !tile.tensor<[K
 // `acc = acc * 0.5 + x` and `acc = x` stay in registers; 256 threads: 4 a
 // thread. The update that does not read `acc` just replaces the value.
 // CHECK-LABEL: tile.kernel @scale_and_assign
-// CHECK-SAME:    slots = 4 : i64, spills = 1 : i64, threads = 256 : i64
+// CHECK-SAME:    threads = 256, slots = 4, shuffles = 0, spills = 1>
 // CHECK:         scf.for {{.*}} iter_args(%[[ACC:.*]] = %{{.*}}) -> (tensor<16x64xf32>) {
 // CHECK:           %[[X:.*]] = tile.load
 // CHECK-NEXT:      tile.splat
@@ -75,7 +75,7 @@ tile.kernel @scale_and_assign(%X: !tile.tensor<[16, K], f32>, %O: !tile.tensor<[
 
 // 1024 threads: one element a thread.
 // CHECK-LABEL: tile.kernel @one_per_thread
-// CHECK-SAME:    slots = 1 : i64, spills = 0 : i64, threads = 1024 : i64
+// CHECK-SAME:    threads = 1024, slots = 1, shuffles = 0, spills = 0>
 // CHECK-NOT:     tile.var
 tile.kernel @one_per_thread(%O: !tile.tensor<[16, 64], f32>)
     attributes {threads = 1024 : i64, registers = ["acc"]} {
@@ -91,7 +91,7 @@ tile.kernel @one_per_thread(%O: !tile.tensor<[16, 64], f32>)
 
 // The cap holds: 64 elements a thread is allowed.
 // CHECK-LABEL: tile.kernel @at_the_cap
-// CHECK-SAME:    slots = 64 : i64, spills = 0 : i64, threads = 256 : i64, type = tensor<64x256xf32>
+// CHECK-SAME:    type = tensor<64x256xf32>, threads = 256, slots = 64, shuffles = 0, spills = 0>
 tile.kernel @at_the_cap(%O: !tile.tensor<[64, 256], f32>)
     attributes {threads = 256 : i64, registers = ["acc"]} {
   %zero = arith.constant dense<0.0> : tensor<64x256xf32>
@@ -139,7 +139,7 @@ tile.kernel @loop_nest(%X: !tile.tensor<[M, K], f32>, %O: !tile.tensor<[16, 64],
 // Two register vars in one kernel: one loop carries both; rowsum of a
 // 32-wide f32 tile and rowmax of a 32-wide i32 tile are folded with shuffles.
 // CHECK-LABEL: tile.kernel @two_vars
-// CHECK-SAME:    tile.promoted = [{name = "acc", shuffles = 1 : i64, slots = 4 : i64, spills = 0 : i64, threads = 128 : i64, type = tensor<16x32xf32>}, {name = "top", shuffles = 1 : i64, slots = 4 : i64, spills = 0 : i64, threads = 128 : i64, type = tensor<16x32xi32>}]
+// CHECK-SAME:    tile.promoted = [#tile.promoted_var<name = "acc", type = tensor<16x32xf32>, threads = 128, slots = 4, shuffles = 1, spills = 0>, #tile.promoted_var<name = "top", type = tensor<16x32xi32>, threads = 128, slots = 4, shuffles = 1, spills = 0>]
 // CHECK-NOT:     tile.var
 // CHECK:         %[[R:.*]]:2 = scf.for {{.*}} iter_args(%[[ACC:.*]] = %{{.*}}, %[[TOP:.*]] = %{{.*}}) -> (tensor<16x32xf32>, tensor<16x32xi32>) {
 // CHECK:           %[[S:.*]] = arith.addf %[[ACC]]
@@ -181,7 +181,7 @@ tile.kernel @two_vars(%X: !tile.tensor<[16, K], f32>, %Y: !tile.tensor<[16, K], 
 
 // rowsum of an i32 tile with 16-wide rows: folded.
 // CHECK-LABEL: tile.kernel @fold_i32
-// CHECK-SAME:    shuffles = 1 : i64, slots = 1 : i64, spills = 0 : i64
+// CHECK-SAME:    slots = 1, shuffles = 1, spills = 0>
 // CHECK:         tile.rowsum %{{.*}} {tile.fold = "shuffle"} : tensor<8x16xi32> -> tensor<8x1xi32>
 // CHECK-NOT:     tile.var
 tile.kernel @fold_i32(%S: !tile.tensor<[8, 1], i32>)
@@ -236,7 +236,7 @@ tile.kernel @spill_f16(%S: !tile.tensor<[16, 1], f16>)
 
 // 16x24 over 128 threads is 3 elements a thread.
 // CHECK-LABEL: tile.kernel @spill_24_wide
-// CHECK-SAME:    slots = 3 : i64, spills = 1 : i64
+// CHECK-SAME:    slots = 3, shuffles = 0, spills = 1>
 // CHECK:         %[[SP:.*]] = tile.var "acc" = %{{.*}} {tile.spill_of = "acc"} : !tile.var<16x24xf32>
 // CHECK-NEXT:    %[[V:.*]] = tile.read %[[SP]]
 // CHECK-NEXT:    tile.rowmax %[[V]] : tensor<16x24xf32>

@@ -124,31 +124,11 @@ public:
         return success();
       });
     if (name == kPromotedAttr)
-      return onKernel([&] {
-        return records(value, {{"name", Kind::String},
-                               {"type", Kind::Type},
-                               {"threads", Kind::Integer},
-                               {"slots", Kind::Integer},
-                               {"shuffles", Kind::Integer},
-                               {"spills", Kind::Integer}});
-      });
+      return onKernel(
+          [&] { return recordsOf<PromotedVarAttr>("promoted_var"); });
     if (name == kPipelinedAttr)
-      return onKernel([&] {
-        static const Field staged[] = {
-            {"name", Kind::String},         {"loc", Kind::Location},
-            {"in", Kind::String},           {"bytes", Kind::Integer},
-            {"chunk_bytes", Kind::Integer}, {"why", Kind::String}};
-        return records(value, {{"loop", Kind::String},
-                               {"loc", Kind::Location},
-                               {"loads", Kind::Integer},
-                               {"stages", Kind::Integer},
-                               {"stages_chosen", Kind::String},
-                               {"ahead", Kind::Integer},
-                               {"shared_loads", Kind::Integer},
-                               {"shared_bytes", Kind::Integer},
-                               {"elements_per_thread", Kind::Integer},
-                               {"staged", Kind::Records, staged}});
-      });
+      return onKernel(
+          [&] { return recordsOf<PipelinedLoopAttr>("pipelined_loop"); });
     if (name == kSynchronizedAttr)
       return onKernel([&]() -> LogicalResult {
         if (!isa<UnitAttr>(value))
@@ -252,15 +232,6 @@ public:
   }
 
 private:
-  enum class Kind { String, Type, Integer, Location, Records };
-  /// One entry of a record: its key, its kind, and for Records the fields
-  /// of the records it holds.
-  struct Field {
-    StringRef key;
-    Kind kind;
-    ArrayRef<Field> fields = {};
-  };
-
   InFlightDiagnostic error() {
     return op->emitOpError("attribute '") << name << "' ";
   }
@@ -287,32 +258,11 @@ private:
 
   /// `list`, an array of dictionaries holding exactly `fields`, of those
   /// kinds.
-  LogicalResult records(Attribute list, ArrayRef<Field> fields) {
-    auto array = dyn_cast<ArrayAttr>(list);
-    if (!array)
-      return error() << "must be an array of dictionaries";
-    for (Attribute element : array) {
-      auto record = dyn_cast<DictionaryAttr>(element);
-      if (!record || record.size() != fields.size())
-        return error() << "must hold dictionaries of " << fields.size()
-                       << " entries, got " << element;
-      for (const Field &entry : fields) {
-        Attribute field = record.get(entry.key);
-        if (field && entry.kind == Kind::Records) {
-          if (failed(records(field, entry.fields)))
-            return failure();
-          continue;
-        }
-        bool ok =
-            field && (entry.kind == Kind::String     ? isa<StringAttr>(field)
-                      : entry.kind == Kind::Type     ? isa<TypeAttr>(field)
-                      : entry.kind == Kind::Location ? isa<LocationAttr>(field)
-                                                     : isa<IntegerAttr>(field));
-        if (!ok)
-          return error() << "entry '" << entry.key << "' is missing or of the "
-                         << "wrong kind in " << element;
-      }
-    }
+  /// An array of #tile.MNEMONIC records (which verified themselves).
+  template <typename Record> LogicalResult recordsOf(StringRef mnemonic) {
+    auto array = dyn_cast<ArrayAttr>(value);
+    if (!array || !llvm::all_of(array, llvm::IsaPred<Record>))
+      return error() << "must be an array of #tile." << mnemonic << " records";
     return success();
   }
 

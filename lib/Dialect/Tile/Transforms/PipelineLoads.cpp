@@ -345,9 +345,8 @@ struct TilePipelineLoads
   int64_t estimateRegisters(KernelOp kernel, const Work &work, int64_t stages) {
     int64_t registers = 0;
     if (auto promoted = kernel->getAttrOfType<ArrayAttr>(kPromotedAttr))
-      for (Attribute entry : promoted)
-        registers +=
-            cast<DictionaryAttr>(entry).getAs<IntegerAttr>("slots").getInt();
+      for (auto entry : promoted.getAsRange<PromotedVarAttr>())
+        registers += entry.getSlots();
     int64_t threads = kernel.getThreads();
     for (auto &[loop, loads] : work)
       for (Operation *op : loads) {
@@ -526,22 +525,17 @@ struct TilePipelineLoads
   /// or registers, the `bytes` that holds (the ring's stages, or the tiles
   /// in flight across the CTA's registers), the bytes a thread moves at a
   /// time by cp.async (0 in registers), and why.
-  DictionaryAttr stagingRecord(StagedLoad staged, StringRef medium,
+  StagedLoadAttr stagingRecord(StagedLoad staged, StringRef medium,
                                int64_t bytes) {
     Builder builder(staged.load.getContext());
     int64_t chunk = staged.width * elementBytes(staged.load.getType());
-    return builder.getDictionaryAttr({
-        builder.getNamedAttr(
-            "name", builder.getStringAttr(staged.var ? staged.var.getName()
-                                                     : StringRef("load"))),
-        builder.getNamedAttr("loc", staged.load.getLoc()),
-        builder.getNamedAttr("in", builder.getStringAttr(medium)),
-        builder.getNamedAttr("bytes", builder.getI64IntegerAttr(bytes)),
-        builder.getNamedAttr("chunk_bytes", builder.getI64IntegerAttr(
-                                                staged.shared ? chunk : 0)),
-        builder.getNamedAttr(
-            "why", builder.getStringAttr(whyStaged(staged, sharedStages))),
-    });
+    return StagedLoadAttr::get(
+        builder.getContext(),
+        builder.getStringAttr(staged.var ? staged.var.getName()
+                                         : StringRef("load")),
+        staged.load.getLoc(), builder.getStringAttr(medium), bytes,
+        staged.shared ? chunk : 0,
+        builder.getStringAttr(whyStaged(staged, sharedStages)));
   }
 
   /// The iteration `ahead` steps after the one whose index is `index`.
@@ -729,23 +723,11 @@ struct TilePipelineLoads
     SmallVector<Attribute> entries;
     if (auto list = kernel->getAttrOfType<ArrayAttr>(kPipelinedAttr))
       llvm::append_range(entries, list);
-    auto integer = [&](int64_t value) {
-      return builder.getI64IntegerAttr(value);
-    };
-    entries.push_back(builder.getDictionaryAttr({
-        builder.getNamedAttr("loop",
-                             index ? index : builder.getStringAttr("?")),
-        builder.getNamedAttr("loc", loop.getLoc()),
-        builder.getNamedAttr("loads", integer(loads)),
-        builder.getNamedAttr("stages", integer(stages)),
-        builder.getNamedAttr("stages_chosen",
-                             builder.getStringAttr(stagesChosen)),
-        builder.getNamedAttr("ahead", integer(stages - 1)),
-        builder.getNamedAttr("shared_loads", integer(sharedLoads)),
-        builder.getNamedAttr("shared_bytes", integer(sharedBytes)),
-        builder.getNamedAttr("elements_per_thread", integer(inFlight)),
-        builder.getNamedAttr("staged", builder.getArrayAttr(staging)),
-    }));
+    entries.push_back(PipelinedLoopAttr::get(
+        kernel.getContext(), index ? index : builder.getStringAttr("?"),
+        loop.getLoc(), loads, stages, builder.getStringAttr(stagesChosen),
+        stages - 1, sharedLoads, sharedBytes, inFlight,
+        builder.getArrayAttr(staging)));
     kernel->setAttr(kPipelinedAttr, builder.getArrayAttr(entries));
   }
 

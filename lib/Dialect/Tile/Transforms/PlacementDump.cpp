@@ -122,13 +122,14 @@ struct TilePlacementDump
     auto promoted = kernel->getAttrOfType<ArrayAttr>(kPromotedAttr);
     if (!promoted)
       return;
-    for (auto record : promoted.getAsRange<DictionaryAttr>())
+    for (auto record : promoted.getAsRange<PromotedVarAttr>())
       json.object([&] {
-        json.attribute("name", record.getAs<StringAttr>("name").getValue());
-        writeTileType(json, record.getAs<TypeAttr>("type").getValue());
+        json.attribute("name", record.getName().getValue());
+        writeTileType(json, record.getType());
         json.attribute("storage", "registers");
-        for (StringRef key : {"slots", "shuffles", "spills"})
-          json.attribute(key, record.getAs<IntegerAttr>(key).getInt());
+        json.attribute("slots", record.getSlots());
+        json.attribute("shuffles", record.getShuffles());
+        json.attribute("spills", record.getSpills());
         json.attributeArray("accesses", [] {});
       });
   }

@@ -224,19 +224,15 @@ void TilePromoteRegisters::runOnOperation() {
   for (auto [var, varSpills] : llvm::zip(analysis.getVars(), spills)) {
     VarOp op = var.op;
     StringRef name = op.getName();
-    NamedAttrList record;
-    record.append("name", op.getNameAttr());
-    record.append("type", TypeAttr::get(op.getVarType().getValueType()));
-    record.append("threads", builder.getI64IntegerAttr(var.threads));
-    record.append("slots", builder.getI64IntegerAttr(var.slots));
-    record.append("shuffles",
-                  builder.getI64IntegerAttr(
-                      llvm::count_if(var.uses, [](const RegisterUse &use) {
-                        return use.kind == RegisterUseKind::ShuffleFoldable;
-                      })));
+    StringAttr nameAttr = op.getNameAttr();
+    auto type = cast<RankedTensorType>(op.getVarType().getValueType());
+    int64_t shuffles = llvm::count_if(var.uses, [](const RegisterUse &use) {
+      return use.kind == RegisterUseKind::ShuffleFoldable;
+    });
     SmallVector<VarOp> kept = promote(op, varSpills);
-    record.append("spills", builder.getI64IntegerAttr(kept.size()));
-    promoted.push_back(record.getDictionary(kernel.getContext()));
+    promoted.push_back(PromotedVarAttr::get(kernel.getContext(), nameAttr, type,
+                                            var.threads, var.slots, shuffles,
+                                            kept.size()));
     for (VarOp spill : kept) {
       unsigned uses = (*spill->getUsers().begin())->getResult(0).getNumUses();
       bool inLoop = spill->getParentOfType<LoopLikeOpInterface>() != nullptr;

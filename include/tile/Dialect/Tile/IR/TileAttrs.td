@@ -169,4 +169,68 @@ def Tile_RowsLayoutAttr : Tile_LayoutAttr<"RowsLayout", "rows"> {
   }];
 }
 
+//===----------------------------------------------------------------------===//
+// The records passes leave on a kernel for the manifest and the reports
+//===----------------------------------------------------------------------===//
+
+def Tile_PromotedVarAttr : AttrDef<Tile_Dialect, "PromotedVar"> {
+  let mnemonic = "promoted_var";
+  let summary = "a var tile-promote-registers keeps in registers";
+  let description = [{
+    One entry of a kernel's `tile.promoted`: the var `name` of tile type
+    `type`, spread over `threads` threads with `slots` elements each, with
+    `shuffles` reductions folded into warp shuffles and `spills` stores to
+    a shared tile for uses that read across threads.
+
+    ```mlir
+    #tile.promoted_var<name = "acc", type = tensor<16x64xf32>, threads = 256,
+                       slots = 4, shuffles = 0, spills = 1>
+    ```
+  }];
+  let parameters = (ins "::mlir::StringAttr":$name,
+                        "::mlir::RankedTensorType":$type,
+                        "int64_t":$threads, "int64_t":$slots,
+                        "int64_t":$shuffles, "int64_t":$spills);
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+}
+
+def Tile_StagedLoadAttr : AttrDef<Tile_Dialect, "StagedLoad"> {
+  let mnemonic = "staged_load";
+  let summary = "where tile-pipeline-loads stages one load, and why";
+  let description = [{
+    One load of a pipelined loop: the var it sets or `load` (`name`), its
+    location, the medium its tiles in flight wait in (`in`: "shared", a
+    ring filled by async copies, or "registers"), the `bytes` that holds,
+    the bytes of one async copy (`chunk_bytes`, 0 in registers) and `why`.
+  }];
+  let parameters = (ins "::mlir::StringAttr":$name,
+                        "::mlir::LocationAttr":$loc,
+                        "::mlir::StringAttr":$in, "int64_t":$bytes,
+                        "int64_t":$chunkBytes, "::mlir::StringAttr":$why);
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+}
+
+def Tile_PipelinedLoopAttr : AttrDef<Tile_Dialect, "PipelinedLoop"> {
+  let mnemonic = "pipelined_loop";
+  let summary = "a loop tile-pipeline-loads pipelined";
+  let description = [{
+    One entry of a kernel's `tile.pipelined`: the loop over `loop` at
+    `loc`, whose `loads` loads are issued `ahead` = `stages - 1`
+    iterations early, with `stages` given by `@pipeline` or chosen by the
+    pass (`stagesChosen`: "given" or "auto"); `sharedLoads` of them into
+    rings of `sharedBytes` in all, `elementsPerThread` elements a thread
+    in flight in registers, and each load's record (`staged`).
+  }];
+  let parameters = (ins "::mlir::StringAttr":$loop,
+                        "::mlir::LocationAttr":$loc, "int64_t":$loads,
+                        "int64_t":$stages, "::mlir::StringAttr":$stagesChosen,
+                        "int64_t":$ahead, "int64_t":$sharedLoads,
+                        "int64_t":$sharedBytes, "int64_t":$elementsPerThread,
+                        "::mlir::ArrayAttr":$staged);
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+}
+
 #endif // TILE_DIALECT_TILE_IR_TILEATTRS_TD

@@ -51,20 +51,16 @@ def Tile_Dialect : Dialect {
     // a reduction, tile-promote-registers: "shuffle", a register tile's
     // reduction folded into warp shuffles.
     "::mlir::StringAttr":$fold,
-    // tile.kernel, tile-promote-registers: one dictionary per promoted var
-    // ({name, type, threads, slots, shuffles, spills}).
+    // tile.kernel, tile-promote-registers: one #tile.promoted_var per
+    // promoted var (TileAttrs.td).
     "::mlir::ArrayAttr":$promoted,
     // tile.kernel, tile-plan-shared: the names of the spills of @registers
     // vars whose store it elided (no use read another thread's elements).
     "::mlir::ArrayAttr":$elided_spills,
     // tile.kernel, tile-plan-shared: the bytes of shared memory it uses.
     "::mlir::IntegerAttr":$shared_bytes,
-    // tile.kernel, tile-pipeline-loads: one dictionary per pipelined loop
-    // ({loop, loc, loads, stages, stages_chosen, ahead, shared_loads,
-    // shared_bytes, elements_per_thread, staged}: the loads staged in
-    // shared memory and the bytes of their rings; the elements per thread
-    // staged in registers; and per load, {name, loc, in, bytes,
-    // chunk_bytes, why}: where it is staged and why).
+    // tile.kernel, tile-pipeline-loads: one #tile.pipelined_loop per
+    // pipelined loop, with a #tile.staged_load per load (TileAttrs.td).
     "::mlir::ArrayAttr":$pipelined,
     // tile.kernel, tile-insert-barriers: its barriers are placed
     // (tile.barrier ops), which tile-to-gpu requires.
