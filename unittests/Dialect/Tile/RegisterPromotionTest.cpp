@@ -161,9 +161,9 @@ TEST_F(RegisterPromotionTest, PassPromotesThroughAPassManager) {
   EXPECT_FALSE(kernel.getRegisters());
   auto promoted = kernel->getAttrOfType<ArrayAttr>(kPromotedAttr);
   ASSERT_TRUE(promoted);
-  auto record = cast<DictionaryAttr>(promoted[0]);
-  EXPECT_EQ(record.getAs<IntegerAttr>("slots").getInt(), 4);
-  EXPECT_EQ(record.getAs<IntegerAttr>("spills").getInt(), 1);
+  auto record = cast<PromotedVarAttr>(promoted[0]);
+  EXPECT_EQ(record.getSlots(), 4);
+  EXPECT_EQ(record.getSpills(), 1);
   unsigned spills = 0, accVars = 0;
   kernel.walk([&](VarOp var) {
     accVars += var.getName() == "acc";
