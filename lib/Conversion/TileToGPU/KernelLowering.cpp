@@ -400,6 +400,15 @@ Value LoweringContext::constantIndex(int64_t value) {
   return arith::ConstantIndexOp::create(builder, loc, value);
 }
 
+Value LoweringContext::insertRun(Value slots, Value run, int64_t first) {
+  int64_t length = cast<VectorType>(run.getType()).getNumElements();
+  for (int64_t i = 0; i < length; ++i)
+    slots = vector::InsertOp::create(
+        builder, loc, vector::ExtractOp::create(builder, loc, run, i), slots,
+        first + i);
+  return slots;
+}
+
 Value LoweringContext::zero(Type type) {
   return arith::ConstantOp::create(builder, loc, type,
                                    builder.getZeroAttr(type));

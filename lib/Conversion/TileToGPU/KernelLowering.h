@@ -76,6 +76,8 @@ public:
   VectorType getSlotsType(Value tile) const;
   Value constantIndex(int64_t value);
   Value zero(Type type);
+  /// `slots` with the elements of the vector `run` in slots `first` on.
+  Value insertRun(Value slots, Value run, int64_t first);
 
   /// The lowered form of the tile `value` that `user` uses; an error when
   /// it has none, or with `requireOwner` when it is not in its owners.

@@ -348,10 +348,7 @@ LogicalResult KernelLowering::lowerGather(GatherOp op) {
         return LLVM::LoadOp::create(builder, loc, runType,
                                     globalAddress(tensor, coords), bytes);
       });
-      for (int64_t i = 0; i < run; ++i)
-        slots = vector::InsertOp::create(
-            builder, loc, vector::ExtractOp::create(builder, loc, value, i),
-            slots, first + i);
+      slots = insertRun(slots, value, first);
     }
     return slots;
   };

@@ -384,10 +384,7 @@ Value KernelLowering::vectorAccess(ValueRange offsets, RankedTensorType type,
       return LLVM::LoadOp::create(builder, loc, runType,
                                   globalAddress(tensor, coords), alignment);
     });
-    for (int64_t i = 0; i < run; ++i)
-      slots = vector::InsertOp::create(
-          builder, loc, vector::ExtractOp::create(builder, loc, value, i),
-          slots, first + i);
+    slots = insertRun(slots, value, first);
   }
   return slots;
 }
