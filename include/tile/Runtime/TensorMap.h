@@ -20,6 +20,8 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
+#include <string>
 
 namespace tile::runtime {
 
@@ -59,6 +61,31 @@ struct TensorMapDesc {
   std::array<uint32_t, kTensorMapMaxRank> elementStrides{1, 1, 1, 1, 1};
   TensorMapSwizzle swizzle = TensorMapSwizzle::None;
 };
+
+/// The bytes of the span whose 16-byte chunks `swizzle` permutes (0 for
+/// none): 32, 64 or 128.
+unsigned swizzleSpanBytes(TensorMapSwizzle swizzle);
+
+/// The elements a box of `map` holds along dimension `dim`: boxDim[dim]
+/// traversed at elementStrides[dim], ceil(boxDim / elementStride) of them
+/// (dimension 0 takes no stride: the driver ignores elementStrides[0]).
+uint64_t boxElements(const TensorMapDesc &map, unsigned dim);
+/// The bytes one copy of a box writes to shared memory (and completes on
+/// its mbarrier): every element of the box, those outside the tensor
+/// zero-filled included.
+uint64_t boxBytes(const TensorMapDesc &map);
+
+/// Why cuTensorMapEncodeTiled would refuse `map` (CUDA_ERROR_INVALID_VALUE),
+/// as a sentence naming the field; none when the driver takes it. The
+/// driver's documented requirements (CUDA Driver API,
+/// cuTensorMapEncodeTiled, interleave none): rank 1 to 5; each globalDim
+/// in [1, 2^32]; each globalStride a multiple of 16 below 2^40 and covering
+/// the dimension below it; each boxDim in [1, 256], the box's inner
+/// dimension a multiple of 16 bytes and, when swizzled, at most the
+/// swizzle span; each elementStride in [1, 8]. The global address's
+/// 16-byte alignment is the launch's to check (the map holds no address).
+/// Shared by the runtime, the fake driver and the emulator.
+std::optional<std::string> checkTensorMap(const TensorMapDesc &map);
 
 } // namespace tile::runtime
 
