@@ -5,7 +5,9 @@
 // shuffle, ldmatrix or mma.sync; or at a barrier) or exits; when every lane
 // of the warp waits, the warp's shuffles (or its matrix op) complete and its
 // lanes go on. When every warp waits at a barrier, the barrier completes
-// and a new epoch of the race check begins. A wait that cannot complete is
+// and a new epoch of the race check begins. The ops of a warpgroup (wgmma:
+// 4 warps) complete, before any barrier, when all its 128 threads wait at
+// the same one. A wait that cannot complete is
 // an error: a barrier some threads never reach, a shuffle whose source lane
 // is elsewhere.
 //
@@ -66,6 +68,9 @@ private:
   /// The matrix op `lane` waits at, which every lane of its warp must wait
   /// at too.
   LogicalResult completeMatrixOp(size_t first, size_t last, Thread &lane);
+  /// The wgmma ops warpgroups wait at (each needs all 128 threads of its
+  /// warpgroup there); whether any was.
+  FailureOr<bool> completeWarpgroupOps();
   LogicalResult completeBarrier();
   Slots &valueOf(Thread &thread, Value value) {
     return thread.values[program.valueIds.lookup(value)];
@@ -93,6 +98,10 @@ std::string CTARunner::whereIs(const Thread &thread) const {
     return ("waits at another warp-wide op ('" +
             thread.waitingAt->getName().getStringRef() + "')")
         .str();
+  case ThreadStatus::AtWarpgroupOp:
+    return ("waits at a warpgroup-wide op ('" +
+            thread.waitingAt->getName().getStringRef() + "')")
+        .str();
   case ThreadStatus::Running:
     break;
   }
@@ -115,6 +124,7 @@ LogicalResult CTARunner::run(std::array<int64_t, 3> blockId) {
   for (std::vector<uint32_t> &inFlight : cta.sharedInFlight)
     std::fill(inFlight.begin(), inFlight.end(), 0);
   cta.sourcesInFlight.clear();
+  interpreter.resetWgmma();
   for (Thread &thread : threads)
     interpreter.start(thread);
   LogicalResult status = success();
@@ -127,7 +137,13 @@ LogicalResult CTARunner::run(std::array<int64_t, 3> blockId) {
           return thread.status == ThreadStatus::Exited;
         }))
       break;
-    status = completeBarrier();
+    FailureOr<bool> warpgroupOps = completeWarpgroupOps();
+    if (failed(warpgroupOps)) {
+      status = failure();
+      break;
+    }
+    if (!*warpgroupOps)
+      status = completeBarrier();
   }
   for (const Thread &thread : threads)
     steps += thread.steps;
@@ -202,6 +218,58 @@ LogicalResult CTARunner::completeMatrixOp(size_t first, size_t last,
     peer->waitingAt = nullptr;
   }
   return success();
+}
+
+/// wgmma's ops are `.sync.aligned` over a warpgroup (4 warps, 128 threads):
+/// as for a warp's matrix op, every thread of it must be there.
+FailureOr<bool> CTARunner::completeWarpgroupOps() {
+  constexpr size_t kWarpgroupSize = 4 * kWarpSize;
+  bool any = false;
+  for (size_t first = 0; first < threads.size(); first += kWarpgroupSize) {
+    size_t last = std::min(first + kWarpgroupSize, threads.size());
+    auto waiting = llvm::find_if(
+        llvm::make_range(threads.begin() + first, threads.begin() + last),
+        [](const Thread &thread) {
+          return thread.status == ThreadStatus::AtWarpgroupOp;
+        });
+    if (waiting == threads.begin() + last)
+      continue;
+    any = true;
+    Operation *op = waiting->waitingAt;
+    std::string name = op->getName().getStringRef().str();
+    if (last - first != kWarpgroupSize) {
+      (void)interpreter.report(op, *waiting,
+                               "'" + name +
+                                   "' needs all 128 threads of a warpgroup, "
+                                   "but " +
+                                   Twine(kWarpgroupSize - (last - first)) +
+                                   " of this one are not in the CTA,");
+      return failure();
+    }
+    SmallVector<Thread *, kWarpgroupSize> members;
+    for (size_t index = first; index < last; ++index) {
+      Thread &peer = threads[index];
+      if (peer.status != ThreadStatus::AtWarpgroupOp || peer.waitingAt != op) {
+        InFlightDiagnostic diagnostic = interpreter.report(
+            op, *waiting,
+            "'" + name + "' with thread " + Twine(index - first) +
+                " of its warpgroup elsewhere: it " + whereIs(peer) + ",");
+        if (peer.waitingAt && peer.status != ThreadStatus::Exited)
+          diagnostic.attachNote(peer.waitingAt->getLoc())
+              << "where thread " << index - first << " of the warpgroup waits";
+        return failure();
+      }
+      members.push_back(&peer);
+    }
+    if (failed(interpreter.completeWarpgroupOp(op, first / kWarpgroupSize,
+                                               members)))
+      return failure();
+    for (Thread *peer : members) {
+      peer->status = ThreadStatus::Running;
+      peer->waitingAt = nullptr;
+    }
+  }
+  return any;
 }
 
 /// The shuffles of a warp complete together: each lane at a shuffle reads

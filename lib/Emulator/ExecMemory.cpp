@@ -132,6 +132,9 @@ uint8_t *Interpreter::access(Operation *op, Address address, int64_t size,
                                                            : "atomic update");
   if (!bytes || failed(checkInFlight(op, address, size, kind)))
     return nullptr;
+  if (launch.program.usesWgmma && address.space == MemorySpace::Shared &&
+      failed(checkWgmmaOperands(op, address, size, kind)))
+    return nullptr;
   // A global access is of whole elements, a vector access of several,
   // which the GPU requires aligned to its size.
   int64_t elementBytes = size;
@@ -553,6 +556,9 @@ LogicalResult Interpreter::executeLLVM(Operation *op) {
         return unsupported(op, "getelementptr with more than one index is "
                                "not supported");
       })
+      .Case<LLVM::UndefOp, LLVM::PoisonOp, LLVM::ZeroOp, LLVM::InsertValueOp,
+            LLVM::ExtractValueOp>(
+          [&](Operation *) { return executeStruct(op); })
       .Case([&](LLVM::IntToPtrOp cast) -> LogicalResult {
         std::optional<Address> address =
             Address::fromInteger(get(cast.getArg())[0]);

@@ -60,6 +60,13 @@ static bool isSupportedType(Type type) {
     return true;
   if (auto memref = dyn_cast<MemRefType>(type))
     type = memref.getElementType();
+  // A struct of scalars (wgmma's accumulator): a slot per member.
+  if (auto structure = dyn_cast<LLVM::LLVMStructType>(type))
+    return !structure.isOpaque() &&
+           llvm::all_of(structure.getBody(), [](Type member) {
+             return !isa<VectorType>(member) &&
+                    classify(member).kind != ElementKind::Other;
+           });
   return classify(type).kind != ElementKind::Other;
 }
 
@@ -134,6 +141,8 @@ FailureOr<Program> Program::prepare(gpu::GPUFuncOp func,
                                     slotCount(type.getElementType()));
     } else if (isa<gpu::DynamicSharedMemoryOp>(op)) {
       usesDynamicShared = true;
+    } else if (isa<NVVM::WgmmaMmaAsyncOp>(op)) {
+      program.usesWgmma = true;
     } else if (isa<LLVM::LoadOp, LLVM::StoreOp, LLVM::AtomicRMWOp,
                    NVVM::CpAsyncOp>(op)) {
       if (program.globalAccessOps.size() ==
@@ -215,6 +224,7 @@ void Interpreter::start(Thread &t) {
   t.scatterNumber = t.scatterSlot = -1;
   t.scatterWrites.clear();
   t.sharedInstances.clear();
+  t.pendingAccumulators.clear();
 
   gpu::GPUFuncOp func = program.func;
   Block &entry = func.getBody().front();
@@ -256,6 +266,9 @@ LogicalResult Interpreter::run(Thread &t) {
       return fail(decoded.op,
                   "step limit of " + Twine(limit) +
                       " ops per thread reached (a loop that never ends?)");
+    if (!t.pendingAccumulators.empty() &&
+        failed(checkPendingAccumulators(decoded.op)))
+      return failure();
     if (failed(decoded.opcode == Opcode::Generic ? execute(decoded.op)
                                                  : executeDecoded(decoded)))
       return failure();
@@ -310,6 +323,10 @@ LogicalResult Interpreter::execute(Operation *op) {
     return executeMath(op);
   if (isa_and_nonnull<gpu::GPUDialect>(dialect))
     return executeGPU(op);
+  if (isa<NVVM::WgmmaFenceAlignedOp, NVVM::WgmmaMmaAsyncOp,
+          NVVM::WgmmaGroupSyncAlignedOp, NVVM::WgmmaWaitGroupSyncOp,
+          NVVM::FenceProxyOp>(op))
+    return executeWgmma(op);
   if (isa_and_nonnull<NVVM::NVVMDialect>(dialect))
     return executeNVVM(op);
   if (isa_and_nonnull<nvgpu::NVGPUDialect>(dialect))

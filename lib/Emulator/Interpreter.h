@@ -155,6 +155,9 @@ struct Program {
     return decodedBlocks.find(&block)->second.data();
   }
 
+  /// The kernel has wgmma ops: shared writes are tracked for them.
+  bool usesWgmma = false;
+
   /// Checks the kernel's signature and decodes what it can up front; errors
   /// at the kernel or at an op it cannot run.
   static FailureOr<Program> prepare(gpu::GPUFuncOp func,
@@ -167,7 +170,15 @@ struct Program {
 /// A thread runs until it waits: at a barrier, or at a warp-synchronous op
 /// (a shuffle, ldmatrix, mma.sync) that completes when its warp's lanes
 /// are all there.
-enum class ThreadStatus { Running, AtBarrier, AtWarpOp, Exited };
+enum class ThreadStatus {
+  Running,
+  AtBarrier,
+  AtWarpOp,
+  /// At a `.sync.aligned` op of a warpgroup (wgmma), which completes when
+  /// the 128 threads of the warpgroup are all there.
+  AtWarpgroupOp,
+  Exited
+};
 
 /// Where a thread is: in `block` of the region of `owner` (decoded from
 /// `first`), about to run `next`. An scf.for frame also holds its induction
@@ -202,6 +213,10 @@ struct Thread {
   /// How many times the thread has run each op that accesses shared
   /// memory: the k-th of every lane of a warp is one warp-wide request.
   DenseMap<Operation *, uint32_t> sharedInstances;
+  /// The accumulators of wgmma.mma_asyncs no wgmma.wait_group covers yet:
+  /// value number -> the wgmma (index into CTA::wgmmas). Only the next
+  /// mma_async may take one (ExecWgmma.cpp).
+  DenseMap<unsigned, uint32_t> pendingAccumulators;
 };
 
 /// How a thread touches memory. Two accesses from different threads (with
@@ -244,6 +259,26 @@ struct AsyncCopy {
   bool stored = false;
 };
 
+/// A wgmma.mma_async of a warpgroup: in flight until a wait_group of its
+/// warpgroup covers its group; it may read its shared operands until then.
+struct Wgmma {
+  Operation *op = nullptr;
+  uint32_t warpgroup = 0;
+  /// The shared bytes it reads (each element's first byte and size).
+  SmallVector<std::pair<int64_t, int64_t>> reads;
+  bool inFlight = true;
+};
+
+/// The wgmma state of a warpgroup (ExecWgmma.cpp).
+struct Warpgroup {
+  /// A wgmma.fence since the last wait_group: the mma_asyncs may start.
+  bool fenced = false;
+  /// Its mma_asyncs since the last commit_group, and the committed groups
+  /// not yet waited for, oldest first (indices into CTA::wgmmas).
+  SmallVector<uint32_t> open;
+  std::deque<SmallVector<uint32_t>> committed;
+};
+
 /// The state of the CTA being run, and what outlives it: the accesses of
 /// CTAs to global memory, the races found, whether the kernel faulted.
 struct CTA {
@@ -276,6 +311,19 @@ struct CTA {
   bool faulted = false;
   /// With EmulatorOptions::countBankConflicts.
   std::optional<BankConflictCounter> bankConflicts;
+  /// wgmma (ExecWgmma.cpp): every mma_async of the CTA so far, each
+  /// warpgroup's groups, and per byte of shared memory 0 how many in-flight
+  /// mma_asyncs read it.
+  std::vector<Wgmma> wgmmas;
+  std::vector<Warpgroup> warpgroups;
+  std::vector<uint16_t> wgmmaReaders;
+  /// The async proxy sees a generic-proxy write to shared memory (a store,
+  /// a cp.async) only after a fence.proxy.async that follows it: each
+  /// shared byte of memory 0 holds the proxy epoch of its last generic
+  /// write, and the epochs below `proxyFencedBelow` are fenced.
+  std::vector<uint32_t> genericWriteEpoch;
+  std::vector<Operation *> genericWriter;
+  uint32_t proxyEpoch = 1, proxyFencedBelow = 1;
 };
 
 /// Everything a launch runs on.
@@ -300,6 +348,12 @@ public:
   /// nvgpu.mma.sync) that the 32 `lanes` of a warp, in lane order, wait
   /// at (ExecMatrix.cpp).
   LogicalResult completeMatrixOp(Operation *op, ArrayRef<Thread *> lanes);
+  /// Completes the wgmma op `op` that the 128 `threads` of warpgroup
+  /// `warpgroup`, in order, wait at (ExecWgmma.cpp).
+  LogicalResult completeWarpgroupOp(Operation *op, unsigned warpgroup,
+                                    ArrayRef<Thread *> threads);
+  /// Resets the CTA's wgmma state for a new CTA.
+  void resetWgmma();
 
   /// An error at `op` that names the thread: "emulate: <message> (block
   /// (x, y, z), thread (x, y, z))"; notes may be attached. It is a fault of
@@ -326,6 +380,20 @@ private:
   LogicalResult executeMath(Operation *op);
   // ExecAsync.cpp
   LogicalResult executeNVVM(Operation *op);
+  // ExecWgmma.cpp
+  LogicalResult executeWgmma(Operation *op);
+  LogicalResult issueMmaAsync(Operation *op, unsigned warpgroup,
+                              ArrayRef<Thread *> threads);
+  LogicalResult waitWgmmaGroups(Operation *op, unsigned warpgroup,
+                                ArrayRef<Thread *> threads, int64_t pending);
+  /// Fails when `op` reads the accumulator of an mma_async no wait covers.
+  LogicalResult checkPendingAccumulators(Operation *op);
+  /// For a `kind` access of `op` to shared `address`: a write must not
+  /// touch the operands of an in-flight mma_async, and is recorded as the
+  /// generic proxy's (unless `asyncProxy`).
+  LogicalResult checkWgmmaOperands(Operation *op, Address address, int64_t size,
+                                   AccessKind kind);
+  LogicalResult executeStruct(Operation *op);
   // ExecMatrix.cpp
   LogicalResult executeNVGPU(Operation *op);
   LogicalResult completeLdMatrix(Operation *op, ArrayRef<Thread *> lanes);
@@ -422,6 +490,11 @@ private:
   const Launch &launch;
   CTA &cta;
   Thread *thread = nullptr;
+
+public:
+  /// Set while an async-proxy op (a bulk tensor copy) writes shared memory:
+  /// such writes need no fence.proxy.async before a wgmma reads them.
+  bool asyncProxy = false;
 };
 
 /// The GPU's float results where they are not the IEEE op's
