@@ -425,66 +425,71 @@ int64_t tile::runtime::hostMemoryBytes() {
   return bytes;
 }
 
+Error tile::runtime::bindArgument(const ParamSpec &param,
+                                  const HostTensor &buffer,
+                                  SymbolBindings &symbols,
+                                  SymbolOrigins &origins) {
+  const char *name = param.name.c_str();
+  if (buffer.dtype != param.dtype)
+    return Error::input("parameter '%s': expected %s elements, got %s", name,
+                        dtypeName(param.dtype), dtypeName(buffer.dtype));
+  if (buffer.shape.size() != param.shape.size())
+    return Error::input("parameter '%s': expected rank %zu, got shape %s", name,
+                        param.shape.size(), formatShape(buffer.shape).c_str());
+  for (size_t d = 0; d < param.shape.size(); ++d) {
+    const Dim &dim = param.shape[d];
+    int64_t size = buffer.shape[d];
+    if (!dim.isSymbolic()) {
+      if (size != dim.size)
+        return Error::input("parameter '%s': dimension %zu is %lld, "
+                            "expected %lld",
+                            name, d, static_cast<long long>(size),
+                            static_cast<long long>(dim.size));
+      continue;
+    }
+    auto [bound, inserted] = symbols.emplace(dim.symbol, size);
+    std::string here =
+        "parameter '" + param.name + "' dimension " + std::to_string(d);
+    if (inserted) {
+      origins[dim.symbol] = here;
+    } else if (bound->second != size) {
+      auto origin = origins.find(dim.symbol);
+      return Error::input(
+          "parameter '%s': dimension %zu is %s = %lld, but %s = %lld (%s)",
+          name, d, dim.symbol.c_str(), static_cast<long long>(size),
+          dim.symbol.c_str(), static_cast<long long>(bound->second),
+          origin == origins.end() ? "given" : origin->second.c_str());
+    }
+    if (size <= 0)
+      return Error::input("parameter '%s': dimension %zu (%s) is %lld; "
+                          "sizes must be positive",
+                          name, d, dim.symbol.c_str(),
+                          static_cast<long long>(size));
+  }
+  std::optional<int64_t> count = countElements(buffer.shape);
+  if (!count || buffer.bytes.size() !=
+                    static_cast<size_t>(*count) * dtypeSize(param.dtype))
+    return Error::input("parameter '%s': %zu bytes do not hold a %s %s "
+                        "tensor",
+                        name, buffer.bytes.size(),
+                        formatShape(buffer.shape).c_str(),
+                        dtypeName(param.dtype));
+  return Error::success();
+}
+
 Error tile::runtime::bindArguments(
     const std::vector<ParamSpec> &params,
     const std::vector<const HostTensor *> &buffers, SymbolBindings &symbols) {
   if (buffers.size() != params.size())
     return Error::input("the kernel has %zu parameters, %zu buffers given",
                         params.size(), buffers.size());
-  // Where each symbol got its value, for an error that names both sides.
-  std::map<std::string, std::string> origins;
-  for (const auto &[name, value] : symbols)
-    origins[name] = "given";
+  SymbolOrigins origins;
   for (size_t i = 0; i < params.size(); ++i) {
-    const ParamSpec &param = params[i];
-    const HostTensor *buffer = buffers[i];
-    const char *name = param.name.c_str();
-    if (!buffer)
-      return Error::input("parameter '%s': no buffer given", name);
-    if (buffer->dtype != param.dtype)
-      return Error::input("parameter '%s': expected %s elements, got %s", name,
-                          dtypeName(param.dtype), dtypeName(buffer->dtype));
-    if (buffer->shape.size() != param.shape.size())
-      return Error::input("parameter '%s': expected rank %zu, got shape %s",
-                          name, param.shape.size(),
-                          formatShape(buffer->shape).c_str());
-    for (size_t d = 0; d < param.shape.size(); ++d) {
-      const Dim &dim = param.shape[d];
-      int64_t size = buffer->shape[d];
-      if (!dim.isSymbolic()) {
-        if (size != dim.size)
-          return Error::input("parameter '%s': dimension %zu is %lld, "
-                              "expected %lld",
-                              name, d, static_cast<long long>(size),
-                              static_cast<long long>(dim.size));
-        continue;
-      }
-      auto [bound, inserted] = symbols.emplace(dim.symbol, size);
-      std::string here =
-          "parameter '" + param.name + "' dimension " + std::to_string(d);
-      if (inserted) {
-        origins[dim.symbol] = here;
-      } else if (bound->second != size) {
-        return Error::input(
-            "parameter '%s': dimension %zu is %s = %lld, but %s = %lld (%s)",
-            name, d, dim.symbol.c_str(), static_cast<long long>(size),
-            dim.symbol.c_str(), static_cast<long long>(bound->second),
-            origins[dim.symbol].c_str());
-      }
-      if (size <= 0)
-        return Error::input("parameter '%s': dimension %zu (%s) is %lld; "
-                            "sizes must be positive",
-                            name, d, dim.symbol.c_str(),
-                            static_cast<long long>(size));
-    }
-    std::optional<int64_t> count = countElements(buffer->shape);
-    if (!count || buffer->bytes.size() !=
-                      static_cast<size_t>(*count) * dtypeSize(param.dtype))
-      return Error::input("parameter '%s': %zu bytes do not hold a %s %s "
-                          "tensor",
-                          name, buffer->bytes.size(),
-                          formatShape(buffer->shape).c_str(),
-                          dtypeName(param.dtype));
+    if (!buffers[i])
+      return Error::input("parameter '%s': no buffer given",
+                          params[i].name.c_str());
+    if (Error error = bindArgument(params[i], *buffers[i], symbols, origins))
+      return error;
   }
   return Error::success();
 }

@@ -1,6 +1,8 @@
 //===- Driver.cpp - what the tile tools share -----------------------------===//
 
 #include "tile/Tools/Driver.h"
+#include "tile/Dialect/Tile/IR/TileDialect.h"
+#include "tile/Frontend/DidYouMean.h"
 #include "tile/Frontend/Parser.h"
 #include "tile/InitAllTile.h"
 #include "tile/Target/PTX/TileToPTX.h"
@@ -28,6 +30,32 @@ OwningOpRef<ModuleOp> mlir::tile::parseKernelSource(llvm::SourceMgr &sourceMgr,
   if (failed(rejectParserCrashes(sourceMgr, context)))
     return nullptr;
   return parseSourceFile<ModuleOp>(sourceMgr, context);
+}
+
+FailureOr<Operation *> mlir::tile::selectKernel(ModuleOp module, StringRef name,
+                                                StringRef file,
+                                                StringRef chooseWith) {
+  SmallVector<KernelOp> kernels(module.getOps<KernelOp>());
+  SmallVector<StringRef> names;
+  for (KernelOp kernel : kernels) {
+    if (kernel.getSymName() == name)
+      return kernel.getOperation();
+    names.push_back(kernel.getSymName());
+  }
+  if (name.empty() && kernels.size() == 1)
+    return kernels.front().getOperation();
+  // At the file, not at the module's own location (0:0 where it has none).
+  InFlightDiagnostic diag =
+      mlir::emitError(FileLineColLoc::get(module.getContext(), file, 1, 1));
+  if (kernels.empty())
+    diag << "the file has no tile.kernel to run";
+  else if (name.empty())
+    diag << "the file has " << kernels.size() << " kernels ("
+         << llvm::join(names, ", ") << "); choose one with " << chooseWith;
+  else
+    diag << "the file has no kernel named '" << name << "'"
+         << formatDidYouMean(name, names);
+  return failure();
 }
 
 /// Vector types beyond this many elements are refused before MLIR parses

@@ -7,6 +7,7 @@
 #include "tile/Runtime/Check.h"
 #include "tile/Runtime/Report.h"
 #include "tile/Target/PTX/TileToPTX.h"
+#include "tile/Tools/Driver.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Pass/Pass.h"
@@ -101,10 +102,10 @@ Failure Compilation::compileFailure() {
   return Failure{Failure::Kind::Compile, text};
 }
 
-std::optional<Failure> Compilation::finish(const std::string &name,
-                                           bool remarks,
-                                           const std::string &chip,
-                                           const std::string &fpDiv) {
+std::optional<Failure> Compilation::setOptions(const std::string &name,
+                                               bool remarks,
+                                               const std::string &chip,
+                                               const std::string &fpDiv) {
   kernelName = name;
   options.chip = chip;
   options.remarks = remarks;
@@ -113,10 +114,42 @@ std::optional<Failure> Compilation::finish(const std::string &name,
     return Failure{Failure::Kind::Input,
                    "fp_div '" + fpDiv + "': expected 'ieee' or 'full'"};
   options.floatOptions.division = *division;
+  return std::nullopt;
+}
+
+std::optional<Failure> Compilation::finish(const std::string &name,
+                                           bool remarks,
+                                           const std::string &chip,
+                                           const std::string &fpDiv) {
+  if (std::optional<Failure> failure = setOptions(name, remarks, chip, fpDiv))
+    return failure;
   module = builder->takeModule();
   if (!module)
     return compileFailure();
   return std::nullopt;
+}
+
+std::variant<std::string, Failure> Compilation::load(const std::string &name,
+                                                     bool remarks,
+                                                     const std::string &chip,
+                                                     const std::string &fpDiv) {
+  std::lock_guard<std::recursive_mutex> lock(mutex);
+  module = parseKernelSource(sourceMgr, context.get());
+  if (!module)
+    return compileFailure();
+  StringRef file = sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID())
+                       ->getBufferIdentifier();
+  FailureOr<Operation *> chosen =
+      selectKernel(*module, name, file, "load_kernel(..., kernel=NAME)");
+  if (failed(chosen)) {
+    module = nullptr;
+    return compileFailure();
+  }
+  std::string chosenName = cast<KernelOp>(*chosen).getSymName().str();
+  if (std::optional<Failure> failure =
+          setOptions(chosenName, remarks, chip, fpDiv))
+    return *failure;
+  return chosenName;
 }
 
 std::optional<Failure> Compilation::place() {

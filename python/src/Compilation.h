@@ -96,6 +96,15 @@ public:
                                 const std::string &chip,
                                 const std::string &fpDiv);
 
+  /// Instead of building: parses the source as a kernel file (.tile, or
+  /// tile IR in MLIR's syntax: a name ending in .mlir) and takes its
+  /// kernel `kernelName` (empty: the file's only kernel), to compile as
+  /// finish() does. Returns the kernel's name, or a Compile failure (a
+  /// syntax error, no such kernel) located in the file.
+  std::variant<std::string, Failure> load(const std::string &kernelName,
+                                          bool remarks, const std::string &chip,
+                                          const std::string &fpDiv);
+
   /// The tile IR after the front end, or after the pass `stage` of the
   /// compile pipeline ("stage#2" for its second run); with `locations`,
   /// each op's `loc(...)` too (the source's file:line:col).
@@ -130,6 +139,10 @@ public:
 
 private:
   Failure compileFailure();
+  /// Sets the compile options of finish() and load().
+  std::optional<Failure> setOptions(const std::string &kernelName, bool remarks,
+                                    const std::string &chip,
+                                    const std::string &fpDiv);
   std::optional<Failure> place();
   using Stages = std::vector<std::pair<std::string, std::string>>;
   std::optional<Failure> computeStages(bool locations);

@@ -377,6 +377,17 @@ NB_MODULE(_tile, m) {
            [](Compilation &c, nb::dict desc) {
              check(c, c.getBuilder().beginKernel(kernelFrom(desc)));
            })
+      .def(
+          "load_file",
+          [](Compilation &c, const std::string &kernel, bool remarks,
+             const std::string &chip, const std::string &fpDiv) {
+            return unlocked(
+                [&] { return c.load(kernel, remarks, chip, fpDiv); });
+          },
+          "kernel"_a, "remarks"_a, "chip"_a, "fp_div"_a,
+          "Parses the source as a .tile (or .mlir) file and takes its "
+          "kernel `kernel` (\"\": the only one) instead of building one; "
+          "returns its name.")
       .def("end_kernel",
            [](Compilation &c) { check(c, c.getBuilder().endKernel()); })
       .def("finish",

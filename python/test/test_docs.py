@@ -14,12 +14,24 @@ def python_blocks(path):
         return re.findall(r"```python[^\n]*\n(.*?)```", f.read(), re.S)
 
 
+def saved_files(path):
+    """The files the text says to save (```tile sumsq.tile): name, text."""
+    with open(os.path.join(ROOT, path)) as f:
+        return re.findall(r"```tile (\S+)\n(.*?)```", f.read(), re.S)
+
+
 @pytest.mark.parametrize("path, count", [("README.md", 1),
-                                         ("docs/python.md", 3),
-                                         ("docs/tutorial.md", 3)])
-def test_documented_python_runs(path, count, tmp_path, capsys):
+                                         ("docs/python.md", 4),
+                                         ("docs/tutorial.md", 4)])
+def test_documented_python_runs(path, count, tmp_path, capsys, monkeypatch):
     blocks = python_blocks(path)
     assert len(blocks) == count
+    # Run where a reader would: beside the files the text saved, with the
+    # tree's examples/ (tile.load_kernel("examples/embedding.tile")).
+    for name, text in saved_files(path):
+        (tmp_path / name).write_text(text)
+    os.symlink(os.path.join(ROOT, "examples"), tmp_path / "examples")
+    monkeypatch.chdir(tmp_path)
     # Each document's blocks run in order, as one program, from a file (the
     # front end reads a kernel's source).
     source = "\n".join(blocks).replace('"out"', repr(str(tmp_path / "out")))

@@ -53,6 +53,7 @@ from .threads import (Pipeline, RegisterTensor, SharedBuffer, ThreadIndex,  # no
                    barrier, commit_group, copy, num_threads, pipeline,
                    register_tensor, thread_id, threadgroup_alloc, wait_group)
 from .kernel import CompiledKernel, Kernel, constexpr  # noqa: E402
+from .loaded import TileFileKernel, load_kernel  # noqa: E402
 from .result import RunResult  # noqa: E402
 from .cache import CacheInfo, cache_info  # noqa: E402
 from .tuning import Autotuned, Config, autotune  # noqa: E402
@@ -105,5 +106,5 @@ __all__ = [
     "commit_group", "wait_group",
     "pipeline", "Pipeline", "RegisterTensor", "SharedBuffer", "ThreadIndex",
     "constexpr", "Config", "autotune", "Autotuned", "cache_info", "CacheInfo",
-    "torch_op",
+    "torch_op", "load_kernel", "TileFileKernel",
 ] + sorted(BUILTINS)

@@ -352,19 +352,8 @@ class Kernel:
         if bound is None:
             raise Error(f"kernel '{self.name}' takes {len(names)} arrays "
                         f"({', '.join(names)}), got {len(args)}")
-        for name, value in named.items():
-            if name not in self.arg_names:
-                raise Error(f"kernel '{self.name}' has no parameter or "
-                            f"keyword '{name}'")
-            if name in bound:
-                raise Error(f"kernel '{self.name}': '{name}' given twice")
-            bound[name] = value
-        missing = [n for n in names if n not in bound]
-        if missing:
-            raise Error(f"kernel '{self.name}' takes {len(names)} arrays "
-                        f"({', '.join(names)}), got {len(names) - len(missing)}"
-                        f": '{missing[0]}' is missing")
-        return ([bound[n] for n in names],
+        return (bind_keywords(self.name, names, bound, named,
+                              self.arg_names),
                 {n: bound[n] for n in self.constexprs if n in bound})
 
     def __call__(self, *args, backend="auto", check=True, remarks=False,
@@ -745,30 +734,60 @@ class CompiledKernel:
     def run(self, *arrays, backend="auto", check=True, warmup=3, runs=10,
             ptx_figures=True, _planted_bugs=""):
         """Runs on the arrays; see :meth:`Kernel.__call__`."""
-        if backend not in _BACKENDS:
-            raise Error(f"backend={backend!r}: expected one of "
-                        f"{', '.join(_BACKENDS)}")
-        warmup, runs = _count("warmup", warmup), _count("runs", runs)
-        params = self.kernel.params
-        if len(arrays) != len(params):
-            raise Error(f"kernel '{self.name}' takes {len(params)} arrays, "
-                        f"got {len(arrays)}")
-        manifest = self.manifest
-        access = self._access
-        passed, hosts = [], []
-        for (name, spec), array in zip(params, arrays):
-            if isinstance(spec, dtypes.DType):
-                passed.append((spec.name, _scalar(name, spec, array), False))
-                continue
-            written = access.get(name) != "read"
-            host = host_array(name, array, written)
-            passed.append((host.dtype, host.array, written))
-            hosts.append(host)
-        outcome = self._compilation().run(passed, backend, bool(check), warmup, runs,
-                              bool(ptx_figures), _planted_bugs)
-        for host in hosts:
-            host.finish()
-        result = RunResult(self, outcome, manifest)
-        if check:
-            result.raise_for_mismatch()
-        return result
+        return run_compiled(self, self.kernel.params, arrays, backend, check,
+                            warmup, runs, ptx_figures, _planted_bugs)
+
+
+def bind_keywords(kernel, names, bound, named, keywords=None):
+    """The values of parameters `names` (of kernel `kernel`), in order:
+    `bound` (the positional arguments by name) and the keyword arguments
+    `named`, which may also name the other `keywords` (the constexprs; by
+    default none), whose values go into `bound`."""
+    keywords = names if keywords is None else keywords
+    for name, value in named.items():
+        if name not in keywords:
+            raise Error(f"kernel '{kernel}' has no parameter or keyword "
+                        f"'{name}'{_tile.did_you_mean(name, keywords)}")
+        if name in bound:
+            raise Error(f"kernel '{kernel}': '{name}' given twice")
+        bound[name] = value
+    missing = [n for n in names if n not in bound]
+    if missing:
+        raise Error(f"kernel '{kernel}' takes {len(names)} arrays "
+                    f"({', '.join(names)}), got {len(names) - len(missing)}"
+                    f": '{missing[0]}' is missing")
+    return [bound[n] for n in names]
+
+
+def run_compiled(compiled, params, arrays, backend="auto", check=True,
+                 warmup=3, runs=10, ptx_figures=True, planted_bugs=""):
+    """Runs a compiled kernel (a :class:`CompiledKernel`, or a ``.tile``
+    file's :class:`tile.TileFileKernel`) on `arrays`, one per parameter of
+    `params` ((name, spec) pairs; a spec that is a DType is a scalar's)."""
+    if backend not in _BACKENDS:
+        raise Error(f"backend={backend!r}: expected one of "
+                    f"{', '.join(_BACKENDS)}")
+    warmup, runs = _count("warmup", warmup), _count("runs", runs)
+    if len(arrays) != len(params):
+        raise Error(f"kernel '{compiled.name}' takes {len(params)} arrays, "
+                    f"got {len(arrays)}")
+    manifest = compiled.manifest
+    access = compiled._access
+    passed, hosts = [], []
+    for (name, spec), array in zip(params, arrays):
+        if isinstance(spec, dtypes.DType):
+            passed.append((spec.name, _scalar(name, spec, array), False))
+            continue
+        written = access.get(name) != "read"
+        host = host_array(name, array, written)
+        passed.append((host.dtype, host.array, written))
+        hosts.append(host)
+    outcome = compiled._compilation().run(passed, backend, bool(check),
+                                          warmup, runs, bool(ptx_figures),
+                                          planted_bugs)
+    for host in hosts:
+        host.finish()
+    result = RunResult(compiled, outcome, manifest)
+    if check:
+        result.raise_for_mismatch()
+    return result

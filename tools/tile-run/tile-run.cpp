@@ -1,12 +1,13 @@
 //===- tile-run.cpp - compile, run and check a tile kernel ----------------===//
 //
 // tile-run FILE.(tile|mlir) [--backend=cuda|emulate|interp] [--dim K=4096]
+//          [--input X=x.npy] [--output-dir DIR]
 //
-// Compiles the kernel, makes seeded inputs, runs it on the GPU (cuda), on
-// the CPU as the GPU would (emulate: the lowered per-thread code), or on the
-// tile-level reference interpreter (interp), checks every output element
-// against interp, and prints the report of seed 002: what the compiled
-// kernel uses, how long it took, and what the compiler decided.
+// Compiles the kernel, makes seeded inputs (or reads a user's .npy files),
+// runs it on the GPU (cuda), on the CPU as the GPU would (emulate: the lowered
+// per-thread code), or on the tile-level reference interpreter (interp), checks
+// every output element against interp, and prints the report of seed 002: what
+// the compiled kernel uses, how long it took, and what the compiler decided.
 //
 // Exit codes: 0 the outputs match, 1 a mismatch, 2 a compile error, bad
 // input or a bad command line, 3 the requested backend is unavailable (or
@@ -19,6 +20,7 @@
 #include "tile/Frontend/DidYouMean.h"
 #include "tile/InitAllTile.h"
 #include "tile/Reference/Interpreter.h"
+#include "tile/Runtime/Npy.h"
 #include "tile/Runtime/Report.h"
 #include "tile/Target/PTX/TileToPTX.h"
 #include "tile/Tools/BoundedOption.h"
@@ -93,6 +95,18 @@ llvm::cl::list<std::string>
                               "(default: seeded like the tensors' elements)"),
                llvm::cl::value_desc("NAME=VALUE"),
                llvm::cl::cat(tileRunCategory));
+llvm::cl::list<std::string> inputFiles(
+    "input",
+    llvm::cl::desc("a tensor parameter's values from a numpy .npy file, "
+                   "X=x.npy (its dtype and shape checked against the "
+                   "parameter; its sizes bind the symbols); the others are "
+                   "seeded"),
+    llvm::cl::value_desc("NAME=FILE.npy"), llvm::cl::cat(tileRunCategory));
+llvm::cl::opt<std::string> outputDir(
+    "output-dir",
+    llvm::cl::desc("write every parameter the kernel writes, as the backend "
+                   "left it, to DIR/NAME.npy"),
+    llvm::cl::value_desc("DIR"), llvm::cl::cat(tileRunCategory));
 llvm::cl::opt<unsigned> seed("seed",
                              llvm::cl::desc("seed of the inputs' random "
                                             "values (default 1)"),
@@ -185,26 +199,6 @@ int fail(const rt::Error &error, int code) {
   return code;
 }
 
-FailureOr<KernelOp> selectKernel(ModuleOp module) {
-  SmallVector<KernelOp> kernels(module.getOps<KernelOp>());
-  for (KernelOp kernel : kernels)
-    if (kernel.getSymName() == kernelName)
-      return kernel;
-  if (kernelName.empty() && kernels.size() == 1)
-    return kernels.front();
-  // At the file, not at the module's own location (0:0 where it has none).
-  InFlightDiagnostic diag = mlir::emitError(
-      FileLineColLoc::get(module.getContext(), inputFile, 1, 1));
-  if (kernels.empty())
-    diag << "the file has no tile.kernel to run";
-  else if (kernelName.empty())
-    diag << "the file has " << kernels.size()
-         << " kernels; choose one with --kernel";
-  else
-    diag << "the file has no kernel named '" << kernelName << "'";
-  return failure();
-}
-
 /// Writes DIR/NAME with `write`, whole or not at all; a file that cannot
 /// be created or written (a full disk) is an error naming it, not
 /// raw_fd_ostream's abort.
@@ -276,6 +270,91 @@ LogicalResult writeRunFiles(StringRef dir, const rt::KernelManifest &manifest,
       if (param.isScalar())
         out << param.name << "=" << rt::formatScalarValue(input) << "\n";
   });
+}
+
+/// The tensors of --input, by parameter index, read and checked against
+/// their parameters; their sizes bind symbols (after --dim's, whose values
+/// they must agree with). Errors are located at the parameter.
+FailureOr<std::map<size_t, rt::HostTensor>>
+readInputFiles(KernelOp kernel, const rt::KernelManifest &manifest,
+               rt::SymbolBindings &symbols) {
+  rt::SymbolOrigins origins;
+  for (const auto &[symbol, value] : symbols)
+    origins[symbol] = "--dim " + symbol + "=" + std::to_string(value);
+  std::map<size_t, rt::HostTensor> read;
+  for (const std::string &input : inputFiles) {
+    auto [name, path] = StringRef(input).split('=');
+    auto param = llvm::find_if(manifest.params, [&](const rt::ParamSpec &p) {
+      return p.name == name;
+    });
+    if (!StringRef(input).contains('=') || name.empty() || path.empty() ||
+        param == manifest.params.end()) {
+      SmallVector<StringRef> names;
+      for (const rt::ParamSpec &p : manifest.params)
+        names.push_back(p.name);
+      emitError(kernel.getLoc())
+          << "--input " << input << ": "
+          << (StringRef(input).contains('=') && !name.empty() && !path.empty()
+                  ? "kernel '" + kernel.getSymName() + "' has no parameter '" +
+                        name + "'" + formatDidYouMean(name, names)
+                  : Twine("write --input NAME=FILE.npy"));
+      return failure();
+    }
+    size_t index = param - manifest.params.begin();
+    InFlightDiagnostic diag = emitError(kernel.getArgument(index).getLoc());
+    diag << "--input " << input << ": ";
+    if (param->isScalar()) {
+      diag << "'" << name << "' is a scalar parameter: give its value with "
+           << "--arg " << name << "=VALUE";
+      return failure();
+    }
+    if (read.count(index)) {
+      diag << "parameter '" << name << "' is given twice";
+      return failure();
+    }
+    rt::Expected<std::string> bytes = rt::readFile(path.str());
+    if (!bytes) {
+      diag << bytes.getError().message();
+      return failure();
+    }
+    rt::Expected<rt::HostTensor> tensor =
+        rt::readNpyTensor(*bytes, param->dtype);
+    if (!tensor) {
+      diag << tensor.getError().message();
+      return failure();
+    }
+    if (rt::Error error = rt::bindArgument(*param, *tensor, symbols, origins)) {
+      diag << error.message();
+      return failure();
+    }
+    diag.abandon();
+    // A symbol this file bound: say which --input it came from.
+    for (const rt::Dim &dim : param->shape) {
+      auto origin = origins.find(dim.symbol);
+      if (origin != origins.end() &&
+          StringRef(origin->second).starts_with("parameter"))
+        origin->second = "--input " + input + ": " + origin->second;
+    }
+    read.emplace(index, std::move(*tensor));
+  }
+  return read;
+}
+
+/// Writes every parameter the kernel writes as DIR/NAME.npy.
+LogicalResult writeOutputs(StringRef dir, const rt::KernelManifest &manifest,
+                           ArrayRef<rt::HostTensor> outputs) {
+  if (std::error_code error = llvm::sys::fs::create_directories(dir)) {
+    llvm::errs() << "tile-run: error: --output-dir: cannot create " << dir
+                 << ": " << error.message() << "\n";
+    return failure();
+  }
+  for (auto [param, output] : llvm::zip(manifest.params, outputs))
+    if (param.isWritten() &&
+        failed(writeFile(dir, param.name + ".npy", [&](llvm::raw_ostream &out) {
+          out << rt::formatNpy(output);
+        })))
+      return failure();
+  return success();
 }
 
 /// --plant-bug's names: bug planters this tile-run has, for the emulator.
@@ -357,10 +436,12 @@ int run(int argc, char **argv) {
   OwningOpRef<ModuleOp> module = parseKernelSource(sourceMgr, &context);
   if (!module)
     return kBadInput;
-  FailureOr<KernelOp> kernel = selectKernel(*module);
-  if (failed(kernel))
+  FailureOr<Operation *> selected =
+      selectKernel(*module, kernelName, inputFile, "--kernel");
+  if (failed(selected))
     return kBadInput;
-  std::string name = kernel->getSymName().str();
+  auto kernel = cast<KernelOp>(*selected);
+  std::string name = kernel.getSymName().str();
 
   TileToPTXOptions options = getCompileOptions();
   if (emit == Emit::MLIR) {
@@ -405,6 +486,11 @@ int run(int argc, char **argv) {
   for (const std::string &dim : dims)
     if (rt::Error error = rt::parseSymbolAssignment(dim, symbols))
       return fail(error.prefix("--dim: "), kBadInput);
+  // The user's tensors, whose sizes bind the symbols --dim left.
+  FailureOr<std::map<size_t, rt::HostTensor>> fromFiles =
+      readInputFiles(kernel, manifest, symbols);
+  if (failed(fromFiles))
+    return kBadInput;
   std::vector<std::string> defaulted;
   for (const std::string &symbol : manifest.symbols)
     if (symbols.emplace(symbol, kDefaultSymbolValue).second)
@@ -435,8 +521,13 @@ int run(int argc, char **argv) {
     inputs.push_back(param.isRead()
                          ? rt::HostTensor::zeros(param.dtype, *shape)
                          : rt::HostTensor::poisoned(param.dtype, *shape));
+    // Seeded even when a file replaces it, so that the other parameters'
+    // values are those of a run without --input.
     if (param.isRead())
       generator.fill(inputs.back());
+    auto file = fromFiles->find(inputs.size() - 1);
+    if (file != fromFiles->end())
+      inputs.back() = std::move(file->second);
   }
   // Scalar parameters: --arg, else the seeded value.
   std::vector<bool> given(manifest.params.size(), false);
@@ -485,7 +576,7 @@ int run(int argc, char **argv) {
     for (rt::HostTensor &tensor : expected)
       args.push_back(&tensor);
     rt::SymbolBindings bound = symbols;
-    if (failed(reference::interpretKernel(*kernel, args, bound, interpOptions,
+    if (failed(reference::interpretKernel(kernel, args, bound, interpOptions,
                                           &reference))) {
       if (reference.budgetExhausted) {
         llvm::errs() << "tile-run: error: reference budget exhausted ("
@@ -525,10 +616,18 @@ int run(int argc, char **argv) {
   case RunStatus::KernelFault:
     return kKernelFault;
   }
+  if (!outputDir.empty() && failed(writeOutputs(outputDir, manifest, outputs)))
+    return kBadInput;
   const std::vector<std::vector<bool>> &written = figures.written;
   llvm::outs() << figures.report << formatDims(symbols, defaulted)
-               << "inputs: seeded with --seed=" << seed
+               << "inputs: ";
+  for (const std::string &input : inputFiles)
+    llvm::outs() << "--input " << input << ", ";
+  llvm::outs() << (inputFiles.empty() ? "" : "the others ")
+               << "seeded with --seed=" << seed
                << " (floats uniform in [-1, 1), integers in [-8, 8])\n";
+  if (!outputDir.empty())
+    llvm::outs() << "outputs: written to " << outputDir << "/NAME.npy\n";
   // The scalars' values, so that a seeded one can be given again.
   bool anyScalar = false;
   for (auto [index, param] : llvm::enumerate(manifest.params)) {
@@ -560,7 +659,7 @@ int run(int argc, char **argv) {
     comparison.gotWritten = written.empty() ? nullptr : &written[index];
     comparison.want = &expected[index];
     comparison.wantMarks = &reference.marks[index];
-    comparison.poisoned = !param.isRead();
+    comparison.poisoned = !param.isRead() && !fromFiles->count(index);
     rt::Expected<bool> matched =
         rt::checkOutput(param.name, comparison, backendName, "interp");
     if (!matched)

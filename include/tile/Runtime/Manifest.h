@@ -138,6 +138,15 @@ Error reserveTensorBytes(const ParamSpec &param,
 /// The host's physical memory in bytes, or INT64_MAX when unknown.
 int64_t hostMemoryBytes();
 
+/// Where each symbol got its value ("--dim K=64", "parameter 'A'
+/// dimension 1"), for an error that names both sides of a disagreement; a
+/// symbol without one was "given".
+using SymbolOrigins = std::map<std::string, std::string>;
+/// Checks `buffer` against `param`'s dtype and shape, binding each of its
+/// symbols the first time a size gives it a value (recorded in `origins`);
+/// every other use must agree. The failure names the parameter.
+Error bindArgument(const ParamSpec &param, const HostTensor &buffer,
+                   SymbolBindings &symbols, SymbolOrigins &origins);
 /// Checks one buffer per parameter (in order) against its dtype and shape,
 /// and binds each symbol the first time a buffer gives it a size; every
 /// other use must agree with it, as must the values already in `symbols`.

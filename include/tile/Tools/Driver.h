@@ -34,6 +34,13 @@ bool isTileSource(const llvm::MemoryBuffer &buffer);
 OwningOpRef<ModuleOp> parseKernelSource(llvm::SourceMgr &sourceMgr,
                                         MLIRContext *context);
 
+/// The kernel named `name` of the module parsed from `file`, or (`name`
+/// empty) its only one; else an error at the file's first line, saying
+/// which kernels there are and, for several, `chooseWith` ("--kernel"),
+/// how to pick one.
+FailureOr<Operation *> selectKernel(ModuleOp module, StringRef name,
+                                    StringRef file, StringRef chooseWith);
+
 /// Rejects, with a located error, MLIR text that would crash MLIR's own
 /// parser rather than be diagnosed by it: `array<index: ...>` (MLIR 22's
 /// parseDenseArrayAttr asks `index` for a float width and dereferences
