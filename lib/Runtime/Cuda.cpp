@@ -232,6 +232,8 @@ Expected<LaunchReport> tile::runtime::launchKernel(
   if (!variant)
     return variant.takeError();
   report.variant = **variant;
+  if (Error error = checkThreads(manifest, ptx, report.variant.entry))
+    return error;
   if (options.warmupRuns < 0 || options.timedRuns < 0)
     return Error::input("warm-up and timed runs cannot be negative");
 

@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <optional>
 #include <unistd.h>
 
 using namespace tile::runtime;
@@ -413,6 +414,68 @@ Error tile::runtime::checkIndexRange(
                           dtypeName(param.dtype),
                           static_cast<long long>(elements), over.c_str());
   }
+  return Error::success();
+}
+
+/// The product of the integers after `directive` ("256, 1, 1") in
+/// `text`, or none when the directive is not there.
+static std::optional<int64_t> readExtents(std::string_view text,
+                                          std::string_view directive) {
+  size_t at = text.find(directive);
+  if (at == std::string_view::npos)
+    return std::nullopt;
+  int64_t product = 1;
+  const char *cursor = text.data() + at + directive.size();
+  const char *end = text.data() + text.size();
+  for (int dims = 0; dims < 3; ++dims) {
+    while (cursor < end && (*cursor == ' ' || *cursor == '\t'))
+      ++cursor;
+    if (cursor == end || !std::isdigit(static_cast<unsigned char>(*cursor)))
+      break;
+    int64_t extent = 0;
+    while (cursor < end && std::isdigit(static_cast<unsigned char>(*cursor)))
+      extent = std::min<int64_t>(extent * 10 + (*cursor++ - '0'), INT32_MAX);
+    if (__builtin_mul_overflow(product, extent, &product))
+      product = INT64_MAX;
+    while (cursor < end && (*cursor == ' ' || *cursor == '\t'))
+      ++cursor;
+    if (cursor == end || *cursor != ',')
+      break;
+    ++cursor;
+  }
+  return product;
+}
+
+Error tile::runtime::checkThreads(const KernelManifest &manifest,
+                                  std::string_view ptx,
+                                  const std::string &entry) {
+  auto mismatch = [&](const char *what, int64_t count) {
+    return Error::input("manifest: threads: %lld, but the PTX entry '%s' was "
+                        "compiled for %s%lld threads",
+                        static_cast<long long>(manifest.threads), entry.c_str(),
+                        what, static_cast<long long>(count));
+  };
+  std::string comment = std::string(kThreadsComment) + " " + entry + " ";
+  for (size_t at = ptx.find(comment); at != std::string_view::npos;
+       at = ptx.find(comment, at + 1)) {
+    if (at != 0 && ptx[at - 1] != '\n')
+      continue;
+    std::optional<int64_t> count =
+        readExtents(ptx.substr(at, ptx.find('\n', at) - at), comment);
+    if (count && *count != manifest.threads)
+      return mismatch("", *count);
+  }
+  // The directives between the entry's name and its body.
+  size_t at = ptx.find(".entry " + entry + "(");
+  if (at == std::string_view::npos)
+    return Error::success();
+  std::string_view directives = ptx.substr(at, ptx.find('{', at) - at);
+  if (std::optional<int64_t> count = readExtents(directives, ".reqntid"))
+    if (*count != manifest.threads)
+      return mismatch(".reqntid ", *count);
+  if (std::optional<int64_t> count = readExtents(directives, ".maxntid"))
+    if (manifest.threads > *count)
+      return mismatch("at most .maxntid ", *count);
   return Error::success();
 }
 
@@ -837,6 +900,14 @@ static Expected<KernelManifest> readManifest(const JsonValue &json,
                                       std::to_string(kThreadsPerWarp) +
                                       " (tile compiles whole warps), not " +
                                       std::to_string(manifest.threads));
+  // A launch would give such a kernel no shared memory at all: the
+  // compiler makes shared memory past 48 KiB dynamic.
+  if (!manifest.dynamicShared && manifest.sharedBytes > kMostStaticSharedBytes)
+    return reader.fail(
+        "dynamic_shared",
+        "must be true for shared_bytes of " +
+            std::to_string(manifest.sharedBytes) + " (shared memory past " +
+            std::to_string(kMostStaticSharedBytes) + " bytes is dynamic)");
   if (manifest.indexBits != 32 && manifest.indexBits != 64)
     return reader.fail("index_bits", "must be 32 or 64");
   // A field that the version has is required: a manifest without it was

@@ -13,6 +13,7 @@
 
 #include "tile/Frontend/DidYouMean.h"
 #include "tile/Runtime/Cuda.h"
+#include "tile/Runtime/OutputFile.h"
 
 #ifdef TILE_TEST_PASSES
 #include "TestPasses.h"
@@ -358,6 +359,20 @@ NB_MODULE(_tile, m) {
       "name"_a, "candidates"_a,
       "\"; did you mean 'NAME'?\" for the candidate closest to `name`, or "
       "\"\" (the C++ front end's rule).");
+  m.def(
+      "write_file",
+      [](const std::string &path, nb::bytes data) {
+        if (rt::Error error = rt::writeFileAtomically(
+                path, std::string_view(data.c_str(), data.size()))) {
+          PyErr_SetString(PyExc_OSError, error.message().c_str());
+          throw nb::python_error();
+        }
+      },
+      "path"_a, "data"_a,
+      "Writes `data` to `path` whole or not at all, as the tools write "
+      "their outputs (tile/Runtime/OutputFile.h): a temporary file beside "
+      "it, renamed over it; a device or a pipe written in place. OSError "
+      "\"cannot write PATH: REASON\" on failure, `path` then as it was.");
   m.def(
       "probe_cuda",
       []() -> nb::object {

@@ -56,3 +56,24 @@ def test_cpp_launcher_through_the_fake_driver(tmp_path):
                          capture_output=True, text=True)
     assert ran.returncode == 3
     assert "launch: no CUDA driver" in ran.stderr
+
+
+def test_save_replaces_files_whole(tmp_path):
+    # A rename, not a rewrite in place: a second link to the old file keeps
+    # the old bytes (open(path, "w") truncated them first), and no
+    # temporary file stays behind.
+    (tmp_path / "copy.ptx").write_text("old")
+    os.link(tmp_path / "copy.ptx", tmp_path / "earlier.ptx")
+    load_copy().compile().save(tmp_path)
+    assert (tmp_path / "earlier.ptx").read_text() == "old"
+    assert ".entry copy(" in (tmp_path / "copy.ptx").read_text()
+    assert sorted(os.listdir(tmp_path)) == ["copy.h", "copy.json", "copy.ptx",
+                                            "earlier.ptx"]
+
+
+def test_save_that_cannot_write_says_so(tmp_path):
+    (tmp_path / "copy.json").mkdir()
+    with pytest.raises(OSError, match=r"cannot write .*copy\.json: Is a "
+                                      r"directory"):
+        load_copy().compile().save(tmp_path)
+    assert sorted(os.listdir(tmp_path)) == ["copy.json", "copy.ptx"]

@@ -699,18 +699,17 @@ class CompiledKernel:
         "Deployment"). With ``inputs`` (one array per parameter) it also
         writes ``DIR/NAME.bin`` for each parameter the kernel reads and
         ``dims.txt``; returns the paths."""
+        # Each file whole or not at all, as the tools write theirs: a
+        # failed save leaves what an earlier one wrote.
         os.makedirs(directory, exist_ok=True)
         ptx_path = os.path.join(directory, self.name + ".ptx")
         manifest_path = os.path.join(directory, self.name + ".json")
         header_path = os.path.join(directory, self.name + ".h")
-        with open(ptx_path, "w") as f:
-            f.write(self.ptx)
+        _tile.write_file(ptx_path, self.ptx.encode())
         manifest = self.manifest
-        with open(manifest_path, "w") as f:
-            f.write(self._manifest_text + "\n")
-        with open(header_path, "w") as f:
-            f.write(c_header(self.name, self.ptx, self._manifest_text,
-                             manifest))
+        _tile.write_file(manifest_path, (self._manifest_text + "\n").encode())
+        _tile.write_file(header_path, c_header(
+            self.name, self.ptx, self._manifest_text, manifest).encode())
         paths = [ptx_path, manifest_path, header_path]
         if inputs is not None:
             symbols = dict(dims or {})
@@ -721,13 +720,12 @@ class CompiledKernel:
                 if param["access"] == "write":
                     continue
                 path = os.path.join(directory, param["name"] + ".bin")
-                np.ascontiguousarray(array).tofile(path)
+                _tile.write_file(path, np.ascontiguousarray(array).tobytes())
                 paths.append(path)
             path = os.path.join(directory, "dims.txt")
-            with open(path, "w") as f:
-                for name in manifest["symbols"]:
-                    if name in symbols:
-                        f.write(f"{name}={symbols[name]}\n")
+            _tile.write_file(path, "".join(
+                f"{name}={symbols[name]}\n" for name in manifest["symbols"]
+                if name in symbols).encode())
             paths.append(path)
         return paths
 

@@ -155,16 +155,28 @@ const ParamSpec *findScalar(const KernelManifest &manifest,
 /// The values of scalar parameters by name, as text.
 using ScalarValues = std::map<std::string, std::string>;
 
-/// Takes `NAME=VALUE` for a scalar parameter into `scalars`; false when
-/// NAME is not one (the line is a symbol's).
-bool takeScalar(const KernelManifest &manifest, const std::string &line,
-                ScalarValues &scalars) {
+/// Takes `NAME=VALUE` for a scalar parameter into `scalars`: false when
+/// NAME is not one (the line is a symbol's). As a symbol given twice, a
+/// parameter given twice with two values (as the kernel reads them) is an
+/// error, not the last one silently.
+Expected<bool> takeScalar(const KernelManifest &manifest,
+                          const std::string &line, ScalarValues &scalars) {
   size_t equals = line.find('=');
-  if (equals == std::string::npos ||
-      !findScalar(manifest, line.substr(0, equals)))
+  if (equals == std::string::npos)
     return false;
-  scalars[line.substr(0, equals)] = line.substr(equals + 1);
-  return true;
+  std::string name = line.substr(0, equals), value = line.substr(equals + 1);
+  const ParamSpec *param = findScalar(manifest, name);
+  if (!param)
+    return false;
+  auto [previous, inserted] = scalars.emplace(name, value);
+  if (inserted || previous->second == value)
+    return true;
+  Expected<HostTensor> before = parseScalarValue(*param, previous->second);
+  Expected<HostTensor> after = parseScalarValue(*param, value);
+  if (before && after && before->bytes == after->bytes)
+    return true;
+  return Error::input("%s is given twice, as %s and %s", name.c_str(),
+                      previous->second.c_str(), value.c_str());
 }
 
 /// The symbol values: --dim first, then the lines of DIR/dims.txt for the
@@ -174,6 +186,7 @@ Expected<SymbolBindings> readSymbols(const Options &options,
                                      const KernelManifest &manifest,
                                      ScalarValues &scalars) {
   SymbolBindings fromFlags, fromFile;
+  ScalarValues fileScalars;
   for (const std::string &dim : options.dims)
     if (Error error = parseSymbolAssignment(dim, fromFlags))
       return error.prefix("--dim: ");
@@ -195,17 +208,29 @@ Expected<SymbolBindings> readSymbols(const Options &options,
       ++lineNumber;
       line.erase(0, line.find_first_not_of(" \t\r"));
       line.erase(line.find_last_not_of(" \t\r") + 1);
-      if (line.empty() || line[0] == '#' || takeScalar(manifest, line, scalars))
+      if (line.empty() || line[0] == '#')
+        continue;
+      Expected<bool> scalar = takeScalar(manifest, line, fileScalars);
+      if (!scalar)
+        return scalar.takeError().prefix(dimsPath + ":" +
+                                         std::to_string(lineNumber) + ": ");
+      if (*scalar)
         continue;
       if (Error error = parseSymbolAssignment(line, fromFile))
         return error.prefix(dimsPath + ":" + std::to_string(lineNumber) + ": ");
     }
   }
-  for (const std::string &arg : options.scalarArgs)
-    if (!takeScalar(manifest, arg, scalars))
+  for (const std::string &arg : options.scalarArgs) {
+    Expected<bool> scalar = takeScalar(manifest, arg, scalars);
+    if (!scalar)
+      return scalar.takeError().prefix("--arg: ");
+    if (!*scalar)
       return Error::input("--arg %s: kernel '%s' has no scalar parameter of "
                           "that name (write --arg NAME=VALUE)",
                           arg.c_str(), manifest.kernel.c_str());
+  }
+  // --arg wins over dims.txt.
+  scalars.insert(fileScalars.begin(), fileScalars.end());
   SymbolBindings symbols = fromFile;
   for (const auto &[name, value] : fromFlags)
     symbols[name] = value;

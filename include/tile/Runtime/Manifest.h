@@ -52,6 +52,10 @@ constexpr int64_t kThreadsPerWarp = 32;
 /// and sm_100's 227 KiB): no manifest the compiler writes asks for more.
 constexpr int64_t kMostSharedBytes = 227 * 1024;
 
+/// The most static shared memory a CTA may declare: above it the compiler
+/// makes a kernel's shared memory dynamic (`dynamic_shared`).
+constexpr int64_t kMostStaticSharedBytes = 48 * 1024;
+
 /// The alignment in bytes of every tensor's base address that the ABI
 /// requires and every runtime's allocations have (docs/abi.md).
 constexpr int64_t kTensorAlignment = 16;
@@ -175,6 +179,17 @@ Error checkIndexRange(const KernelManifest &manifest,
                       const SymbolBindings &symbols,
                       const std::vector<const HostTensor *> &buffers = {},
                       size_t *badParam = nullptr);
+
+/// The comment tile's PTX ends with, once per entry: "// tile.threads
+/// ENTRY N", the CTA size the entry was compiled for (its code assumes it;
+/// the PTX's own .maxntid is there only above 256 threads).
+constexpr const char kThreadsComment[] = "// tile.threads";
+/// Checks `manifest.threads` against what the PTX says of `entry`: the
+/// tile.threads comment and .reqntid must equal it, .maxntid bound it. A
+/// PTX that says nothing (hand-written) is taken as the manifest says; one
+/// without the entry is left to the driver. The error names both numbers.
+Error checkThreads(const KernelManifest &manifest, std::string_view ptx,
+                   const std::string &entry);
 
 /// The integer operators of the grid grammar, with affine semantics:
 /// floordiv and ceildiv round toward -inf and +inf, mod is

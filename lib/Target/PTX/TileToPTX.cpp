@@ -4,10 +4,12 @@
 #include "tile/Conversion/Passes.h"
 #include "tile/Dialect/Tile/IR/TileDialect.h"
 #include "tile/Dialect/Tile/Transforms/Passes.h"
+#include "tile/Runtime/Manifest.h"
 
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Pass/PassInstrumentation.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Target/LLVM/NVVM/Utils.h"
@@ -15,6 +17,8 @@
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
+
+#include <map>
 
 using namespace mlir;
 using namespace mlir::tile;
@@ -235,6 +239,28 @@ static LogicalResult rejectUnrecordedFloatOptions(ModuleOp module) {
   return success();
 }
 
+namespace {
+/// Records each kernel's CTA size (every gpu.func's known_block_size, the
+/// variants' too) once tile-to-gpu has made them: the PTX states it only
+/// above 256 threads (tile-ptx-thread-limit), so compileToPTX writes it as
+/// `// tile.threads ENTRY N` for launchers to check a manifest against
+/// (docs/abi.md).
+struct RecordThreads : public PassInstrumentation {
+  explicit RecordThreads(std::map<std::string, int64_t> &threads)
+      : threads(threads) {}
+  void runAfterPass(Pass *pass, Operation *op) override {
+    if (pass->getArgument() != "tile-to-gpu")
+      return;
+    op->walk([&](gpu::GPUFuncOp func) {
+      if (std::optional<ArrayRef<int32_t>> block = func.getKnownBlockSize())
+        threads[func.getName().str()] =
+            int64_t((*block)[0]) * (*block)[1] * (*block)[2];
+    });
+  }
+  std::map<std::string, int64_t> &threads;
+};
+} // namespace
+
 FailureOr<std::string>
 mlir::tile::compileToPTX(ModuleOp module, const TileToPTXOptions &options,
                          llvm::function_ref<void(PassManager &)> instrument) {
@@ -245,6 +271,8 @@ mlir::tile::compileToPTX(ModuleOp module, const TileToPTXOptions &options,
   buildTileToPTXPipeline(pm, options);
   if (instrument)
     instrument(pm);
+  std::map<std::string, int64_t> threads;
+  pm.addInstrumentation(std::make_unique<RecordThreads>(threads));
   if (failed(pm.run(module)))
     return failure();
   std::string ptx;
@@ -264,5 +292,12 @@ mlir::tile::compileToPTX(ModuleOp module, const TileToPTXOptions &options,
            << " from CUDA's libdevice, but no CUDA toolkit was found: set "
               "CUDA_HOME to one (it needs nvvm/libdevice)";
   }
+  if (ptx.back() != '\n')
+    ptx += '\n';
+  for (const auto &[entry, count] : threads)
+    if (ptx.find(".entry " + entry + "(") != std::string::npos)
+      ptx += (Twine(::tile::runtime::kThreadsComment) + " " + entry + " " +
+              Twine(count) + "\n")
+                 .str();
   return ptx;
 }
