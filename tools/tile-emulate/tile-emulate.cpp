@@ -86,10 +86,12 @@ cl::opt<unsigned> seed("seed", cl::desc("seed of --fill=random (default 1)"),
 cl::opt<unsigned> printCount("print",
                              cl::desc("elements shown per output (default 8)"),
                              cl::init(8), cl::cat(tileEmulateCategory));
-cl::opt<long long, false, BoundedParser<long long, 0, INT32_MAX>>
+// At most what a CTA of any chip tile compiles for has, as a manifest's.
+cl::opt<long long, false, BoundedParser<long long, 0, rt::kMostSharedBytes>>
     sharedBytes("shared-bytes", cl::desc("bytes of dynamic shared memory"),
                 cl::init(0), cl::cat(tileEmulateCategory));
-cl::opt<uint64_t>
+// None would stop every kernel at its first op, "a loop that never ends?".
+cl::opt<long long, false, BoundedParser<long long, 1, INT64_MAX>>
     maxSteps("max-steps", cl::desc("ops per thread at most"),
              cl::init(emulator::EmulatorOptions().maxStepsPerThread),
              cl::cat(tileEmulateCategory));
@@ -435,6 +437,9 @@ int main(int argc, char **argv) {
   for (auto [size, part] : llvm::zip_equal(grid, gridParts))
     if (part.trim().getAsInteger(10, size) || size < 1)
       return badInput("--grid wants three positive sizes, got " + gridText);
+  // The sizes a launcher takes (the runtime's rule).
+  if (rt::Error error = rt::checkGrid(grid))
+    return badInput("--grid " + gridText + ": " + error.message());
 
   DialectRegistry registry;
   registerAllTileDialects(registry);

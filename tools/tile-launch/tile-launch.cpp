@@ -85,8 +85,10 @@ Expected<int> parseCount(const char *flag, const std::string &text) {
 Expected<double> parseTolerance(const char *flag, const std::string &text) {
   char *end = nullptr;
   double value = std::strtod(text.c_str(), &end);
-  if (text.empty() || *end || !(value >= 0))
-    return Error::input("%s wants a non-negative number, got '%s'", flag,
+  // An infinite tolerance (inf, or 1e999 read as it) would pass every
+  // finite value: no check at all.
+  if (text.empty() || *end || !(value >= 0) || std::isinf(value))
+    return Error::input("%s wants a finite non-negative number, got '%s'", flag,
                         text.c_str());
   return value;
 }
