@@ -267,6 +267,27 @@ def mutate_operator(rng, lines, _):
             lines[i] = lines[i].replace("= ", "= ~", 1)
 
 
+# A symbolic dimension of a tensor parameter's type: `K` in .tile's
+# `tensor<f32>[16, K]` and the dialect's `!tile.tensor<[16, K], f32>`.
+TENSOR_DIM = re.compile(
+    r"(?<=[\[,] )[A-Z]\w*(?=[,\]])|(?<=\[)[A-Z]\w*(?=[,\]])")
+DIM_EXPRESSIONS = ["2 * {0}", "{0} + 1", "{0} - 1", "{0} - 64",
+                   "3 * ({0} - 1)", "{0} * {0}", "{0} / 2", "-{0}",
+                   "{0} + 2147483647"]
+
+
+def mutate_dimension(rng, lines, _):
+    """One symbolic dimension of a tensor type becomes an expression of its
+    symbol (`2 * K`, `K - 64`; in the dialect the quoted string), the
+    affine and the rejected alike."""
+    i, m = pick_match(rng, lines, TENSOR_DIM)
+    if m is None:
+        return
+    text = rng.choice(DIM_EXPRESSIONS).format(m.group())
+    replace_at(lines, i, m, '"%s"' % text if "tile.tensor<" in lines[i]
+               else text)
+
+
 def mutate_word(rng, lines, _):
     """One identifier or SSA name becomes another of the file."""
     i, m = pick_match(rng, lines, WORD)
@@ -300,6 +321,8 @@ def mutate_attribute(rng, lines, _):
     threads = rng.choice([0, 1, 31, 32, 33, 64, 96, 128, 256, 1024, 2048])
     syms = sorted(set(SYMBOL.findall(text))) or ["K"]
     number = rng.choice([1, 3, 16, 0, -2, 2**31, 2**61])
+    # The grid may name an integer scalar parameter too.
+    syms += re.findall(r"\b(\w+): (?:i32|index)\b", text)
     grid = "cdiv(%s, %d)" % (rng.choice(syms), number)
     ops = ["floordiv", "ceildiv", "mod", "*", "+"]
     map_grid = "grid = affine_map<()[\\1] -> (s0 %s %d)>" % (rng.choice(ops),
@@ -327,7 +350,7 @@ def mutate_attribute(rng, lines, _):
 MUTATIONS = [mutate_number] * 2 + [mutate_size_everywhere] * 4 + [
     mutate_type, mutate_type_everywhere, mutate_type_everywhere] + [
         mutate_op] * 3 + [mutate_lines] * 3 + [mutate_attribute] * 3 + [
-            mutate_word] + [mutate_operator] * 2
+            mutate_word] + [mutate_operator] * 2 + [mutate_dimension] * 2
 
 
 def mutant(seed, iteration, corpus):

@@ -39,6 +39,7 @@ declare -A check_dims=(
   [rope]="--dim S=100 --dim N=384 --dim P=100"
   [gemm]="--dim M=200 --dim N=136 --dim K=72"
   [int4_unpack]="--dim KP=13 --dim N=100 --dim K=100 --dim G=2"
+  [swiglu]="--dim M=100 --dim H=300 --arg splits=3"
 )
 
 if [[ ${TILE_BUNDLE_NO_BUILD:-0} != 1 ]]; then

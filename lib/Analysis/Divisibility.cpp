@@ -2,11 +2,14 @@
 
 #include "tile/Analysis/Divisibility.h"
 #include "tile/Dialect/Tile/IR/Layouts.h"
+#include "tile/Dialect/Tile/IR/SizeExpr.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Matchers.h"
 #include "llvm/Support/MathExtras.h"
+
+#include <functional>
 
 using namespace mlir;
 using namespace mlir::tile;
@@ -37,9 +40,22 @@ int64_t DivisibilityInfo::getSymbolDivisor(StringRef symbol) const {
 
 int64_t DivisibilityInfo::getDimDivisor(GlobalTensorType tensor,
                                         unsigned dim) const {
-  if (tensor.isDynamicDim(dim))
-    return getSymbolDivisor(tensor.getSymbolOfDim(dim).getValue());
-  return powerOfTwoDividing(tensor.getShape()[dim]);
+  // A size is a symbol, a constant or an expression of them (`2 * H`):
+  // the power of two dividing a sum divides both terms, a product's is
+  // its factors' product.
+  SmallVector<StringAttr> names;
+  std::function<int64_t(AffineExpr)> divisor = [&](AffineExpr expr) {
+    if (auto constant = dyn_cast<AffineConstantExpr>(expr))
+      return powerOfTwoDividing(constant.getValue());
+    if (auto symbol = dyn_cast<AffineSymbolExpr>(expr))
+      return getSymbolDivisor(names[symbol.getPosition()].getValue());
+    auto binary = cast<AffineBinaryOpExpr>(expr);
+    int64_t lhs = divisor(binary.getLHS()), rhs = divisor(binary.getRHS());
+    return expr.getKind() == AffineExprKind::Mul
+               ? std::min(kMaxDivisor, lhs * rhs)
+               : std::min(lhs, rhs);
+  };
+  return divisor(getSizeExpr(tensor, dim, names));
 }
 
 Value DivisibilityInfo::getRecurrence(Value value) {

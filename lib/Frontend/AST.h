@@ -226,6 +226,9 @@ struct Dim {
   llvm::SMLoc loc;
   int64_t size = 0;
   llvm::StringRef symbol; // empty for a size
+  /// A tensor dimension written as an expression (`2 * H`, `H + 1`); size
+  /// and symbol are then unset.
+  std::shared_ptr<const Expr> expr;
 };
 
 /// `f32`, `tile<f32>[16, 64]`, `tensor<f32>[16, K]`, or for a var

@@ -6,6 +6,8 @@
 #include "tile/Frontend/Language.h"
 #include "tile/Frontend/Parser.h"
 
+#include "tile/Dialect/Tile/IR/SizeExpr.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -288,9 +290,11 @@ FailureOr<AffineExpr> Emitter::emitGridTerm(const Expr &expr,
     InFlightDiagnostic diag = error(expr.getLoc())
                               << "'" << name->name
                               << "' is not a symbolic dimension of the "
-                                 "parameters; a grid can use ";
+                                 "parameters or an integer scalar "
+                                 "parameter; a grid can use ";
     if (symbols.empty())
-      diag << "only constants here (the parameters have no symbols)";
+      diag << "only constants here (the parameters have no symbols and no "
+              "integer scalars)";
     else
       llvm::interleaveComma(
           symbols, diag, [&](StringAttr symbol) { diag << symbol.getValue(); });
@@ -351,7 +355,8 @@ FailureOr<AffineExpr> Emitter::emitGridTerm(const Expr &expr,
 }
 
 FailureOr<Emitter::LaunchConfig>
-Emitter::emitLaunch(const Attribute &attr, ArrayRef<StringAttr> symbols) {
+Emitter::emitLaunch(const Attribute &attr, ArrayRef<StringAttr> symbols,
+                    ArrayRef<StringAttr> scalars) {
   LaunchConfig config;
   if (attr.args.empty() || !attr.args[0].key.empty())
     return error(attr.args.empty() ? attr.loc : attr.args[0].loc)
@@ -386,15 +391,24 @@ Emitter::emitLaunch(const Attribute &attr, ArrayRef<StringAttr> symbols) {
     if (dims.empty() || dims.size() > 3)
       return error(arg.loc)
              << "a grid has 1 to 3 dimensions, got " << dims.size();
+    // The map's symbols are the kernel's, then its integer scalars when
+    // the grid names one (a split count given at launch).
+    SmallVector<StringAttr> names(symbols);
+    llvm::append_range(names, scalars);
     SmallVector<AffineExpr> results;
+    bool namesScalar = false;
     for (const Expr *dim : dims) {
-      FailureOr<AffineExpr> result = emitGridExpr(*dim, symbols);
+      FailureOr<AffineExpr> result = emitGridExpr(*dim, names);
       if (failed(result))
         return failure();
+      result->walk([&](AffineExpr part) {
+        if (auto symbol = dyn_cast<AffineSymbolExpr>(part))
+          namesScalar |= symbol.getPosition() >= symbols.size();
+      });
       results.push_back(*result);
     }
-    config.grid =
-        AffineMap::get(0, symbols.size(), results, builder.getContext());
+    config.grid = AffineMap::get(0, namesScalar ? names.size() : symbols.size(),
+                                 results, builder.getContext());
   }
   return config;
 }
@@ -567,22 +581,49 @@ FailureOr<KernelOp> Emitter::beginKernel(const Kernel &source) {
       return failure();
     paramTypes.push_back(*type);
   }
-  // The symbolic dimensions in order of first appearance, as
-  // KernelOp::getSymbols() orders them, and where each first appears.
+  // The symbols in order of first appearance, as KernelOp::getSymbols()
+  // orders them, each with the first dimension that is the symbol alone,
+  // which binds it (an expression of symbols binds none).
   SmallVector<StringAttr> symbols;
-  SmallVector<std::pair<unsigned, unsigned>> symbolDims;
   SmallVector<SMLoc> symbolLocs;
-  for (auto [index, param] : llvm::enumerate(source.params))
+  SmallVector<std::optional<std::pair<unsigned, unsigned>>> symbolDims;
+  for (auto [index, param, type] : llvm::enumerate(source.params, paramTypes)) {
+    auto tensor = dyn_cast<GlobalTensorType>(type);
+    if (!tensor)
+      continue;
     for (auto [dimIndex, dim] : llvm::enumerate(param.type.dims)) {
-      if (dim.symbol.empty() || lookupConst(dim.symbol))
+      StringAttr size = tensor.getSymbolOfDim(dimIndex);
+      if (!size)
         continue;
-      StringAttr symbol = builder.getStringAttr(dim.symbol);
-      if (llvm::is_contained(symbols, symbol))
-        continue;
-      symbols.push_back(symbol);
-      symbolDims.push_back({index, dimIndex});
-      symbolLocs.push_back(dim.loc);
+      SmallVector<StringAttr> names;
+      (void)getSizeExpr(tensor, dimIndex, names);
+      for (StringAttr name : names) {
+        auto *known = llvm::find(symbols, name);
+        if (known == symbols.end()) {
+          symbols.push_back(name);
+          symbolLocs.push_back(dim.loc);
+          symbolDims.emplace_back();
+          known = std::prev(symbols.end());
+        }
+        auto &binding = symbolDims[known - symbols.begin()];
+        if (!binding && size == name)
+          binding = std::make_pair(static_cast<unsigned>(index),
+                                   static_cast<unsigned>(dimIndex));
+      }
     }
+  }
+  for (auto [symbol, loc, binding] : llvm::zip(symbols, symbolLocs, symbolDims))
+    if (!binding)
+      return error(loc) << "symbol '" << symbol.getValue()
+                        << "' is only in dimension expressions, which cannot "
+                           "bind it: it must also be a dimension of its own "
+                           "(a launch binds each symbol from such a "
+                           "dimension and checks the expressions)";
+  // The integer scalar parameters, which a grid may name too.
+  SmallVector<StringAttr> integerScalars;
+  for (auto [param, type] : llvm::zip(source.params, paramTypes))
+    if (type.isInteger(32) || type.isIndex())
+      integerScalars.push_back(builder.getStringAttr(param.name));
 
   const Attribute *launch = nullptr;
   for (const Attribute &attr : source.attributes)
@@ -591,7 +632,7 @@ FailureOr<KernelOp> Emitter::beginKernel(const Kernel &source) {
   if (!launch)
     return error(source.loc)
            << "kernel '" << source.name << "' needs @launch(threads) before it";
-  FailureOr<LaunchConfig> config = emitLaunch(*launch, symbols);
+  FailureOr<LaunchConfig> config = emitLaunch(*launch, symbols, integerScalars);
   if (failed(config))
     return failure();
 
@@ -614,8 +655,9 @@ FailureOr<KernelOp> Emitter::beginKernel(const Kernel &source) {
     if (failed(define(param.name, {kind, param.loc, arg, {}})))
       return failure();
   }
-  for (auto [symbol, position, loc] :
+  for (auto [symbol, binding, loc] :
        llvm::zip(symbols, symbolDims, symbolLocs)) {
+    auto position = *binding;
     Value dim =
         DimOp::create(builder, getLoc(loc), entry.getArgument(position.first),
                       static_cast<uint64_t>(position.second));

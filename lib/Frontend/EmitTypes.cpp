@@ -7,6 +7,8 @@
 
 #include "Emitter.h"
 
+#include "tile/Dialect/Tile/IR/SizeExpr.h"
+
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -108,6 +110,17 @@ FailureOr<Type> Emitter::emitParamType(const Param &param) {
   SmallVector<int64_t> shape;
   SmallVector<StringAttr> symbols;
   for (const Dim &dim : type.dims) {
+    // An expression of symbols (`2 * H`), or of integers and consts only.
+    if (dim.expr || (!dim.symbol.empty() && !isIdentifier(dim.symbol))) {
+      int64_t size = 0;
+      FailureOr<std::optional<StringAttr>> text = emitSizeExprDim(dim, size);
+      if (failed(text))
+        return failure();
+      shape.push_back(*text ? ShapedType::kDynamic : size);
+      if (*text)
+        symbols.push_back(**text);
+      continue;
+    }
     // A name is a symbol unless it is a const.
     if (dim.symbol.empty() || lookupConst(dim.symbol)) {
       FailureOr<int64_t> size = emitDimSize(dim);
@@ -143,4 +156,82 @@ FailureOr<int64_t> Emitter::emitDimSize(const Dim &dim) {
                                   ? std::to_string(constant->intValue)
                                   : "a number");
   return constant->intValue;
+}
+
+FailureOr<std::string> Emitter::emitSizeText(const Expr &expr) {
+  auto usage = [&](const Expr &at) {
+    return error(at.getLoc())
+           << "a tensor dimension is an integer, a symbol or a const, or an "
+              "expression of them with + - * (2 * H, H + 1)";
+  };
+  // An operand in parentheses where the operator binds tighter than it.
+  auto operand = [&](const Expr &child,
+                     bool parenthesizeSums) -> FailureOr<std::string> {
+    FailureOr<std::string> text = emitSizeText(child);
+    auto *binary = dyn_cast<BinaryExpr>(&child);
+    if (succeeded(text) && binary && parenthesizeSums &&
+        binary->op != BinaryOp::Mul)
+      return "(" + *text + ")";
+    return text;
+  };
+  if (auto *integer = dyn_cast<IntExpr>(&expr))
+    return std::to_string(integer->value);
+  if (auto *name = dyn_cast<NameExpr>(&expr)) {
+    const Literal *constant = lookupConst(name->name);
+    if (!constant)
+      return name->name.str();
+    if (constant->kind != Literal::Kind::Int)
+      return error(expr.getLoc()) << "const '" << name->name
+                                  << "' is a number; a dimension is made of "
+                                     "integers";
+    return std::to_string(constant->intValue);
+  }
+  if (auto *unary = dyn_cast<UnaryExpr>(&expr)) {
+    if (unary->op != UnaryOp::Neg)
+      return usage(expr);
+    FailureOr<std::string> inner = operand(*unary->operand, true);
+    if (failed(inner))
+      return failure();
+    return "-" + *inner;
+  }
+  auto *binary = dyn_cast<BinaryExpr>(&expr);
+  if (!binary || (binary->op != BinaryOp::Add && binary->op != BinaryOp::Sub &&
+                  binary->op != BinaryOp::Mul))
+    return usage(expr);
+  bool isProduct = binary->op == BinaryOp::Mul;
+  FailureOr<std::string> lhs = operand(*binary->lhs, isProduct);
+  if (failed(lhs))
+    return failure();
+  FailureOr<std::string> rhs =
+      operand(*binary->rhs, binary->op != BinaryOp::Add);
+  if (failed(rhs))
+    return failure();
+  return *lhs + " " + spell(binary->op).str() + " " + *rhs;
+}
+
+FailureOr<std::optional<StringAttr>> Emitter::emitSizeExprDim(const Dim &dim,
+                                                              int64_t &size) {
+  std::string text = dim.symbol.str(); // a front end's text (Python)
+  if (dim.expr) {
+    FailureOr<std::string> spelled = emitSizeText(*dim.expr);
+    if (failed(spelled))
+      return failure();
+    text = *spelled;
+  }
+  SmallVector<StringAttr> names;
+  std::string why, canonical;
+  if (succeeded(
+          parseSizeExpr(text, names, builder.getContext(), why, &canonical)))
+    return std::optional<StringAttr>(builder.getStringAttr(canonical));
+  if (!names.empty() || !dim.expr)
+    return error(dim.loc) << "tensor dimension '" << text << "': " << why;
+  // Integers and consts only: a static size.
+  FailureOr<Literal> value = evaluateConstant(*dim.expr, "a tensor dimension");
+  if (failed(value))
+    return failure();
+  if (value->kind != Literal::Kind::Int || value->intValue <= 0)
+    return error(dim.loc) << "a dimension must be a positive integer, got '"
+                          << text << "'";
+  size = value->intValue;
+  return std::optional<StringAttr>();
 }

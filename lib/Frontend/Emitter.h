@@ -110,8 +110,18 @@ private:
   const Literal *lookupConst(llvm::StringRef name) const;
   /// The size a dimension of a type names: an integer, or a const.
   FailureOr<int64_t> emitDimSize(const Dim &dim);
+  /// A tensor dimension written as an expression (`2 * H`, or a front
+  /// end's text "2 * H"): its canonical text over the symbols, or none
+  /// when it names no symbol (a static size, which `size` receives).
+  FailureOr<std::optional<StringAttr>> emitSizeExprDim(const Dim &dim,
+                                                       int64_t &size);
+  /// The text of a dimension expression, consts replaced by their values.
+  FailureOr<std::string> emitSizeText(const Expr &expr);
+  /// `@launch`: its threads, and its grid over the kernel's `symbols` and
+  /// (when it names them) its integer `scalars`, in that order.
   FailureOr<LaunchConfig> emitLaunch(const Attribute &attr,
-                                     ArrayRef<StringAttr> symbols);
+                                     ArrayRef<StringAttr> symbols,
+                                     ArrayRef<StringAttr> scalars);
   /// A grid expression, checked to stay within 32 bits once folded.
   FailureOr<AffineExpr> emitGridExpr(const Expr &expr,
                                      ArrayRef<StringAttr> symbols);

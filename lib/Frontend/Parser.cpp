@@ -163,6 +163,7 @@ private:
   LogicalResult parseAttribute(Attribute &attr);
   LogicalResult parseType(TypeRef &type);
   LogicalResult parseDim(Dim &dim);
+  LogicalResult parseTensorDim(Dim &dim);
   LogicalResult parseBlock(Body &block);
   StmtPtr parseStatement();
   StmtPtr parseVar();
@@ -360,11 +361,32 @@ LogicalResult Parser::parseType(TypeRef &type) {
   GroupScope group(*this);
   do {
     Dim dim;
-    if (failed(parseDim(dim)))
+    if (failed(type.kind == TypeRef::Kind::Tensor ? parseTensorDim(dim)
+                                                  : parseDim(dim)))
       return failure();
     type.dims.push_back(dim);
   } while (consumeIf(TokenKind::comma));
   return expect(TokenKind::r_square, " after the dimensions");
+}
+
+// tensor_dim := additive (an integer, a symbol or a const, or an expression
+// of them: `2 * H`, `H + 1`; the emitter checks which).
+LogicalResult Parser::parseTensorDim(Dim &dim) {
+  dim.loc = tok.getLoc();
+  ExprPtr expr = parseAdditive();
+  if (!expr)
+    return failure();
+  if (auto *integer = llvm::dyn_cast<IntExpr>(expr.get())) {
+    dim.size = integer->value;
+    if (dim.size <= 0)
+      return error(dim.loc,
+                   "a dimension must be positive, found " + Twine(dim.size));
+  } else if (auto *name = llvm::dyn_cast<NameExpr>(expr.get())) {
+    dim.symbol = name->name;
+  } else {
+    dim.expr = std::move(expr);
+  }
+  return success();
 }
 
 // dim := INTEGER | IDENT

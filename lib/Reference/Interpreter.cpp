@@ -377,9 +377,15 @@ LogicalResult Interpreter::run(ArrayRef<rt::HostTensor *> args,
   }
 
   if (std::optional<AffineMap> map = kernel.getGrid()) {
+    // The symbols' values, then the integer scalars' a grid may name.
     SmallVector<int64_t> symbolValues;
     for (StringAttr symbol : kernel.getSymbols())
       symbolValues.push_back(symbols.at(symbol.str()));
+    if (map->getNumSymbols() > symbolValues.size())
+      for (auto [arg, tensor] :
+           llvm::zip(kernel.getBodyBlock().getArguments(), args))
+        if (arg.getType().isInteger(32) || arg.getType().isIndex())
+          symbolValues.push_back(tensor->getInt(0));
     for (auto [axis, expr] : llvm::enumerate(map->getResults())) {
       rt::Expected<int64_t> size = evaluateAffine(expr, symbolValues);
       if (!size)

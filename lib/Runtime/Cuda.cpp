@@ -224,7 +224,8 @@ Expected<LaunchReport> tile::runtime::launchKernel(
   if (Error error = checkIndexRange(manifest, symbols, constBuffers))
     return error;
   LaunchReport report;
-  Expected<std::array<int64_t, 3>> grid = evaluateGrid(manifest, symbols);
+  Expected<std::array<int64_t, 3>> grid =
+      evaluateGrid(manifest, symbols, constBuffers);
   if (!grid)
     return grid.takeError();
   report.grid = *grid;

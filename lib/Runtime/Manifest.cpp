@@ -235,12 +235,24 @@ Error tile::runtime::checkGrid(const std::array<int64_t, 3> &grid) {
   return Error::success();
 }
 
+/// Whether a scalar of `dtype` is an integer a grid may name.
+static bool isIntegerScalar(const ParamSpec &param) {
+  return param.isScalar() &&
+         (param.dtype == DType::I32 || param.dtype == DType::Index);
+}
+
 Expected<std::array<int64_t, 3>>
 tile::runtime::evaluateGrid(const KernelManifest &manifest,
-                            const SymbolBindings &symbols) {
+                            const SymbolBindings &symbols,
+                            const std::vector<const HostTensor *> &arguments) {
+  SymbolBindings names = symbols;
+  for (size_t i = 0; i < arguments.size() && i < manifest.params.size(); ++i)
+    if (isIntegerScalar(manifest.params[i]) && arguments[i] &&
+        arguments[i]->isScalar())
+      names[manifest.params[i].name] = arguments[i]->getInt(0);
   std::array<int64_t, 3> grid;
   for (int axis = 0; axis < 3; ++axis) {
-    Expected<int64_t> size = evaluateExpression(manifest.grid[axis], symbols);
+    Expected<int64_t> size = evaluateExpression(manifest.grid[axis], names);
     if (!size)
       return size.takeError().prefix("grid: ");
     grid[axis] = *size;
@@ -336,6 +348,18 @@ tile::runtime::resolveShape(const ParamSpec &param,
   for (const Dim &dim : param.shape) {
     if (!dim.isSymbolic()) {
       shape.push_back(dim.size);
+      continue;
+    }
+    if (dim.isExpression()) {
+      Expected<int64_t> value = evaluateExpression(dim.symbol, symbols);
+      if (!value)
+        return value.takeError().prefix("parameter '" + param.name + "': ");
+      if (*value <= 0)
+        return Error::input("parameter '%s': dimension %s is %lld; sizes "
+                            "must be positive",
+                            param.name.c_str(), dim.symbol.c_str(),
+                            static_cast<long long>(*value));
+      shape.push_back(*value);
       continue;
     }
     auto value = symbols.find(dim.symbol);
@@ -510,6 +534,8 @@ Error tile::runtime::bindArgument(const ParamSpec &param,
                             static_cast<long long>(dim.size));
       continue;
     }
+    if (dim.isExpression())
+      continue; // checkExpressionDims, once every symbol is bound
     auto [bound, inserted] = symbols.emplace(dim.symbol, size);
     std::string here =
         "parameter '" + param.name + "' dimension " + std::to_string(d);
@@ -540,6 +566,47 @@ Error tile::runtime::bindArgument(const ParamSpec &param,
   return Error::success();
 }
 
+Error tile::runtime::checkExpressionDims(const ParamSpec &param,
+                                         const std::vector<int64_t> &shape,
+                                         const SymbolBindings &symbols,
+                                         const SymbolOrigins &origins) {
+  for (size_t d = 0; d < param.shape.size() && d < shape.size(); ++d) {
+    const Dim &dim = param.shape[d];
+    if (!dim.isExpression())
+      continue;
+    Expected<int64_t> want = evaluateExpression(dim.symbol, symbols);
+    if (!want)
+      return want.takeError().prefix("parameter '" + param.name + "': ");
+    if (*want == shape[d])
+      continue;
+    // Where its symbols' values came from: "H = 300 (parameter 'Y'
+    // dimension 1)".
+    std::string from;
+    for (const auto &[symbol, value] : symbols) {
+      size_t at = dim.symbol.find(symbol);
+      bool whole =
+          at != std::string::npos &&
+          (at == 0 ||
+           !std::isalnum(static_cast<unsigned char>(dim.symbol[at - 1]))) &&
+          (at + symbol.size() == dim.symbol.size() ||
+           !std::isalnum(
+               static_cast<unsigned char>(dim.symbol[at + symbol.size()])));
+      if (!whole)
+        continue;
+      auto origin = origins.find(symbol);
+      from += (from.empty() ? "" : ", ") + symbol + " = " +
+              std::to_string(value) + " (" +
+              (origin == origins.end() ? "given" : origin->second) + ")";
+    }
+    return Error::input("parameter '%s': dimension %zu is %lld, but %s = %lld "
+                        "with %s",
+                        param.name.c_str(), d, static_cast<long long>(shape[d]),
+                        dim.symbol.c_str(), static_cast<long long>(*want),
+                        from.c_str());
+  }
+  return Error::success();
+}
+
 Error tile::runtime::bindArguments(
     const std::vector<ParamSpec> &params,
     const std::vector<const HostTensor *> &buffers, SymbolBindings &symbols) {
@@ -554,6 +621,12 @@ Error tile::runtime::bindArguments(
     if (Error error = bindArgument(params[i], *buffers[i], symbols, origins))
       return error;
   }
+  // Expressions of symbols once every symbol is bound (each is also a
+  // dimension of its own: the compiler's rule).
+  for (size_t i = 0; i < params.size(); ++i)
+    if (Error error =
+            checkExpressionDims(params[i], buffers[i]->shape, symbols, origins))
+      return error;
   return Error::success();
 }
 
@@ -720,14 +793,22 @@ static Error readParam(const JsonValue &json, size_t index, ParamSpec &param) {
     return reader.fail("dtype", "index is the type of a scalar parameter "
                                 "(shape []), not of a tensor");
   for (const JsonValue &dim : shape->array) {
-    if (dim.kind == JsonValue::Kind::String && isIdentifier(dim.string))
+    // A symbol, or an expression of symbols (checked with the symbols).
+    if (dim.kind == JsonValue::Kind::String &&
+        (isIdentifier(dim.string) ||
+         (!dim.string.empty() &&
+          dim.string.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJ"
+                                       "KLMNOPQRSTUVWXYZ0123456789_ +-*()") ==
+              std::string::npos &&
+          Dim{0, dim.string}.isExpression())))
       param.shape.push_back({0, dim.string});
     else if (dim.kind == JsonValue::Kind::Number && dim.isInteger &&
              dim.integer > 0)
       param.shape.push_back({dim.integer, ""});
     else
       return reader.fail("shape", "each dimension must be a positive "
-                                  "integer or a symbol name");
+                                  "integer, a symbol name or an expression "
+                                  "of symbols");
   }
   return Error::success();
 }
@@ -743,6 +824,9 @@ static Error readGrid(ObjectReader &reader, KernelManifest &manifest) {
   SymbolBindings ones;
   for (const std::string &symbol : manifest.symbols)
     ones[symbol] = 1;
+  for (const ParamSpec &param : manifest.params)
+    if (isIntegerScalar(param))
+      ones[param.name] = 1;
   for (size_t axis = 0; axis < grid->array.size(); ++axis) {
     const JsonValue &size = grid->array[axis];
     if (size.kind == JsonValue::Kind::Number && size.isInteger)
@@ -766,11 +850,38 @@ static Error readGrid(ObjectReader &reader, KernelManifest &manifest) {
 static Error checkSymbols(ObjectReader &reader,
                           const KernelManifest &manifest) {
   std::vector<std::string> used;
+  auto use = [&](const std::string &name) {
+    if (std::find(used.begin(), used.end(), name) == used.end())
+      used.push_back(name);
+  };
+  SymbolBindings ones;
+  for (const std::string &symbol : manifest.symbols)
+    ones[symbol] = 1;
   for (const ParamSpec &param : manifest.params)
-    for (const Dim &dim : param.shape)
-      if (dim.isSymbolic() &&
-          std::find(used.begin(), used.end(), dim.symbol) == used.end())
-        used.push_back(dim.symbol);
+    for (const Dim &dim : param.shape) {
+      if (!dim.isExpression()) {
+        if (dim.isSymbolic())
+          use(dim.symbol);
+        continue;
+      }
+      // The names an expression uses, in order; its syntax and names.
+      for (size_t at = 0; at < dim.symbol.size();) {
+        size_t end = at;
+        while (end < dim.symbol.size() &&
+               (std::isalnum(static_cast<unsigned char>(dim.symbol[end])) ||
+                dim.symbol[end] == '_'))
+          ++end;
+        std::string word = dim.symbol.substr(at, end - at);
+        if (end > at && isIdentifier(word))
+          use(word);
+        at = end > at ? end : at + 1;
+      }
+      Expected<int64_t> checked =
+          ExpressionEvaluator(dim.symbol, ones, /*checkOnly=*/true).evaluate();
+      if (!checked)
+        return reader.fail("params", "'" + param.name + "' shape: " +
+                                         checked.getError().message());
+    }
   if (used == manifest.symbols)
     return Error::success();
   auto list = [](const std::vector<std::string> &names) {

@@ -436,8 +436,11 @@ static RunStatus runOnEmulator(const RunRequest &request,
   SmallVector<int64_t> symbols;
   for (const std::string &symbol : request.manifest.symbols)
     symbols.push_back(request.symbols.at(symbol));
+  std::vector<const rt::HostTensor *> arguments(buffers.size());
+  for (auto [argument, buffer] : llvm::zip(arguments, buffers))
+    argument = &buffer;
   rt::Expected<std::array<int64_t, 3>> grid =
-      rt::evaluateGrid(request.manifest, request.symbols);
+      rt::evaluateGrid(request.manifest, request.symbols, arguments);
   // A launch's errors point at the kernel, or at the parameter at fault.
   auto kernel = request.placed.lookupSymbol<KernelOp>(request.kernel);
   auto launchError = [&](const rt::Error &error,
@@ -453,9 +456,6 @@ static RunStatus runOnEmulator(const RunRequest &request,
     return launchError(grid.getError());
   // The emulator runs the GPU's code, so it checks what the GPU's launch
   // does (launchKernel).
-  std::vector<const rt::HostTensor *> arguments(buffers.size());
-  for (auto [argument, buffer] : llvm::zip(arguments, buffers))
-    argument = &buffer;
   size_t badParam = SIZE_MAX;
   if (rt::Error error = rt::checkIndexRange(request.manifest, request.symbols,
                                             arguments, &badParam))

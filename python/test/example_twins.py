@@ -228,3 +228,22 @@ def int4_unpack(P: tensor(I32, ["KP", "N"]), S: tensor(F32, ["G", "N"]),
     q = (packed << (28 - low)) >> 28
     W[k:k + Q_BK, n:n + Q_BN] = tile.f32(q) * S[group:group + 1, n:n + Q_BN]
 
+
+
+# examples/swiglu.tile: X's width an expression of Y's symbol, the grid's
+# second size a scalar parameter.
+S_ROWS, S_COLS = 16, 64
+
+
+@tile.kernel(threads=256,
+             grid=lambda H, splits: (tile.cdiv(H, S_COLS), splits))
+def swiglu(X: tensor(F16, ["M", "2 * H"]), Y: tensor(F16, ["M", "H"]),
+           splits: I32):
+    c = tile.ctx.block.x * S_COLS
+    for r in tile.range(tile.ctx.block.y * S_ROWS, M,  # noqa: F821
+                        tile.index(splits) * S_ROWS):
+        gate = tile.f32(X[r:r + S_ROWS, c:c + S_COLS])
+        up = tile.f32(X[r:r + S_ROWS, H + c:H + c + S_COLS])  # noqa: F821
+        # Columns c + j >= H read the up half as gate, but Y drops them.
+        Y[r:r + S_ROWS, c:c + S_COLS] = tile.f16(gate * tile.sigmoid(gate) *
+                                                 up)

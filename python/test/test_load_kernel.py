@@ -179,6 +179,14 @@ def flash_attention():
     return [0.25, q, k, v, o], {"O": (o, want, 1e-2, 1e-2)}
 
 
+def swiglu():
+    x = rand(37, 200, dtype=np.float16) * 3
+    y = np.zeros((37, 100), np.float16)
+    gate, up = x[:, :100].astype(np.float64), x[:, 100:].astype(np.float64)
+    want = gate / (1 + np.exp(-gate)) * up
+    return [x, y, np.int32(3)], {"Y": (y, want, 1e-2, 1e-2)}
+
+
 EXAMPLES = {"squares": squares, "axpy": axpy, "embedding": embedding,
             "colsum": colsum, "transpose": transpose, "argmax": argmax,
             "softmax_masked": softmax_masked, "softmax": softmax_16x64,
@@ -189,7 +197,7 @@ EXAMPLES = {"squares": squares, "axpy": axpy, "embedding": embedding,
             "matmul_splitk": lambda: product(40, 100, 70),
             "int4_unpack": int4_unpack, "rope": rope,
             "activations": activations,
-            "flash_attention": flash_attention}
+            "flash_attention": flash_attention, "swiglu": swiglu}
 
 
 def test_every_example_is_here():

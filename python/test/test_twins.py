@@ -70,7 +70,9 @@ def same_results_as_tile_run(path, compiled, dims, tmp_path, kernel=None):
         if not param["shape"]:  # a scalar: dims.txt has its value
             arrays.append(dtype(float(values[param["name"]])))
             continue
-        shape = [d if isinstance(d, int) else int(values[d])
+        # A symbol's value, or an expression's ("2 * H") from them.
+        symbols = {s: int(values[s]) for s in manifest["symbols"]}
+        shape = [tile.dtypes.substitute_consts(d, symbols)
                  for d in param["shape"]]
         path = tmp_path / (param["name"] + ".bin")
         array = np.fromfile(path, dtype).reshape(shape) if path.exists() \
@@ -116,6 +118,7 @@ def test_same_results_as_tile_run(name, kernel, dims, tmp_path):
     # the read of its column start, .tile before it.)
     ("int4_unpack", "int4_unpack", {"KP": 13, "N": 100, "K": 100, "G": 2},
      False),
+    ("swiglu", "swiglu", {"M": 37, "H": 100}, True),
 ])
 def test_every_tile_example_has_a_python_twin(name, kernel, dims, same_ir,
                                               tmp_path):
@@ -131,7 +134,7 @@ def test_the_examples_are_all_twinned():
     twinned = set(TWINS) | {"flash_attention", "layernorm", "transpose",
                             "colsum", "argmax", "matmul_splitk", "embedding",
                             "cross_entropy", "gemm", "activations",
-                            "rope", "int4_unpack"}
+                            "rope", "int4_unpack", "swiglu"}
     examples = {name[:-len(".tile")] for name in
                 os.listdir(os.path.join(ROOT, "examples"))
                 if name.endswith(".tile")}

@@ -1,5 +1,8 @@
 """Element types and parameter annotations."""
 
+import ast
+import re
+
 import numpy as np
 
 from .errors import Error
@@ -69,12 +72,50 @@ def _shape(what, shape, kinds, described):
     return dims
 
 
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def dim_names(dim):
+    """The names a dimension uses: a symbol itself, or those of an
+    expression ("2 * H" uses H); none for a static size."""
+    return _NAME.findall(dim) if isinstance(dim, str) else []
+
+
+def substitute_consts(dim, consts):
+    """`dim` with the integer `consts` it names replaced by their values;
+    an expression left with no name is the static size it computes."""
+    if not isinstance(dim, str):
+        return dim
+    if dim in consts:
+        return consts[dim]
+    text = _NAME.sub(lambda m: str(consts[m[0]]) if isinstance(
+        consts.get(m[0]), int) else m[0], dim)
+    if dim_names(text) or not re.fullmatch(r"[0-9 +\-*()]+", text):
+        return text
+
+    def value(node):
+        if isinstance(node, ast.Constant):
+            return node.value
+        if isinstance(node, ast.UnaryOp):
+            return -value(node.operand)
+        left, right = value(node.left), value(node.right)
+        return {ast.Add: left + right, ast.Sub: left - right,
+                ast.Mult: left * right}[type(node.op)]
+    try:
+        return value(ast.parse(text, mode="eval").body)
+    except (SyntaxError, KeyError, AttributeError):
+        return text  # the compiler's error says what is wrong with it
+
+
 class TensorSpec:
     """``tile.tensor(dtype, shape)``: the annotation of a tensor parameter.
 
-    ``shape`` holds integers (static sizes) and strings (symbolic
-    dimensions: one name in several parameters is one value, bound by the
-    arrays of a call). ``dtype=None`` takes the element type from the array
+    ``shape`` holds integers (static sizes) and strings: symbolic
+    dimensions (one name in several parameters is one value, bound by the
+    arrays of a call), or expressions of symbols and integers with ``+``,
+    ``-``, ``*`` and parentheses (``"2 * H"``, checked against the arrays
+    once their symbols are bound; each symbol must also be a dimension of
+    its own). ``dtype=None`` takes the element type from the array
     of each call, and the kernel is compiled once per such signature.
     """
 
@@ -84,7 +125,8 @@ class TensorSpec:
             raise Error(f"a tensor of {self.dtype!r}: tensors hold f32, f16, "
                         "bf16 or i32")
         self.shape = _shape("tile.tensor", shape, (int, str),
-                            "an integer or a symbol name")
+                            "an integer, a symbol name or an expression of "
+                            "symbols (\"2 * H\")")
 
     def __repr__(self):
         return f"tile.tensor({self.dtype!r}, {self.shape!r})"

@@ -170,8 +170,9 @@ class TensorParam:
 
     @property
     def shape(self):
-        """Static sizes as ints, symbolic ones as the symbol's value."""
-        return tuple(d if isinstance(d, int) else self.fe.symbol_value(d)
+        """Static sizes as ints, symbolic ones as the symbol's value (an
+        expression's computed from its symbols')."""
+        return tuple(d if isinstance(d, int) else self.fe.size_value(d)
                      for d in self.spec.shape)
 
     def __getitem__(self, key):
@@ -435,8 +436,8 @@ class Frontend:
                 self, param["name"], param["spec"], param["dtype_obj"],
                 param["pos"])
             for dim in param["dims"]:
-                if isinstance(dim, str):
-                    self.symbols.setdefault(dim, param["pos"])
+                for name in dtypes.dim_names(dim):
+                    self.symbols.setdefault(name, param["pos"])
         self.walk_body(node.body)
         self.pos = _pos(node)
         self.c.end_kernel()
@@ -926,6 +927,26 @@ class Frontend:
 
     def symbol_value(self, name):
         return Value(self, self.c.name(name, self.pos))
+
+    def size_value(self, dim):
+        """A symbolic dimension's value: a symbol's, or an expression's
+        ("2 * H", which the compiler has checked) from its symbols'."""
+        if dim.isidentifier():
+            return self.symbol_value(dim)
+
+        def value(node):
+            if isinstance(node, ast.Constant):
+                return node.value
+            if isinstance(node, ast.Name):
+                return self.symbol_value(node.id)
+            if isinstance(node, ast.UnaryOp):
+                return 0 - value(node.operand)
+            left, right = value(node.left), value(node.right)
+            if isinstance(node.op, ast.Add):
+                return left + right
+            return left - right if isinstance(node.op, ast.Sub) else \
+                left * right
+        return value(ast.parse(dim, mode="eval").body)
 
     def expr_Attribute(self, node):
         obj = self.expr(node.value)

@@ -200,7 +200,7 @@ class Kernel:
         for arg, (name, spec) in zip(args, self.params):
             if not isinstance(spec, dtypes.DType) and self._consts:
                 spec = dtypes.TensorSpec(spec.dtype, [
-                    self._consts.get(d, d) if isinstance(d, str) else d
+                    dtypes.substitute_consts(d, self._consts)
                     for d in spec.shape])
             scalar = isinstance(spec, dtypes.DType)
             dtype = spec if scalar else (spec.dtype or
@@ -431,8 +431,9 @@ class _GridBuilder:
         self.fe = fe
         self.kernel = kernel
         self.keyword = keyword
-        self.symbols = {d for _, spec in kernel.params
-                        for d in getattr(spec, "shape", ()) if isinstance(d, str)}
+        self.symbols = {name for _, spec in kernel.params
+                        for d in getattr(spec, "shape", ())
+                        for name in dtypes.dim_names(d)}
 
     def build(self):
         grid = self.kernel.grid
@@ -715,7 +716,7 @@ class CompiledKernel:
             symbols = dict(dims or {})
             for param, array in zip(manifest["params"], inputs):
                 for dim, size in zip(param["shape"], np.shape(array)):
-                    if isinstance(dim, str):
+                    if isinstance(dim, str) and dim.isidentifier():
                         symbols.setdefault(dim, size)
                 if param["access"] == "write":
                     continue

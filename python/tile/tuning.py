@@ -35,7 +35,7 @@ from typing import Any, Dict, List, Optional, Sequence
 
 import numpy as np
 
-from . import cache
+from . import cache, dtypes
 from .arrays import host_array
 from .errors import Error
 from .kernel import Kernel
@@ -253,8 +253,9 @@ def _valid_choice(choice, count):
 
 
 def _symbols(kernel):
-    return {d for _, spec in kernel.params for d in getattr(spec, "shape", ())
-            if isinstance(d, str)}
+    return {name for _, spec in kernel.params
+            for d in getattr(spec, "shape", ())
+            for name in dtypes.dim_names(d)}
 
 
 def _is_scalar(spec):
@@ -282,7 +283,7 @@ def _ctas(compiled, kernel, arrays):
                 symbols[name] = int(array)
             continue
         for dim, size in zip(dims, shape):
-            if isinstance(dim, str):
+            if isinstance(dim, str) and dim.isidentifier():  # not "2 * H"
                 symbols.setdefault(dim, size)
     total = 1
     for expression in compiled.manifest.get("grid", []):

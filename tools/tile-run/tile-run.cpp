@@ -272,16 +272,35 @@ LogicalResult writeRunFiles(StringRef dir, const rt::KernelManifest &manifest,
   });
 }
 
+/// Whether a size of the manifest's grid names `name`, a scalar parameter.
+bool gridNames(const rt::KernelManifest &manifest, StringRef name) {
+  auto isNameChar = [](char c) { return llvm::isAlnum(c) || c == '_'; };
+  for (StringRef size : manifest.grid)
+    for (size_t at = size.find(name); at != StringRef::npos;
+         at = size.find(name, at + 1))
+      if ((at == 0 || !isNameChar(size[at - 1])) &&
+          (at + name.size() == size.size() ||
+           !isNameChar(size[at + name.size()])))
+        return true;
+  return false;
+}
+
+/// A tensor of --input: the option as given, and the file's tensor.
+struct InputFile {
+  std::string option;
+  rt::HostTensor tensor;
+};
+
 /// The tensors of --input, by parameter index, read and checked against
 /// their parameters; their sizes bind symbols (after --dim's, whose values
-/// they must agree with). Errors are located at the parameter.
-FailureOr<std::map<size_t, rt::HostTensor>>
+/// they must agree with), each recorded in `origins`. Errors are located
+/// at the parameter.
+FailureOr<std::map<size_t, InputFile>>
 readInputFiles(KernelOp kernel, const rt::KernelManifest &manifest,
-               rt::SymbolBindings &symbols) {
-  rt::SymbolOrigins origins;
+               rt::SymbolBindings &symbols, rt::SymbolOrigins &origins) {
   for (const auto &[symbol, value] : symbols)
     origins[symbol] = "--dim " + symbol + "=" + std::to_string(value);
-  std::map<size_t, rt::HostTensor> read;
+  std::map<size_t, InputFile> read;
   for (const std::string &input : inputFiles) {
     auto [name, path] = StringRef(input).split('=');
     auto param = llvm::find_if(manifest.params, [&](const rt::ParamSpec &p) {
@@ -335,7 +354,7 @@ readInputFiles(KernelOp kernel, const rt::KernelManifest &manifest,
           StringRef(origin->second).starts_with("parameter"))
         origin->second = "--input " + input + ": " + origin->second;
     }
-    read.emplace(index, std::move(*tensor));
+    read.emplace(index, InputFile{"--input " + input, std::move(*tensor)});
   }
   return read;
 }
@@ -487,14 +506,17 @@ int run(int argc, char **argv) {
     if (rt::Error error = rt::parseSymbolAssignment(dim, symbols))
       return fail(error.prefix("--dim: "), kBadInput);
   // The user's tensors, whose sizes bind the symbols --dim left.
-  FailureOr<std::map<size_t, rt::HostTensor>> fromFiles =
-      readInputFiles(kernel, manifest, symbols);
+  rt::SymbolOrigins origins;
+  FailureOr<std::map<size_t, InputFile>> fromFiles =
+      readInputFiles(kernel, manifest, symbols, origins);
   if (failed(fromFiles))
     return kBadInput;
   std::vector<std::string> defaulted;
   for (const std::string &symbol : manifest.symbols)
-    if (symbols.emplace(symbol, kDefaultSymbolValue).second)
+    if (symbols.emplace(symbol, kDefaultSymbolValue).second) {
       defaulted.push_back(symbol);
+      origins[symbol] = "the default";
+    }
   for (const auto &[symbol, value] : symbols)
     if (!llvm::is_contained(manifest.symbols, symbol))
       return fail(rt::Error::input("kernel '%s' has no symbol '%s'",
@@ -526,8 +548,16 @@ int run(int argc, char **argv) {
     if (param.isRead())
       generator.fill(inputs.back());
     auto file = fromFiles->find(inputs.size() - 1);
-    if (file != fromFiles->end())
-      inputs.back() = std::move(file->second);
+    if (file == fromFiles->end())
+      continue;
+    // A dimension that is an expression of symbols, now that all are bound.
+    if (rt::Error error = rt::checkExpressionDims(
+            param, file->second.tensor.shape, symbols, origins)) {
+      emitError(kernel.getArgument(inputs.size() - 1).getLoc())
+          << file->second.option << ": " << error.message();
+      return kBadInput;
+    }
+    inputs.back() = std::move(file->second.tensor);
   }
   // Scalar parameters: --arg, else the seeded value.
   std::vector<bool> given(manifest.params.size(), false);
@@ -560,6 +590,13 @@ int run(int argc, char **argv) {
     inputs[param - manifest.params.begin()] = std::move(*parsed);
     given[param - manifest.params.begin()] = true;
   }
+  // A seeded integer scalar the grid names is a grid size: positive, 1 to
+  // 9, as a seeded symbol is (a given one is checked at the launch).
+  for (auto [index, param] : llvm::enumerate(manifest.params))
+    if (param.isScalar() && !given[index] && gridNames(manifest, param.name)) {
+      int64_t value = inputs[index].getInt(0);
+      inputs[index].setInt(0, value < 1 ? 1 - value : value);
+    }
 
   // The reference: the tile-level interpreter on the kernel as written,
   // knowing from the manifest how the compiled code rounds.

@@ -141,8 +141,8 @@ TEST(ManifestTest, MissingAndWrongFieldsAreNamed) {
             "manifest: threads: missing");
   EXPECT_EQ(manifestError(squaresWith("\"threads\": 256", "\"threads\": 0")),
             "manifest: threads: must be an integer in [1, 1024]");
-  EXPECT_EQ(manifestError(squaresWith("\"version\": 1", "\"version\": 6")),
-            "manifest: version: must be an integer in [1, 5]");
+  EXPECT_EQ(manifestError(squaresWith("\"version\": 1", "\"version\": 7")),
+            "manifest: version: must be an integer in [1, 6]");
   EXPECT_EQ(
       manifestError(squaresWith("\"entry\": \"squares\"", "\"entry\": 3")),
       "manifest: entry: must be a string");
@@ -153,7 +153,10 @@ TEST(ManifestTest, MissingAndWrongFieldsAreNamed) {
       "i32, i1, index");
   EXPECT_EQ(manifestError(squaresWith("[16, 64]", "[16, 0]")),
             "manifest: params[1].shape: each dimension must be a positive "
-            "integer or a symbol name");
+            "integer, a symbol name or an expression of symbols");
+  EXPECT_EQ(manifestError(squaresWith("[16, 64]", "[16, \"K / 2\"]")),
+            "manifest: params[1].shape: each dimension must be a positive "
+            "integer, a symbol name or an expression of symbols");
   EXPECT_EQ(manifestError(squaresWith(", \"access\": \"read\"", "")),
             "manifest: params[0].access: missing");
   EXPECT_EQ(manifestError(squaresWith("\"name\": \"O\"", "\"name\": \"X\"")),
@@ -309,6 +312,66 @@ TEST(GridTest, GridSizesMustBePositive) {
   ASSERT_FALSE(grid);
   EXPECT_EQ(grid.getError().message(),
             "grid size in y is 0; it must be in [1, 2^31 - 1]");
+}
+
+TEST(GridTest, IntegerScalarsMayBeNamed) {
+  // A split count: the grid's y is the i32 scalar `splits`.
+  std::string text =
+      squaresWith("\"grid\": [\"K ceildiv 64\", \"1\", \"1\"]",
+                  "\"grid\": [\"K ceildiv 64\", \"splits\", \"1\"]");
+  text = replaced(text, "{\"name\": \"O\"",
+                  "{\"name\": \"splits\", \"dtype\": \"i32\", \"shape\": [], "
+                  "\"access\": \"read\"},\n    {\"name\": \"O\"");
+  Expected<KernelManifest> manifest = parseManifest(text);
+  ASSERT_TRUE(manifest) << manifest.getError().message();
+  Expected<HostTensor> splits = parseScalarValue(manifest->params[1], "3");
+  ASSERT_TRUE(splits);
+  std::vector<const HostTensor *> arguments = {nullptr, &*splits, nullptr,
+                                               nullptr};
+  Expected<std::array<int64_t, 3>> grid =
+      evaluateGrid(*manifest, {{"K", 130}}, arguments);
+  ASSERT_TRUE(grid) << grid.getError().message();
+  EXPECT_EQ(*grid, (std::array<int64_t, 3>{3, 3, 1}));
+  Expected<HostTensor> none = parseScalarValue(manifest->params[1], "-1");
+  ASSERT_TRUE(none);
+  arguments[1] = &*none;
+  grid = evaluateGrid(*manifest, {{"K", 130}}, arguments);
+  ASSERT_FALSE(grid);
+  EXPECT_EQ(grid.getError().message(),
+            "grid size in y is -1; it must be in [1, 2^31 - 1]");
+  // A name that is no symbol and no integer scalar is refused on reading.
+  EXPECT_EQ(manifestError(squaresWith("\"1\", \"1\"]", "\"n\", \"1\"]")),
+            "manifest: grid: in 'n' at column 1: unknown symbol 'n'");
+}
+
+TEST(ArgumentTest, ExpressionDimensionsAreChecked) {
+  // S is [2 * K + 1, 1]: K is bound by X, the expression checked.
+  Expected<KernelManifest> manifest = parseManifest(
+      squaresWith("\"shape\": [16, 1]", "\"shape\": [\"2 * K + 1\", 1]"));
+  ASSERT_TRUE(manifest) << manifest.getError().message();
+  HostTensor x = HostTensor::zeros(DType::F32, {16, 128});
+  HostTensor o = HostTensor::zeros(DType::F32, {16, 64});
+  HostTensor good = HostTensor::zeros(DType::F32, {257, 1});
+  HostTensor bad = HostTensor::zeros(DType::F32, {256, 1});
+  SymbolBindings symbols;
+  EXPECT_FALSE(bindArguments(manifest->params, {&x, &o, &good}, symbols));
+  EXPECT_EQ(symbols, (SymbolBindings{{"K", 128}}));
+  symbols.clear();
+  EXPECT_EQ(
+      bindArguments(manifest->params, {&x, &o, &bad}, symbols).message(),
+      "parameter 'S': dimension 0 is 256, but 2 * K + 1 = 257 with K = 128 "
+      "(parameter 'X' dimension 1)");
+  // Shapes from the symbols (tile-run, tile-launch): the expression's
+  // value, and an error where it is not positive.
+  Expected<std::vector<int64_t>> shape =
+      resolveShape(manifest->params[2], {{"K", 3}});
+  ASSERT_TRUE(shape);
+  EXPECT_EQ(*shape, (std::vector<int64_t>{7, 1}));
+  manifest->params[2].shape[0].symbol = "K - 4";
+  shape = resolveShape(manifest->params[2], {{"K", 3}});
+  ASSERT_FALSE(shape);
+  EXPECT_EQ(shape.getError().message(),
+            "parameter 'S': dimension K - 4 is -1; sizes must be positive");
 }
 
 TEST(IndexRangeTest, ThirtyTwoBitKernelsTakeSizesBelow2To31) {

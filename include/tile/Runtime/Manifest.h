@@ -17,11 +17,16 @@
 
 namespace tile::runtime {
 
-/// One dimension of a parameter: a static size, or a symbol such as `K`.
+/// One dimension of a parameter: a static size, a symbol such as `K`, or
+/// an affine expression of symbols such as `2 * H` (in `symbol`; the grid
+/// grammar of docs/abi.md), which a launch checks rather than binds.
 struct Dim {
   int64_t size = 0;
   std::string symbol;
   bool isSymbolic() const { return !symbol.empty(); }
+  bool isExpression() const {
+    return symbol.find_first_of(" +-*()") != std::string::npos;
+  }
 };
 
 enum class Access { Read, Write, ReadWrite };
@@ -43,8 +48,10 @@ struct ParamSpec {
 /// version 4 `index_bits` (a reader that ignored it would launch a 32-bit
 /// kernel on sizes it cannot reach), version 5 `fp_contract` and `fp_div`
 /// (one that ignored them would check a kernel's quotients and fused
-/// multiply-adds as if exact).
-constexpr int64_t kManifestVersion = 5;
+/// multiply-adds as if exact), version 6 dimensions that are expressions
+/// of symbols and grids over integer scalar parameters (which an older
+/// reader refuses rather than misreads).
+constexpr int64_t kManifestVersion = 6;
 
 /// The threads of a warp: a kernel's `threads` is a multiple of it.
 constexpr int64_t kThreadsPerWarp = 32;
@@ -148,12 +155,23 @@ int64_t hostMemoryBytes();
 using SymbolOrigins = std::map<std::string, std::string>;
 /// Checks `buffer` against `param`'s dtype and shape, binding each of its
 /// symbols the first time a size gives it a value (recorded in `origins`);
-/// every other use must agree. The failure names the parameter.
+/// every other use must agree. A dimension that is an expression of
+/// symbols binds nothing: checkExpressionDims checks it once every symbol
+/// is bound. The failure names the parameter.
 Error bindArgument(const ParamSpec &param, const HostTensor &buffer,
                    SymbolBindings &symbols, SymbolOrigins &origins);
+/// Checks that each dimension of `param` that is an expression of symbols
+/// (`2 * H`) is, in `shape`, the expression's value with `symbols`; the
+/// failure names the parameter, the expression and (from `origins`) where
+/// its symbols got their values.
+Error checkExpressionDims(const ParamSpec &param,
+                          const std::vector<int64_t> &shape,
+                          const SymbolBindings &symbols,
+                          const SymbolOrigins &origins = {});
 /// Checks one buffer per parameter (in order) against its dtype and shape,
 /// and binds each symbol the first time a buffer gives it a size; every
-/// other use must agree with it, as must the values already in `symbols`.
+/// other use must agree with it, as must the values already in `symbols`;
+/// then each dimension that is an expression of symbols must be its value.
 /// Each failure names the parameter.
 Error bindArguments(const std::vector<ParamSpec> &params,
                     const std::vector<const HostTensor *> &buffers,
@@ -200,9 +218,13 @@ Expected<int64_t> applyIntOp(IntOp op, int64_t lhs, int64_t rhs);
 /// Evaluates one expression of the grid grammar of docs/abi.md.
 Expected<int64_t> evaluateExpression(std::string_view expression,
                                      const SymbolBindings &symbols);
-/// The grid of `manifest`: each size positive and at most 2^31 - 1.
-Expected<std::array<int64_t, 3>> evaluateGrid(const KernelManifest &manifest,
-                                              const SymbolBindings &symbols);
+/// The grid of `manifest`: each size positive and at most 2^31 - 1. A grid
+/// may name the kernel's integer scalar parameters (i32, index) too: their
+/// values are those of `arguments` (one per parameter, as bindArguments
+/// takes them).
+Expected<std::array<int64_t, 3>>
+evaluateGrid(const KernelManifest &manifest, const SymbolBindings &symbols,
+             const std::vector<const HostTensor *> &arguments = {});
 /// Checks a grid computed elsewhere (the interpreter's) the same way.
 Error checkGrid(const std::array<int64_t, 3> &grid);
 

@@ -3,6 +3,7 @@
 #include "KernelLowering.h"
 
 #include "tile/Conversion/TileToGPU/TileToGPU.h"
+#include "tile/Dialect/Tile/IR/SizeExpr.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -54,10 +55,9 @@ LogicalResult KernelLowering::run() {
     tensor.type = cast<GlobalTensorType>(arg.getType());
     tensor.pointer = entry.getArgument(index);
     for (unsigned dim = 0; dim < tensor.type.getRank(); ++dim)
-      tensor.dims.push_back(
-          tensor.type.isDynamicDim(dim)
-              ? symbolValues.lookup(tensor.type.getSymbolOfDim(dim))
-              : constantIndex(tensor.type.getShape()[dim]));
+      tensor.dims.push_back(buildSizeValue(
+          builder, loc, getSizeExpr(tensor.type, dim, symbols),
+          [&](unsigned i) { return symbolValues.lookup(symbols[i]); }));
     globals[arg] = tensor;
   }
   if (failed(checkSlots()) || failed(createStorage()) ||

@@ -8,6 +8,7 @@
 #include "tile/Runtime/Manifest.h"
 #include "tile/Conversion/TileToGPU/TileToGPU.h"
 #include "tile/Dialect/Tile/IR/Layouts.h"
+#include "tile/Dialect/Tile/IR/SizeExpr.h"
 #include "tile/Dialect/Tile/IR/TileDialect.h"
 #include "tile/Target/PTX/TileToPTX.h"
 
@@ -154,10 +155,11 @@ static llvm::json::Object buildManifest(KernelOp kernel,
                                         const TileToPTXOptions &options,
                                         unsigned indexBits) {
   SmallVector<StringAttr> symbols = kernel.getSymbols();
+  SmallVector<StringAttr> gridSymbols = getGridSymbols(kernel);
   llvm::json::Array grid;
   if (std::optional<AffineMap> map = kernel.getGrid())
     for (AffineExpr expr : map->getResults())
-      grid.push_back(printGridExpr(expr, symbols));
+      grid.push_back(printGridExpr(expr, gridSymbols));
   while (grid.size() < 3)
     grid.push_back("1");
 

@@ -526,8 +526,54 @@ tile.kernel @name_not_string(%A: !tile.tensor<[16], f32> {tile.name = 5}) attrib
 
 // -----
 
-// expected-error @+1 {{a symbolic dimension is named by an identifier ([A-Za-z_][A-Za-z0-9_]*), got 'K.x'}}
+// expected-error @+1 {{a symbolic dimension is a symbol ([A-Za-z_][A-Za-z0-9_]*) or an affine expression of symbols and integers (+ - *), got 'K.x': unexpected '.'}}
 tile.kernel @symbol_not_identifier(%A: !tile.tensor<[16, K.x], f32>) attributes {threads = 32 : i64} {
+  tile.return
+}
+
+// -----
+
+// A dimension that is an expression of symbols (docs/spec.md, "dimension
+// expressions"): affine, one spelling, each symbol bound by a dimension of
+// its own.
+// expected-error @+1 {{got 'H / 2': a size is affine in its symbols: + - and * by an integer, not '/'}}
+tile.kernel @size_division(%A: !tile.tensor<[H, "H / 2"], f32>) attributes {threads = 32 : i64} {
+  tile.return
+}
+
+// -----
+
+// expected-error @+1 {{got 'H * K': one factor of '*' must be an integer (a size is affine in its symbols)}}
+tile.kernel @size_product_of_symbols(%A: !tile.tensor<[H, K, "H * K"], f32>) attributes {threads = 32 : i64} {
+  tile.return
+}
+
+// -----
+
+// expected-error @+1 {{got '2 * 3': a size without a symbol is an integer}}
+tile.kernel @size_without_symbol(%A: !tile.tensor<["2 * 3"], f32>) attributes {threads = 32 : i64} {
+  tile.return
+}
+
+// -----
+
+// expected-error @+1 {{write the size '2*H' as '2 * H' (one space around each operator)}}
+tile.kernel @size_spelling(%A: !tile.tensor<[H, "2*H"], f32>) attributes {threads = 32 : i64} {
+  tile.return
+}
+
+// -----
+
+// expected-error @+1 {{symbol 'H' is only in dimension expressions, which cannot bind it: it must also be a dimension of its own}}
+tile.kernel @size_symbol_unbound(%A: !tile.tensor<[M, "2 * H"], f32>) attributes {threads = 32 : i64} {
+  tile.return
+}
+
+// -----
+
+// expected-error @+1 {{grid must be a map ()[s0, ...] over the kernel's 1 symbol(s), or those and its 1 integer scalar parameter(s)}}
+tile.kernel @grid_scalars_wrong(%X: !tile.tensor<[N], f32>, %s: i32 {tile.name = "s"}, %a: f32 {tile.name = "a"})
+    attributes {threads = 32 : i64, grid = affine_map<()[s0, s1, s2] -> (s0, s2)>} {
   tile.return
 }
 

@@ -3,6 +3,7 @@
 // Every op of the tile dialect round-trips, in the custom and generic forms.
 
 // CHECK: #[[GRID:.*]] = affine_map<()[s0, s1] -> (s0 ceildiv 16, s1 floordiv 64)>
+// CHECK: #[[SIZES:.*]] = affine_map<()[s0, s1, s2] -> (s1 ceildiv 64, s2)>
 
 // CHECK-LABEL: tile.kernel @squares(
 // CHECK-SAME: %{{.*}}: !tile.tensor<[16, K], f32>, %{{.*}}: !tile.tensor<[16, 64], f32>, %{{.*}}: !tile.tensor<[16, 1], f32>)
@@ -243,5 +244,18 @@ tile.kernel @written(%X: !tile.tensor<[16, 64], f32>, %S: !tile.tensor<[16, 1], 
   %t = tile.convert_layout %s : tensor<16x1xf32, #tile.rows<columns = 64, parent = #tile.blocked<vector = 4>>> -> tensor<16x1xf32, #tile.blocked<vector = 1>>
   %u = arith.mulf %t, %t : tensor<16x1xf32, #tile.blocked<vector = 1>>
   tile.store %u, %S[%c0, %c0] : tensor<16x1xf32, #tile.blocked<vector = 1>> -> !tile.tensor<[16, 1], f32>
+  tile.return
+}
+
+// A dimension that is an expression of symbols is a string in the type, and
+// a grid may name the integer scalar parameters after the symbols.
+// CHECK-LABEL: tile.kernel @size_expressions(
+// CHECK-SAME: %{{.*}}: !tile.tensor<[M, "2 * H"], f16>, %{{.*}}: !tile.tensor<[M, H], f16>, %{{.*}}: !tile.tensor<["2 * (H - 1) + 3"], i32>, %{{.*}}: i32 {tile.name = "splits"})
+// CHECK-SAME: grid = #[[SIZES]]
+tile.kernel @size_expressions(%X: !tile.tensor<[M, "2 * H"], f16>, %Y: !tile.tensor<[M, H], f16>,
+                              %Z: !tile.tensor<["2 * (H - 1) + 3"], i32>, %splits: i32 {tile.name = "splits"})
+    attributes {threads = 32 : i64, grid = affine_map<()[s0, s1, s2] -> (s1 ceildiv 64, s2)>} {
+  // CHECK: tile.dim %{{.*}}[1] : !tile.tensor<[M, "2 * H"], f16>
+  %w = tile.dim %X[1] : !tile.tensor<[M, "2 * H"], f16>
   tile.return
 }

@@ -6,6 +6,7 @@
 
 #include "OpVerifiers.h"
 #include "tile/Dialect/Tile/IR/Layouts.h"
+#include "tile/Dialect/Tile/IR/SizeExpr.h"
 #include "tile/Dialect/Tile/IR/TileDialect.h"
 
 #include "mlir/IR/Builders.h"
@@ -94,7 +95,7 @@ SmallVector<StringAttr> KernelOp::getSymbols() {
   SmallVector<StringAttr> symbols;
   for (Type type : getArgumentTypes())
     if (auto tensor = dyn_cast<GlobalTensorType>(type))
-      for (StringAttr symbol : tensor.getSymbols())
+      for (StringAttr symbol : getSizeSymbols(tensor))
         if (!llvm::is_contained(symbols, symbol))
           symbols.push_back(symbol);
   return symbols;
@@ -241,11 +242,29 @@ LogicalResult KernelOp::verify() {
     return emitOpError("launch threads must be a positive multiple of 32 "
                        "and at most 1024, got ")
            << threads;
+  // The runtime binds each symbol from a dimension that is the symbol
+  // alone; an expression of symbols is only checked against them.
+  SmallVector<StringAttr> alone;
+  for (Type type : getArgumentTypes())
+    if (auto tensor = dyn_cast<GlobalTensorType>(type))
+      for (StringAttr size : tensor.getSymbols())
+        if (isIdentifier(size.getValue()))
+          alone.push_back(size);
+  for (StringAttr symbol : getSymbols())
+    if (!llvm::is_contained(alone, symbol))
+      return emitOpError("symbol '")
+             << symbol.getValue()
+             << "' is only in dimension expressions, which cannot bind it: "
+                "it must also be a dimension of its own";
   if (std::optional<AffineMap> grid = getGrid()) {
-    size_t symbols = getSymbols().size();
-    if (grid->getNumDims() != 0 || grid->getNumSymbols() != symbols)
+    size_t symbols = getSymbols().size(),
+           scalars = getIntegerScalarNames(*this).size();
+    if (grid->getNumDims() != 0 || (grid->getNumSymbols() != symbols &&
+                                    grid->getNumSymbols() != symbols + scalars))
       return emitOpError("grid must be a map ()[s0, ...] over the kernel's ")
-             << symbols << " symbol(s), got " << AffineMapAttr::get(*grid);
+             << symbols << " symbol(s), or those and its " << scalars
+             << " integer scalar parameter(s), got "
+             << AffineMapAttr::get(*grid);
     if (grid->getNumResults() < 1 || grid->getNumResults() > 3)
       return emitOpError("grid has 1 to 3 dimensions, got ")
              << grid->getNumResults();

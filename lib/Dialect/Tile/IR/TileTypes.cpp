@@ -1,5 +1,6 @@
 //===- TileTypes.cpp - tile dialect types ---------------------------------===//
 
+#include "tile/Dialect/Tile/IR/SizeExpr.h"
 #include "tile/Dialect/Tile/IR/TileDialect.h"
 
 #include "mlir/IR/Builders.h"
@@ -86,11 +87,25 @@ GlobalTensorType::verify(function_ref<InFlightDiagnostic()> emitError,
   for (int64_t size : shape)
     if (!ShapedType::isDynamic(size) && size <= 0)
       return emitError() << "tensor dimensions must be positive, got " << size;
-  for (StringAttr symbol : symbols)
-    if (!symbol || !isIdentifier(symbol.getValue()))
-      return emitError() << "a symbolic dimension is named by an identifier "
-                            "([A-Za-z_][A-Za-z0-9_]*), got '"
-                         << (symbol ? symbol.getValue() : "") << "'";
+  for (StringAttr symbol : symbols) {
+    if (!symbol || symbol.getValue().empty())
+      return emitError() << "a symbolic dimension is a symbol or an "
+                            "expression of symbols, got ''";
+    if (isIdentifier(symbol.getValue()))
+      continue;
+    SmallVector<StringAttr> names;
+    std::string why, canonical;
+    if (failed(parseSizeExpr(symbol.getValue(), names, symbol.getContext(), why,
+                             &canonical)))
+      return emitError() << "a symbolic dimension is a symbol "
+                            "([A-Za-z_][A-Za-z0-9_]*) or an affine expression "
+                            "of symbols and integers (+ - *), got '"
+                         << symbol.getValue() << "': " << why;
+    // One spelling per size, so that equal sizes are equal types.
+    if (canonical != symbol.getValue())
+      return emitError() << "write the size '" << symbol.getValue() << "' as '"
+                         << canonical << "' (one space around each operator)";
+  }
   return verifyElementType(emitError, elementType);
 }
 
