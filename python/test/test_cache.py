@@ -108,3 +108,21 @@ def test_cache_info_and_directory(monkeypatch, tmp_path):
     assert tile.cache_info().directory == str(tmp_path / "xdg" / "tile")
     info = tile.cache_info()
     assert info.hits >= 0 and info.misses >= 0
+
+
+def test_store_json_writes_whole_or_leaves_nothing(tmp_path):
+    from tile import cache
+    path = tmp_path / "autotune" / "k.json"
+    cache.store_json(str(path), {"b": 2, "a": 1})
+    assert json.loads(path.read_text()) == {"a": 1, "b": 2}
+    # A rename, not a rewrite: a second link keeps the old bytes.
+    os.link(path, tmp_path / "earlier.json")
+    cache.store_json(str(path), {"a": 3})
+    assert json.loads(path.read_text()) == {"a": 3}
+    assert json.loads((tmp_path / "earlier.json").read_text()) == {"a": 1,
+                                                                    "b": 2}
+    # A write that cannot be done (the name is a directory) leaves no
+    # temporary file behind (the staging file was left beside it).
+    (tmp_path / "autotune" / "dir.json").mkdir()
+    cache.store_json(str(tmp_path / "autotune" / "dir.json"), {"a": 1})
+    assert sorted(os.listdir(tmp_path / "autotune")) == ["dir.json", "k.json"]

@@ -30,6 +30,8 @@ import threading
 import types
 from typing import Any, Dict, NamedTuple, Optional
 
+from . import _tile
+
 FORMAT = 1
 _lock = threading.Lock()
 _stats = {"hits": 0, "misses": 0}
@@ -248,14 +250,13 @@ def load_json(path: str) -> Optional[Any]:
 
 
 def store_json(path: str, value: Any) -> None:
-    """Writes `value` to `path` atomically (best effort)."""
+    """Writes `value` to `path` whole or not at all (best effort), as the
+    tools write their outputs (_tile.write_file): a failed write leaves
+    neither a partial file nor a temporary one behind."""
     try:
         os.makedirs(os.path.dirname(path), exist_ok=True)
-        fd, staging = tempfile.mkstemp(prefix=".tmp-", dir=os.path.dirname(
-            path))
-        with os.fdopen(fd, "w") as f:
-            json.dump(value, f, indent=1, sort_keys=True)
-        os.replace(staging, path)
+        _tile.write_file(path, json.dumps(value, indent=1,
+                                          sort_keys=True).encode())
     except OSError:
         pass
 
