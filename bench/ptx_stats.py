@@ -196,10 +196,19 @@ def loop_counts(lines):
     }
 
 
+def ptx_arch(ptx_path, chip):
+    """The architecture ptxas compiles the PTX for: `chip`, or its
+    architecture-specific variant (sm_90a) when the PTX targets that (a
+    kernel on wgmma)."""
+    with open(ptx_path) as f:
+        return chip + "a" if f".target {chip}a" in f.read() else chip
+
+
 def ptxas_report(ptx_path, chip, ptxas="ptxas"):
     """Registers, spill bytes and shared bytes per entry, from ptxas -v."""
     result = subprocess.run(
-        [ptxas, "-v", f"-arch={chip}", ptx_path, "-o", "/dev/null"],
+        [ptxas, "-v", f"-arch={ptx_arch(ptx_path, chip)}", ptx_path, "-o",
+         "/dev/null"],
         capture_output=True, text=True)
     if result.returncode != 0:
         raise RuntimeError(f"ptxas rejected {ptx_path}:\n{result.stderr}")

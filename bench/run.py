@@ -108,8 +108,8 @@ def stages_table(args, out, translate):
         stats["stages"] = manifest_stages(manifest)
         stats["smem"] = manifest[0]["shared_bytes"]
         cubin = variant.with_suffix(".cubin")
-        subprocess.run(["ptxas", f"-arch={args.chip}", str(ptx), "-o",
-                        str(cubin)], check=True)
+        subprocess.run(["ptxas", f"-arch={ptx_stats.ptx_arch(ptx, args.chip)}",
+                        str(ptx), "-o", str(cubin)], check=True)
         code, labels = sass_stats.functions(
             sass_stats.disassemble(args.cuobjdump, cubin))[entry]
         stats.update(sass_stats.counts(code, labels))
@@ -207,7 +207,8 @@ def main():
             rows.append((entry, measure(ours_ptx, entry, args.chip), ref,
                          ours_s, ref_s))
             if args.cuobjdump:
-                subprocess.run(["ptxas", f"-arch={args.chip}", str(ours_ptx),
+                arch = ptx_stats.ptx_arch(ours_ptx, args.chip)
+                subprocess.run(["ptxas", f"-arch={arch}", str(ours_ptx),
                                 "-o", str(out / f"{entry}.tile.cubin")],
                                check=True)
                 if reference:

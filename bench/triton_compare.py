@@ -36,6 +36,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+import ptx_stats  # noqa: E402
 import sass_stats  # noqa: E402
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
@@ -98,8 +99,8 @@ def compile_tile(translate, chip, example, stem, options=()):
     ptx, cubin = stem.with_suffix(".ptx"), stem.with_suffix(".cubin")
     subprocess.run([str(translate), "--tile-to-ptx", f"--chip={chip}",
                     *options, str(example), "-o", str(ptx)], check=True)
-    subprocess.run(["ptxas", f"-arch={chip}", str(ptx), "-o", str(cubin)],
-                   check=True)
+    subprocess.run(["ptxas", f"-arch={ptx_stats.ptx_arch(ptx, chip)}", str(ptx),
+                    "-o", str(cubin)], check=True)
     return cubin, "div.rn.f32" in ptx.read_text()
 
 

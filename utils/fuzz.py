@@ -459,7 +459,10 @@ def classify(result, allowed, ptxas, ptx_path):
         return "fault", crash_key(out)
     if ptx_path and result.returncode == 0 and ptxas and os.path.exists(
             ptx_path):
-        check = subprocess.run([ptxas, "-arch=sm_90", ptx_path, "-o",
+        # A kernel on wgmma targets the architecture-specific sm_90a.
+        with open(ptx_path) as f:
+            arch = "sm_90a" if ".target sm_90a" in f.read() else "sm_90"
+        check = subprocess.run([ptxas, f"-arch={arch}", ptx_path, "-o",
                                 os.devnull], capture_output=True)
         if check.returncode != 0:
             return "ptxas", crash_key(check.stderr.decode(errors="replace"))

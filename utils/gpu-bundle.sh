@@ -109,7 +109,10 @@ for example in "$root"/examples/*.tile "$root"/bench/pipelined/*.tile; do
     "${dims[@]}" --write-io "$dir/io" >"$dir/interp.log" 2>&1 ||
     die "tile-run --backend=interp --write-io $example failed: $(cat "$dir/interp.log")"
   rm "$dir/interp.log"
-  "$ptxas" -arch=$chip "$dir/$name.ptx" -o "$out/cubin/$name.tile.cubin" ||
+  # A kernel on wgmma targets the architecture-specific sm_90a.
+  arch=$chip
+  grep -q "^\.target ${chip}a" "$dir/$name.ptx" && arch=${chip}a
+  "$ptxas" -arch=$arch "$dir/$name.ptx" -o "$out/cubin/$name.tile.cubin" ||
     die "ptxas rejected $dir/$name.ptx"
   reference=$root/bench/reference/$base.cu
   if [[ -f $reference ]]; then

@@ -69,6 +69,7 @@ SharedBuffer getLiveRange(VarOp var, const ProgramOrder &order) {
   SharedBuffer buffer;
   buffer.var = var;
   buffer.bytes = getStorageBytes(var);
+  buffer.alignment = getSharedAlignment(var);
   buffer.first = buffer.last = order.start(var);
   buffer.firstOp = buffer.lastOp = var;
   auto extend = [&](Operation *op) {
@@ -127,7 +128,7 @@ int64_t layOut(MutableArrayRef<SharedBuffer> buffers) {
         break;
       offset =
           std::max<int64_t>(offset, llvm::alignTo(other->offset + other->bytes,
-                                                  kSharedAlignment));
+                                                  buffer->alignment));
     }
     buffer->offset = offset;
     placed.push_back(buffer);

@@ -101,7 +101,12 @@ PtxasFigures mlir::tile::runPtxas(const std::string &ptx, StringRef chip,
     llvm::raw_fd_ostream out(input, error);
     out << ptx;
   }
+  // A kernel on wgmma targets the chip's architecture-specific variant
+  // (`.target sm_90a`), which ptxas must be asked for.
   std::string arch = ("-arch=" + chip).str();
+  if (size_t target = ptx.find(".target " + chip.str() + "a");
+      target != std::string::npos)
+    arch += "a";
   StringRef args[] = {*ptxas, "-v", arch, input, "-o", "/dev/null"};
   std::optional<StringRef> redirects[] = {std::nullopt, StringRef(log),
                                           StringRef(log)};

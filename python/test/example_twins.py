@@ -4,7 +4,7 @@ would: test_twins.py checks that each builds the IR of its .tile twin
 and computes what tile-run's reference computes on the same inputs."""
 
 import tile
-from tile import f16 as F16, f32 as F32, i32 as I32, tensor
+from tile import bf16 as BF16, f16 as F16, f32 as F32, i32 as I32, tensor
 
 # examples/flash_attention.tile
 BM, BN, D = 16, 32, 32
@@ -165,6 +165,24 @@ def gemm(A: tensor(F16, ["M", "K"]), B: tensor(F16, ["K", "N"]),
         b = B[k:k + 32, col:col + 128]
         acc += tile.dot(a, b)
     C[row:row + 128, col:col + 128] = tile.f16(acc)
+
+
+# examples/linear.tile
+
+
+@tile.kernel(threads=256,
+             grid=lambda M, N: (tile.cdiv(N, 128), tile.cdiv(M, 128)))
+def linear(X: tensor(BF16, ["M", "K"]), W: tensor(BF16, ["N", "K"]),
+           bias: tensor(F32, [1, "N"]), Y: tensor(BF16, ["M", "N"])):
+    row = tile.ctx.block.y * 128
+    col = tile.ctx.block.x * 128
+    acc: tile.tile_type(F32, [128, 128]) = 0.0
+    for k in tile.range(0, K, 64):  # noqa: F821 (the symbol K)
+        x = X[row:row + 128, k:k + 64]
+        w = W[col:col + 128, k:k + 64]
+        acc += tile.dot(x, tile.transpose(w))
+    b: tile.tile_type(F32, [1, 128]) = bias[0:1, col:col + 128]
+    Y[row:row + 128, col:col + 128] = tile.bf16(acc + b)
 
 
 # examples/activations.tile

@@ -129,6 +129,26 @@ def product(m, k, n, out=np.float32, tolerance=1e-3):
     return [a, b, c], {"C": (c, want, tolerance, tolerance)}
 
 
+def to_bf16(x):
+    """bf16 bit patterns (numpy has no bfloat16) of f32 `x`, truncated."""
+    return (x.astype(np.float32).view(np.uint32) >> 16).astype(np.uint16)
+
+
+def from_bf16(bits):
+    return (bits.astype(np.uint32) << 16).view(np.float32)
+
+
+def linear():
+    """X W^T + bias in bf16 (W stored [N, K]), accumulated in f32."""
+    x = to_bf16(rand(130, 72).astype(np.float32))
+    w = to_bf16(rand(136, 72).astype(np.float32))
+    bias = rand(1, 136).astype(np.float32)
+    y = np.zeros((130, 136), np.uint16)
+    want = (from_bf16(x).astype(np.float64) @ from_bf16(w).T.astype(np.float64)
+            + bias)
+    return [x, w, bias, y], {"Y": (y, want, 2e-2, 2e-2)}
+
+
 def int4_unpack():
     packed = RNG.integers(-2**31, 2**31, (13, 100)).astype(np.int32)
     s, w = rand(2, 100), np.zeros((100, 100), np.float32)
@@ -194,6 +214,7 @@ EXAMPLES = {"squares": squares, "axpy": axpy, "embedding": embedding,
             "rowscale": rowscale, "control": rowmean,
             "matmul": lambda: product(32, 96, 64),
             "gemm": lambda: product(130, 40, 130, np.float16, 1e-2),
+            "linear": linear,
             "matmul_splitk": lambda: product(40, 100, 70),
             "int4_unpack": int4_unpack, "rope": rope,
             "activations": activations,
@@ -213,6 +234,8 @@ def test_examples_agree_with_numpy(name):
     result = kernel(*arrays, backend="emulate")  # checked against interp
     assert result.matched
     for output, (array, want, rtol, atol) in wants.items():
+        if array.dtype == np.uint16:  # bf16 bit patterns
+            array = from_bf16(array)
         np.testing.assert_allclose(array.astype(np.float64), want, rtol=rtol,
                                    atol=atol, err_msg=output)
 

@@ -65,7 +65,8 @@ def same_results_as_tile_run(path, compiled, dims, tmp_path, kernel=None):
         values[key] = value
     arrays, written = [], []
     for param in manifest["params"]:
-        dtype = {"f32": np.float32, "f16": np.float16,
+        # (bf16 as its uint16 bit patterns, as tile's Python API takes it.)
+        dtype = {"f32": np.float32, "f16": np.float16, "bf16": np.uint16,
                  "i32": np.int32}[param["dtype"]]
         if not param["shape"]:  # a scalar: dims.txt has its value
             arrays.append(dtype(float(values[param["name"]])))
@@ -112,6 +113,7 @@ def test_same_results_as_tile_run(name, kernel, dims, tmp_path):
     ("embedding", "embedding", {"M": 20, "V": 10, "D": 70}, True),
     ("cross_entropy", "cross_entropy", {"M": 20, "V": 300}, True),
     ("gemm", "gemm", {"M": 130, "N": 130, "K": 40}, True),
+    ("linear", "linear", {"M": 130, "N": 136, "K": 72}, True),
     ("activations", "activations", {"M": 40, "N": 100}, True),
     ("rope", "rope", {"S": 40, "N": 200, "P": 30}, True),
     # (The same ops, but Python emits a gather's constant row offset after
@@ -134,7 +136,7 @@ def test_the_examples_are_all_twinned():
     twinned = set(TWINS) | {"flash_attention", "layernorm", "transpose",
                             "colsum", "argmax", "matmul_splitk", "embedding",
                             "cross_entropy", "gemm", "activations",
-                            "rope", "int4_unpack", "swiglu"}
+                            "rope", "int4_unpack", "swiglu", "linear"}
     examples = {name[:-len(".tile")] for name in
                 os.listdir(os.path.join(ROOT, "examples"))
                 if name.endswith(".tile")}

@@ -220,6 +220,13 @@ def store(key: str, names: Dict[str, str], files: Dict[str, bytes]) -> None:
         pass
 
 
+def ptx_arch(ptx: str, chip: str) -> str:
+    """The architecture ptxas compiles ``ptx`` for: ``chip``, or its
+    architecture-specific variant (``sm_90a``) when the PTX targets that (a
+    kernel on wgmma)."""
+    return chip + "a" if f".target {chip}a" in ptx else chip
+
+
 def compile_cubin(ptx: str, chip: str) -> Optional[bytes]:
     """ptxas's cubin of `ptx` for `chip`, or None without ptxas."""
     ptxas = find_ptxas()
@@ -231,7 +238,8 @@ def compile_cubin(ptx: str, chip: str) -> Optional[bytes]:
         with open(source, "w") as f:
             f.write(ptx)
         try:
-            done = subprocess.run([ptxas, f"-arch={chip}", source, "-o", cubin],
+            done = subprocess.run([ptxas, f"-arch={ptx_arch(ptx, chip)}",
+                                   source, "-o", cubin],
                                   capture_output=True, timeout=600)
         except (OSError, subprocess.SubprocessError):
             return None

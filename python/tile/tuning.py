@@ -371,7 +371,8 @@ def static_figures(compiled) -> Dict[str, int]:
         with open(source, "w") as f:
             f.write(compiled.ptx)
         cubin = os.path.join(tmp, "k.cubin")
-        done = subprocess.run([ptxas, "-v", f"-arch={compiled.chip}", source,
+        arch = cache.ptx_arch(compiled.ptx, compiled.chip)
+        done = subprocess.run([ptxas, "-v", f"-arch={arch}", source,
                                "-o", cubin], capture_output=True, text=True)
         if done.returncode != 0:
             raise Error(f"ptxas rejected the PTX: {done.stderr.strip()}")

@@ -251,6 +251,7 @@ template <typename Visit> static void forEachPlantedBug(Visit visit) {
 
 void mlir::tile::registerEmulatorTestPasses() {
   forEachPlantedBug([](auto pass) { PassRegistration<decltype(pass)>(); });
+  registerWgmmaBugPlanters();
 }
 
 std::vector<std::pair<std::string, std::string>> mlir::tile::getPlantedBugs() {
@@ -258,5 +259,6 @@ std::vector<std::pair<std::string, std::string>> mlir::tile::getPlantedBugs() {
   forEachPlantedBug([&](const auto &pass) {
     bugs.emplace_back(pass.getArgument().str(), pass.getDescription().str());
   });
+  appendWgmmaBugPlanters(bugs);
   return bugs;
 }

@@ -23,6 +23,11 @@ void registerEmulatorTestPasses();
 void registerAnalysisTestPasses();
 /// Each bug planter's pass argument and description ("test only: ...").
 std::vector<std::pair<std::string, std::string>> getPlantedBugs();
+/// The wgmma planters (PlantWgmmaBugs.cpp), which the two above include:
+/// -tile-test-drop-wgmma-waits, -tile-test-wrong-swizzle.
+void registerWgmmaBugPlanters();
+void appendWgmmaBugPlanters(
+    std::vector<std::pair<std::string, std::string>> &bugs);
 } // namespace mlir::tile
 
 #endif // TILE_TEST_LIB_TESTPASSES_H

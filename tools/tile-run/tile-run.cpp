@@ -680,11 +680,11 @@ int run(int argc, char **argv) {
   // ptxas's figures of the variant that ran, from the PTX it ran.
   PtxasFigures ptxas;
   if (!ptx.empty())
-    ptxas = runPtxas(ptx, options.chip, figures.entry);
+    ptxas = runPtxas(ptx, manifest.chip, figures.entry);
   if (figures.backend != Backend::Cuda)
     llvm::outs() << formatComputedTable(manifest, figures.entry, ptxas,
-                                        options.chip);
-  llvm::outs() << formatCompileReport(ptx, ptxas, *placed, options.chip);
+                                        manifest.chip);
+  llvm::outs() << formatCompileReport(ptx, ptxas, *placed, manifest.chip);
   llvm::outs().flush();
   std::string backendName = getBackendName(backend).str();
   bool allMatch = true;

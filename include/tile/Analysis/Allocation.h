@@ -26,6 +26,8 @@ struct SharedBuffer {
   int64_t first = 0, last = 0;
   Operation *firstOp = nullptr, *lastOp = nullptr;
   int64_t offset = 0;
+  /// Where it may start: a multiple of getSharedAlignment.
+  int64_t alignment = kSharedAlignment;
 
   /// `file:first-last`, the source lines it is live over.
   std::string describeLiveRange() const;

@@ -449,15 +449,42 @@ SmallVector<Value> KernelLowering::slotCoordinates(int64_t slot,
 Value KernelLowering::sharedIndex(VarOp var, int64_t slot,
                                   LayoutAttrInterface layout) {
   int64_t padding = getRowPadding(var);
-  if (isCyclicLayout(layout) && !padding)
+  if (isCyclicLayout(layout) && !padding && !getSwizzleBytes(var))
     return elementIndex(slot);
   ArrayRef<int64_t> shape = var.getVarType().getShape();
   SmallVector<Value> coords = slotCoordinates(slot, shape, layout);
+  if (getSwizzleBytes(var))
+    return swizzledIndex(var, coords);
   SmallVector<Value> pitches;
   for (int64_t size : shape)
     pitches.push_back(constantIndex(size));
   pitches.back() = constantIndex(shape.back() + padding);
   return linearize(coords, pitches);
+}
+
+Value KernelLowering::swizzledIndex(VarOp var, ArrayRef<Value> coords) {
+  // getSwizzledIndex at run time: the block of `perRow` columns, the row
+  // in it, then the 16-byte chunk (element bits from 4 - log2(bytes) up)
+  // XORed with the 128-byte row's bits (from 7 - log2(bytes) up).
+  VarType type = var.getVarType();
+  int64_t bytes = type.getElementType().getIntOrFloatBitWidth() / 8;
+  int64_t swizzle = getSwizzleBytes(var), perRow = swizzle / bytes;
+  int64_t shift = llvm::Log2_64(bytes);
+  Value perRowValue = constantIndex(perRow);
+  Value block = arith::DivUIOp::create(builder, loc, coords[1], perRowValue);
+  Value within = arith::RemUIOp::create(builder, loc, coords[1], perRowValue);
+  Value blockRows = arith::MulIOp::create(
+      builder, loc, block, constantIndex(type.getShape()[0]));
+  Value row = arith::AddIOp::create(builder, loc, blockRows, coords[0]);
+  Value rowStart = arith::MulIOp::create(builder, loc, row, perRowValue);
+  Value element = arith::AddIOp::create(builder, loc, rowStart, within);
+  Value rowBits = arith::ShRUIOp::create(builder, loc, element,
+                                         constantIndex(7 - shift));
+  Value phase = arith::AndIOp::create(builder, loc, rowBits,
+                                      constantIndex(swizzle / 16 - 1));
+  Value chunkBits =
+      arith::ShLIOp::create(builder, loc, phase, constantIndex(4 - shift));
+  return arith::XOrIOp::create(builder, loc, element, chunkBits);
 }
 
 SmallVector<Value> KernelLowering::delinearize(Value element,

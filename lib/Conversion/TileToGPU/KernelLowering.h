@@ -102,6 +102,11 @@ public:
 /// their shared views.
 LogicalResult lowerDotOnTensorCores(LoweringContext &context, DotOp op,
                                     MmaLayoutAttr layout, Value lhs, Value rhs);
+/// A dot on wgmma (`on wgmma`, sm_90; LowerWgmma.cpp): a warpgroup's
+/// wgmma.mma_async per 16 of K from the swizzled shared vars `lhs` and
+/// `rhs` views, into the accumulator's fragments.
+LogicalResult lowerDotOnWgmma(LoweringContext &context, DotOp op,
+                              MmaLayoutAttr layout, Value lhs, Value rhs);
 
 /// The f32 `value` rounded to tf32 as a dot of precision tf32 takes it
 /// (LowerCrossThread.cpp).
@@ -303,6 +308,9 @@ private:
   /// thread's slot `slot` of a tile of `layout`: rows `columns + padding`
   /// apart (tile.padding).
   Value sharedIndex(VarOp var, int64_t slot, LayoutAttrInterface layout);
+  /// The index, in the shared view of a var in wgmma's swizzle
+  /// (`tile.swizzle`), of its element `coords` (getSwizzledIndex).
+  Value swizzledIndex(VarOp var, ArrayRef<Value> coords);
   /// The run length of `tile`'s layout (the encoding of its type), 1 in
   /// the cyclic distribution.
   static int64_t getVector(Value tile);

@@ -116,7 +116,10 @@ Value KernelLowering::boxVarIndex(Value handle, ValueRange offsets,
         arith::AddIOp::create(builder, loc, lookupScalar(offset), coord));
     dims.push_back(constantIndex(size));
   }
-  // Rows `columns + padding` elements apart (tile.padding).
+  // In wgmma's swizzle (tile.swizzle), or rows `columns + padding`
+  // elements apart (tile.padding).
+  if (getSwizzleBytes(getVarOp(handle)))
+    return swizzledIndex(getVarOp(handle), position);
   if (int64_t padding = getRowPadding(getVarOp(handle)))
     dims.back() = constantIndex(shape.back() + padding);
   return linearize(position, dims);

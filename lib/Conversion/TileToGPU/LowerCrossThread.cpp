@@ -503,7 +503,9 @@ LogicalResult KernelLowering::lowerDot(DotOp op) {
   if (failed(lhs) || failed(rhs))
     return failure();
   if (MmaLayoutAttr layout = getMmaLayout(op))
-    return lowerDotOnTensorCores(*this, op, layout, *lhs, *rhs);
+    return op.getWgmma()
+               ? lowerDotOnWgmma(*this, op, layout, *lhs, *rhs)
+               : lowerDotOnTensorCores(*this, op, layout, *lhs, *rhs);
   RankedTensorType type = op.getType();
   Type element = type.getElementType();
   Type accumulator = getAccumulatorType(element);

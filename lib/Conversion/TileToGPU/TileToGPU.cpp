@@ -153,6 +153,11 @@ LogicalResult mlir::tile::lowerKernelToGPU(KernelOp kernel,
                              builder.getFunctionType(params, {}), workgroup);
   func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(),
                 builder.getUnitAttr());
+  // wgmma's swizzled operands are laid out from 1024-byte boundaries
+  // (tile.swizzle); the dynamic shared memory's, ExternDynamicShared.
+  if (!workgroup.empty() && usesWgmma(kernel))
+    func.setWorkgroupAttributionAttr(0, LLVM::LLVMDialect::getAlignAttrName(),
+                                     builder.getI64IntegerAttr(1024));
   func.setKnownBlockSizeAttr(builder.getDenseI32ArrayAttr(
       {static_cast<int32_t>(kernel.getThreads()), 1, 1}));
   SmallVector<Attribute> signature;
@@ -244,7 +249,10 @@ struct ConvertTileToGPU
       return signalPassFailure();
     }
     unsigned bits = chooseIndexBits(module, indexBits);
-    gpu::GPUModuleOp gpuModule = getOrCreateGPUModule(module, chip, optLevel);
+    // wgmma is sm_90a's: a module that uses it targets that.
+    bool wgmma = llvm::any_of(kernels, usesWgmma);
+    gpu::GPUModuleOp gpuModule = getOrCreateGPUModule(
+        module, wgmma ? std::string("sm_90a") : chip.getValue(), optLevel);
     if (bits == 32) {
       // convert-gpu-to-nvvm and the later conversions read index's width
       // from the data layout; so does the emulator.

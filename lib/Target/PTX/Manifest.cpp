@@ -277,11 +277,13 @@ static llvm::json::Object buildManifest(KernelOp kernel,
         variant(other);
   variant(kernel);
 
+  // A kernel with a dot on wgmma targets sm_90a (its PTX's .target).
+  bool wgmma = usesWgmma(kernel);
   llvm::json::Object manifest{
       {"version", ::tile::runtime::kManifestVersion},
       {"kernel", kernel.getSymName().str()},
       {"entry", kernel.getSymName().str()},
-      {"chip", options.chip},
+      {"chip", wgmma ? std::string("sm_90a") : options.chip},
       {"threads", kernel.getThreads()},
       {"index_bits", indexBits},
       {"fp_contract", options.floatOptions.contract},

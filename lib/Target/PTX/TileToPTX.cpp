@@ -104,6 +104,9 @@ void mlir::tile::buildTileToPTXPipeline(OpPassManager &pm,
   ConvertGpuOpsToNVVMOpsOptions toNVVM;
   toNVVM.indexBitwidth = 0;
   gpu.addPass(createConvertGpuOpsToNVVMOps(toNVVM));
+  // wgmma.mma_async (and the other nvvm ops without an LLVM intrinsic) as
+  // the inline PTX they are.
+  gpu.addPass(createConvertNVVMToLLVMPass());
   gpu.addPass(createTileExternDynamicShared());
   gpu.addPass(createTilePTXThreadLimit());
   gpu.addPass(createCanonicalizerPass());

@@ -165,6 +165,20 @@ LogicalResult DotOp::verify() {
   // The result's layout says where the dot runs: #tile.mma on tensor
   // cores, the cyclic distribution otherwise.
   Attribute layout = result.getEncoding();
+  if (getWgmma()) {
+    auto mma = dyn_cast_or_null<MmaLayoutAttr>(layout);
+    if (!mma || mma.getWarpsN() != 1 || mma.getWarpsM() % 4 != 0 ||
+        result.getDimSize(0) != 16 * mma.getWarpsM())
+      return emitOpError("on wgmma needs a result in #tile.mma<warps = [W, "
+                         "1]>, W a multiple of 4, with 16 W rows (64 a "
+                         "warpgroup)");
+    if (!(in.isF16() || in.isBF16()) || !out.isF32() ||
+        result.getDimSize(1) % 8 != 0 || result.getDimSize(1) > 256 ||
+        lhs.getDimSize(1) % 16 != 0)
+      return emitOpError("on wgmma needs f16 or bf16 operands accumulating "
+                         "in f32, N a multiple of 8 up to 256 and K a "
+                         "multiple of 16");
+  }
   if (!layout || isCyclicLayout(layout))
     return success();
   bool tf32 = getPrecision() == DotPrecision::tf32;

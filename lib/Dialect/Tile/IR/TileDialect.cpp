@@ -206,6 +206,26 @@ public:
           return error() << "pads the rows of a shared tile of rank 2";
         return success();
       });
+    if (name == kSwizzleAttr)
+      return onVar([&](VarOp var) -> LogicalResult {
+        auto swizzle = dyn_cast<IntegerAttr>(value);
+        if (!swizzle || !swizzle.getType().isInteger(64) ||
+            !llvm::is_contained({32, 64, 128}, swizzle.getInt()))
+          return error() << "must be wgmma's swizzle in bytes: 32, 64 or 128";
+        VarType type = var.getVarType();
+        int64_t rowBytes =
+            type.getShape().empty()
+                ? 0
+                : type.getShape().back() *
+                      type.getElementType().getIntOrFloatBitWidth() / 8;
+        if (type.getShape().size() != 2 || rowBytes % swizzle.getInt() != 0)
+          return error() << "swizzles a tile of rank 2 whose rows are whole "
+                            "blocks of "
+                         << swizzle.getInt() << " bytes";
+        if (getRowPadding(var))
+          return error() << "and tile.padding exclude each other";
+        return success();
+      });
     if (name == kIndexAttr) {
       if (!isa<scf::ForOp>(op))
         return error() << "belongs on an scf.for";

@@ -39,7 +39,29 @@ static int64_t getSharedTileBytes(VarOp var) {
 }
 
 int64_t mlir::tile::getStageStride(VarOp ring) {
-  return llvm::alignTo(getSharedTileBytes(ring), kSharedAlignment);
+  return llvm::alignTo(getSharedTileBytes(ring), getSharedAlignment(ring));
+}
+
+int64_t mlir::tile::getSharedAlignment(VarOp var) {
+  return getSwizzleBytes(var) ? kSwizzleAlignment : kSharedAlignment;
+}
+
+int64_t mlir::tile::getSwizzledIndex(int64_t rows, int64_t swizzle,
+                                     int64_t elementBytes, int64_t row,
+                                     int64_t column) {
+  int64_t perRow = swizzle / elementBytes;
+  int64_t byte = ((column / perRow) * rows + row) * swizzle +
+                 (column % perRow) * elementBytes;
+  byte ^= ((byte >> 7) & (swizzle / 16 - 1)) << 4;
+  return byte / elementBytes;
+}
+
+bool mlir::tile::usesWgmma(KernelOp kernel) {
+  return kernel
+      .walk([](DotOp dot) {
+        return dot.getWgmma() ? WalkResult::interrupt() : WalkResult::advance();
+      })
+      .wasInterrupted();
 }
 
 int64_t mlir::tile::getStorageBytes(VarOp var) {

@@ -429,7 +429,9 @@ private:
   void padTensorCoreOperands(KernelOp kernel) {
     kernel.walk([&](VarOp var) {
       var->removeAttr(kPaddingAttr);
-      if (!isSharedTile(var) || var.getVarType().getShape().size() != 2)
+      // A wgmma operand's swizzle spreads its rows over the banks instead.
+      if (!isSharedTile(var) || var.getVarType().getShape().size() != 2 ||
+          getSwizzleBytes(var))
         return;
       bool operand = false, addressable = true;
       // The unit whose odd multiples the pitch must be: 16 bytes, or 32

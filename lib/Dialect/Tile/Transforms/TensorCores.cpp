@@ -22,6 +22,7 @@
 #include "tile/Analysis/ThreadMapping.h"
 #include "tile/Dialect/Tile/IR/Layouts.h"
 #include "tile/Dialect/Tile/Transforms/Passes.h"
+#include "Wgmma.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -157,6 +158,7 @@ public:
       return failure();
     if (dots.empty())
       return success();
+    chooseWgmma(kernel, dots, chip, notWgmma);
     // In a kernel that reads ctx.thread, which thread holds which element
     // is observable (a per-thread value splat over a tile, a store under a
     // branch only some threads take): every tile keeps the cyclic
@@ -631,7 +633,7 @@ public:
         remark << "dot on tensor cores: " << describe(dot, layout)
                << "; its result converts from the mma accumulator layout "
                   "through shared var 'dot.result', since "
-               << describePin(group);
+               << describePin(group) << describeNotWgmma(dot);
       }
       return;
     }
@@ -652,11 +654,19 @@ public:
                              "layout "
                            : "; its result in the mma "
                              "accumulator layout ")
-          << layout;
+          << layout << describeNotWgmma(dot);
+  }
+
+  /// Why a dot on mma.sync on sm_90 is not on wgmma, for its remark.
+  std::string describeNotWgmma(DotOp dot) const {
+    auto why = notWgmma.find(dot);
+    return why == notWgmma.end() ? "" : "; not on wgmma: " + why->second;
   }
 
   static std::string describe(DotOp dot, MmaLayoutAttr layout) {
     RankedTensorType type = dot.getType();
+    if (dot.getWgmma())
+      return describeWgmma(dot);
     int64_t blockM = type.getDimSize(0) / layout.getWarpsM(),
             blockN = type.getDimSize(1) / layout.getWarpsN();
     int64_t k = dot.getLhs().getType().getDimSize(1);
@@ -717,6 +727,9 @@ public:
   Operation *threadRead = nullptr;
   /// Each certainly shared var's first written and first read value.
   SmallVector<std::pair<Value, Value>> sharedVars;
+  /// Why each tensor-core dot that stays on mma.sync on sm_90 is not on
+  /// wgmma.
+  DenseMap<Operation *, std::string> notWgmma;
 };
 
 struct TileTensorCores : tile::impl::TileTensorCoresBase<TileTensorCores> {

@@ -24,6 +24,13 @@ def sources(paths, tmp):
             yield f"{os.path.basename(path)} split {index}", source
 
 
+def ptx_arch(ptx, chip):
+    """`chip`, or its architecture-specific variant (sm_90a) when the PTX
+    targets that (a kernel on wgmma)."""
+    with open(ptx) as file:
+        return chip + "a" if f".target {chip}a" in file.read() else chip
+
+
 def main():
     ptxas, chips, paths = sys.argv[1], sys.argv[2].split(","), sys.argv[3:]
     checked, failures = 0, []
@@ -36,6 +43,8 @@ def main():
                          [ptxas, f"-arch={chip}", ptx, "-o", os.devnull]]
                 checked += 1
                 for step in steps:
+                    if step[0] == ptxas:
+                        step[1] = f"-arch={ptx_arch(ptx, chip)}"
                     run = subprocess.run(step, capture_output=True, text=True,
                                          timeout=300)
                     if run.returncode != 0:

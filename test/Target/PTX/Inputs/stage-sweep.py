@@ -19,7 +19,10 @@ PIPELINE = re.compile(r"^@pipeline\(([^,)]*)[^)]*\)", re.MULTILINE)
 
 def ptxas_figures(ptxas, chip, ptx):
     """(most registers, most spill bytes) over the PTX's entries."""
-    run = subprocess.run([ptxas, "-v", f"-arch={chip}", ptx, "-o", os.devnull],
+    # A kernel on wgmma targets the architecture-specific sm_90a.
+    with open(ptx) as file:
+        arch = chip + "a" if f".target {chip}a" in file.read() else chip
+    run = subprocess.run([ptxas, "-v", f"-arch={arch}", ptx, "-o", os.devnull],
                          capture_output=True, text=True, timeout=300)
     if run.returncode != 0:
         return None

@@ -114,6 +114,8 @@ inline constexpr StringLiteral kSynchronizedAttr =
     TileDialect::SynchronizedAttrHelper::getNameStr();
 inline constexpr StringLiteral kPaddingAttr =
     TileDialect::PaddingAttrHelper::getNameStr();
+inline constexpr StringLiteral kSwizzleAttr =
+    TileDialect::SwizzleAttrHelper::getNameStr();
 inline constexpr StringLiteral kIndexAttr =
     TileDialect::IndexAttrHelper::getNameStr();
 inline constexpr StringLiteral kScatterAttr =
@@ -163,6 +165,25 @@ inline int64_t getRowPadding(Operation *var) {
   auto padding = var->getAttrOfType<IntegerAttr>(kPaddingAttr);
   return padding ? padding.getInt() : 0;
 }
+
+/// The bytes of the wgmma swizzle a var's tile is laid out in
+/// (`tile.swizzle`, tile-tensor-cores: 128, 64 or 32), or 0.
+inline int64_t getSwizzleBytes(Operation *var) {
+  auto swizzle = var->getAttrOfType<IntegerAttr>(kSwizzleAttr);
+  return swizzle ? swizzle.getInt() : 0;
+}
+/// The alignment of a swizzled var: its 8-row groups start at 1024 bytes.
+constexpr int64_t kSwizzleAlignment = 1024;
+/// The element index, in a var of shape [R, C] of `elementBytes`-byte
+/// elements laid out in the wgmma swizzle of `swizzle` bytes
+/// (`tile.swizzle`), of its element (row, column): the column block
+/// `column / (swizzle / elementBytes)` of R rows of `swizzle` bytes, the
+/// row in it, the 16-byte chunk XORed with the row's bits.
+int64_t getSwizzledIndex(int64_t rows, int64_t swizzle, int64_t elementBytes,
+                         int64_t row, int64_t column);
+/// Whether a dot of `kernel` runs on wgmma (`on wgmma`): its PTX targets
+/// sm_90a, wgmma's architecture.
+bool usesWgmma(KernelOp kernel);
 
 /// Whether `var` lives in per-thread registers: a request not yet carried
 /// out (`storage = registers`), or the planner's decision (`tile.local`).
@@ -240,6 +261,9 @@ constexpr int64_t kSharedAlignment = 16;
 /// The bytes from one stage of a ring to the next: its tile's (padded),
 /// aligned.
 int64_t getStageStride(VarOp ring);
+/// The alignment of a shared var's storage: kSharedAlignment, or
+/// kSwizzleAlignment for a swizzled one.
+int64_t getSharedAlignment(VarOp var);
 /// The bytes a var takes in shared memory: its tile's, or every stage of a
 /// ring.
 int64_t getStorageBytes(VarOp var);

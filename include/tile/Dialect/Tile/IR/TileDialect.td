@@ -70,6 +70,16 @@ def Tile_Dialect : Dialect {
     // apart), so that the 16-byte rows ldmatrix reads for a tensor-core dot
     // fall in distinct banks.
     "::mlir::IntegerAttr":$padding,
+    // tile.var, tile-tensor-cores: the var's [R, C] tile is an operand of
+    // a dot on wgmma, in shared memory in wgmma's layout of this swizzle
+    // (128, 64 or 32 bytes; getSwizzledIndex): columns in blocks of
+    // `swizzle` bytes, each block R rows of `swizzle` bytes, the blocks one
+    // after another, and in each 1024-byte-aligned group of eight rows the
+    // 16-byte chunk c of row r at chunk c ^ (r % 8) (128B; ^ ((r / 2) % 4)
+    // for 64B, ^ ((r / 4) % 2) for 32B: the address's bits 4 up XORed with
+    // its bits 7 up). The var is 1024-byte aligned. A TMA box of
+    // [R, swizzle / element bytes] with this swizzle writes one block.
+    "::mlir::IntegerAttr":$swizzle,
     // scf.for, the front end: the name of the loop's index (`@pipeline`).
     "::mlir::StringAttr":$index,
     // tile.kernel, the author or tile-specialize-divisibility: {K = 16},

@@ -688,6 +688,13 @@ def Tile_DotOp : Tile_Op<"dot", [Pure,
     zero, as `cvt.rna.tf32.f32`), so that tile-tensor-cores may run it on
     `mma.sync.m16n8k8.tf32`. Only f32 dots take `tf32`.
 
+    `wgmma` (tile-tensor-cores, sm_90) says the tensor-core dot runs on
+    Hopper's `wgmma.mma_async` instead of mma.sync: each warpgroup computes
+    64 rows of the result (the `#tile.mma<warps = [W, 1]>` layout, whose
+    warp `w` holds rows `16 w` to `16 w + 15` in m16n8 fragments, is
+    wgmma's accumulator fragment) from operands in shared vars laid out in
+    wgmma's swizzle (`tile.swizzle`).
+
     ```mlir
     %c = tile.dot %a, %b : tensor<16x32xf16>, tensor<32x64xf16> -> tensor<16x64xf32>
     %d = tile.dot %a, %b acc %c : tensor<16x32xf16>, tensor<32x64xf16> -> tensor<16x64xf32>
@@ -698,11 +705,12 @@ def Tile_DotOp : Tile_Op<"dot", [Pure,
   let arguments = (ins Tile_Matrix:$lhs, Tile_Matrix:$rhs,
                        Optional<Tile_Matrix>:$acc, UnitAttr:$rhs_transposed,
                        DefaultValuedAttr<Tile_DotPrecisionAttr,
-                                         "::mlir::tile::DotPrecision::ieee">:$precision);
+                                         "::mlir::tile::DotPrecision::ieee">:$precision,
+                       UnitAttr:$wgmma);
   let results = (outs Tile_Matrix:$result);
   let assemblyFormat = [{
     $lhs `,` $rhs (`rhs_transposed` $rhs_transposed^)? (`acc` $acc^)?
-    (`precision` `=` $precision^)? attr-dict
+    (`precision` `=` $precision^)? (`on` `wgmma` $wgmma^)? attr-dict
     `:` type($lhs) `,` type($rhs) `->` type($result)
     `` custom<AccType>(ref($acc), ref(type($result)), type($acc))
   }];
